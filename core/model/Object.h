@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "model/Result.h"
+
+namespace rvscope::model {
+
+// A Kubernetes object: its JSON tree plus, cached beside it, its compact serialization.
+// JSON parsing and serialization dominate every request, so storage publishes objects with
+// their bytes already computed and readers serve those bytes instead of re-encoding.
+//
+// Accessors read `metadata.*` and return empty values when a field is absent. Any mutation
+// (a setter or mutableJson()) drops the cached bytes. An Object shared through ObjectPtr is
+// immutable and therefore safe to read from any thread once its bytes were computed.
+class Object final {
+public:
+    Object();
+    explicit Object(nlohmann::json json);
+
+    // Parses one JSON object; a syntax error or a non-object is a 400 BadRequest Status.
+    static Result<Object> parse(std::string_view bytes);
+
+    const nlohmann::json &json() const { return m_json; }
+    nlohmann::json &mutableJson();
+    // Compact JSON, computed on first use and kept until the next mutation.
+    const std::string &bytes() const;
+
+    std::string kind() const;
+    std::string apiVersion() const;
+
+    std::string name() const;
+    std::string generateName() const;
+    std::string namespaceName() const;
+    std::string uid() const;
+    std::string resourceVersion() const;
+    std::optional<std::int64_t> generation() const;
+    std::string creationTimestamp() const;
+    std::string deletionTimestamp() const;
+    std::map<std::string, std::string> labels() const;
+    std::map<std::string, std::string> annotations() const;
+    std::vector<std::string> finalizers() const;
+
+    void setName(const std::string &name);
+    void setNamespace(const std::string &ns);
+    void setUid(const std::string &uid);
+    void setResourceVersion(const std::string &resourceVersion);
+    void setGeneration(std::optional<std::int64_t> generation);
+    void setCreationTimestamp(const std::string &timestamp);
+    void setDeletionTimestamp(const std::string &timestamp);
+    void setLabels(const std::map<std::string, std::string> &labels);
+    void setAnnotations(const std::map<std::string, std::string> &annotations);
+    void setFinalizers(const std::vector<std::string> &finalizers);
+
+private:
+    std::string metadataString(const char *field) const;
+    std::map<std::string, std::string> metadataMap(const char *field) const;
+    nlohmann::json &metadata();
+    void setMetadataString(const char *field, const std::string &value);
+
+    nlohmann::json m_json;
+    mutable std::string m_bytes;
+    mutable bool m_bytesValid = false;
+};
+
+using ObjectPtr = std::shared_ptr<const Object>;
+
+// A resourceVersion is an opaque string to clients; inside rvscope it is a storage revision
+// in decimal. Returns nullopt for anything that is not a non-negative decimal integer.
+std::optional<std::int64_t> parseResourceVersion(std::string_view resourceVersion);
+
+} // namespace rvscope::model

@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: MIT
+#include "model/StatusErrors.h"
+
+namespace rvscope::model::errors {
+namespace {
+Status make(int code, std::string reason, std::string message)
+{
+    Status status;
+    status.code = code;
+    status.reason = std::move(reason);
+    status.message = std::move(message);
+    return status;
+}
+
+std::string quoted(const std::string &name)
+{
+    return '"' + name + '"';
+}
+} // namespace
+
+const char *const OPTIMISTIC_LOCK_ERROR_MSG =
+    "the object has been modified; please apply your changes to the latest version and try again";
+
+Status notFound(const GroupResource &resource, const std::string &name)
+{
+    Status status = make(404, "NotFound", resource.toString() + ' ' + quoted(name) + " not found");
+    status.details.name = name;
+    status.details.group = resource.group;
+    status.details.kind = resource.resource;
+    return status;
+}
+
+Status alreadyExists(const GroupResource &resource, const std::string &name)
+{
+    Status status =
+        make(409, "AlreadyExists", resource.toString() + ' ' + quoted(name) + " already exists");
+    status.details.name = name;
+    status.details.group = resource.group;
+    status.details.kind = resource.resource;
+    return status;
+}
+
+Status conflict(const GroupResource &resource, const std::string &name, const std::string &detail)
+{
+    Status status = make(409, "Conflict",
+                         "Operation cannot be fulfilled on " + resource.toString() + ' '
+                             + quoted(name) + ": " + detail);
+    status.details.name = name;
+    status.details.group = resource.group;
+    status.details.kind = resource.resource;
+    return status;
+}
+
+Status invalid(const std::string &qualifiedKind, const std::string &name,
+               std::vector<StatusCause> causes, const std::string &detailsKind,
+               const std::string &detailsGroup)
+{
+    std::string message = qualifiedKind + ' ' + quoted(name) + " is invalid";
+    if (!causes.empty()) {
+        message += ": ";
+        if (causes.size() > 1)
+            message += '[';
+        for (std::size_t i = 0; i < causes.size(); ++i) {
+            if (i > 0)
+                message += ", ";
+            message += causes[i].field.empty() ? causes[i].message
+                                               : causes[i].field + ": " + causes[i].message;
+        }
+        if (causes.size() > 1)
+            message += ']';
+    }
+    Status status = make(422, "Invalid", std::move(message));
+    status.details.name = name;
+    status.details.group = detailsGroup;
+    status.details.kind = detailsKind.empty() ? qualifiedKind : detailsKind;
+    status.details.causes = std::move(causes);
+    return status;
+}
+
+Status badRequest(std::string message)
+{
+    return make(400, "BadRequest", std::move(message));
+}
+
+Status unsupportedMediaType(std::string message)
+{
+    return make(415, "UnsupportedMediaType", std::move(message));
+}
+
+Status methodNotAllowed(std::string message)
+{
+    return make(405, "MethodNotAllowed", std::move(message));
+}
+
+Status forbidden(std::string message, const GroupResource &resource, const std::string &name)
+{
+    Status status = make(403, "Forbidden", std::move(message));
+    status.details.name = name;
+    status.details.group = resource.group;
+    status.details.kind = resource.resource;
+    return status;
+}
+
+Status unauthorized(std::string message)
+{
+    return make(401, "Unauthorized", std::move(message));
+}
+
+Status expired(std::string message)
+{
+    return make(410, "Expired", std::move(message));
+}
+
+Status tooLargeResourceVersion(std::int64_t requested, std::int64_t current)
+{
+    Status status = make(504, "Timeout",
+                         "Too large resource version: " + std::to_string(requested)
+                             + ", current: " + std::to_string(current));
+    status.details.causes.push_back(
+        {"ResourceVersionTooLarge", "Too large resource version", std::string()});
+    status.details.retryAfterSeconds = 1;
+    return status;
+}
+
+Status requestEntityTooLarge(std::string message)
+{
+    return make(413, "RequestEntityTooLarge", std::move(message));
+}
+
+Status tooManyRequests(std::string message, int retryAfterSeconds)
+{
+    Status status = make(429, "TooManyRequests", std::move(message));
+    status.details.retryAfterSeconds = retryAfterSeconds;
+    return status;
+}
+
+Status pathNotFound()
+{
+    return make(404, "NotFound", "the server could not find the requested resource");
+}
+
+} // namespace rvscope::model::errors

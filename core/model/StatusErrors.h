@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "model/GroupVersion.h"
+#include "model/Status.h"
+
+// Constructors for the apiserver's error Statuses, with its exact codes, reasons and message
+// texts (k8s.io/apimachinery/pkg/api/errors). Real clients match on these strings, so every
+// layer builds its errors here rather than spelling them out.
+namespace rvscope::model::errors {
+
+Status notFound(const GroupResource &resource, const std::string &name);
+Status alreadyExists(const GroupResource &resource, const std::string &name);
+// 409 Conflict: "Operation cannot be fulfilled on <gr> "<name>": <detail>".
+Status conflict(const GroupResource &resource, const std::string &name, const std::string &detail);
+// The optimistic-lock detail of a stale resourceVersion.
+extern const char *const OPTIMISTIC_LOCK_ERROR_MSG;
+// 422 Invalid: "<kind> "<name>" is invalid: <field>: <cause message>[, ...]".
+Status invalid(const std::string &qualifiedKind, const std::string &name,
+               std::vector<StatusCause> causes, const std::string &detailsKind = {},
+               const std::string &detailsGroup = {});
+Status badRequest(std::string message);
+Status unsupportedMediaType(std::string message);
+Status methodNotAllowed(std::string message);
+Status forbidden(std::string message, const GroupResource &resource = {}, const std::string &name = {});
+Status unauthorized(std::string message = "Unauthorized");
+// 410 Expired, the reason the apiserver always uses for 410 since 1.18.
+Status expired(std::string message);
+// 504 Timeout for a resourceVersion the server has not reached yet.
+Status tooLargeResourceVersion(std::int64_t requested, std::int64_t current);
+Status requestEntityTooLarge(std::string message);
+Status tooManyRequests(std::string message, int retryAfterSeconds);
+Status pathNotFound(); // "the server could not find the requested resource"
+
+} // namespace rvscope::model::errors

@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "storage/StorageTypes.h"
+
+namespace rvscope::storage {
+
+// MemoryStorage's state, shared with suspended coroutines and watch handles so that both may
+// outlive the storage object. Single-threaded; no locks.
+class MemoryState final {
+public:
+    struct Entry {
+        ObjectPtr object;
+        Revision createRevision = 0;
+        Revision modRevision = 0;
+    };
+
+    struct Watcher {
+        std::string prefix;
+        WatchSink sink;
+        // Absolute index (historyBase-relative) of the next history event to consider.
+        std::uint64_t nextEvent = 0;
+        bool active = true;
+    };
+
+    explicit MemoryState(std::size_t historyLimit);
+
+    // Looks up the current entry; null when the key is absent.
+    const Entry *find(const std::string &key) const;
+
+    // Commits one change at revision+1, records it in history and delivers it to watchers.
+    // `object` must already carry the new revision (Added/Modified) and for Deleted the
+    // last state re-stamped with the deletion revision.
+    void commit(WatchEventType type, const std::string &key, ObjectPtr object, ObjectPtr previous);
+    Revision nextRevision() const { return revision + 1; }
+
+    // The state of every key under `prefix` exactly at `at` (<= revision), rebuilt by
+    // undoing newer history. The caller checks that `at` is still within history.
+    std::map<std::string, ObjectPtr> snapshotAt(const std::string &prefix, Revision at) const;
+
+    // The index of the first history event with revision > `after`.
+    std::uint64_t firstEventAfter(Revision after) const;
+    std::shared_ptr<Watcher> addWatcher(std::string prefix, WatchSink sink, std::uint64_t nextEvent);
+    void cancelWatcher(const std::shared_ptr<Watcher> &watcher);
+    // Delivers every pending history event to every active watcher, in revision order per
+    // watcher, also those committed by sinks while it runs.
+    void pump();
+    void trimHistory();
+
+    std::map<std::string, Entry, std::less<>> data;
+    Revision revision = 1;
+    std::deque<WatchEvent> history;
+    std::uint64_t historyBase = 0; // absolute index of history.front()
+    std::size_t historyLimit;
+    // Changes from this revision on are all in history (watchable from oldestRetained - 1).
+    Revision oldestRetained = 2;
+    std::vector<std::shared_ptr<Watcher>> watchers;
+    bool pumping = false;
+};
+
+ObjectPtr stampRevision(model::Object object, Revision revision);
+
+} // namespace rvscope::storage

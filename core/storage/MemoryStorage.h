@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <cstddef>
+#include <memory>
+
+#include "storage/Storage.h"
+
+namespace rvscope::storage {
+
+class MemoryState;
+
+// The embedded MVCC store: one global revision (starting at 1, like etcd), per key the latest
+// value with its create and modification revisions, and a bounded history of change events
+// that serves watches, resumes and exact-revision reads ("list at revision N" undoes the
+// newer events). Compaction and the history bound both move the oldest revision still
+// served; older requests get 410 Expired.
+//
+// Calls complete synchronously unless a TryUpdate suspends; a commit made while another
+// update is suspended makes that update's compare-and-swap fail and retry, exactly as
+// against etcd. Core thread only. Pending coroutines and watch handles may outlive the
+// MemoryStorage object.
+class MemoryStorage final : public Storage {
+public:
+    struct Options {
+        // How many change events are kept for watch/resume (`serve --watch-history N`).
+        std::size_t historyLimit = 10000;
+    };
+
+    MemoryStorage();
+    explicit MemoryStorage(Options options);
+    ~MemoryStorage() override;
+    MemoryStorage(const MemoryStorage &) = delete;
+    MemoryStorage &operator=(const MemoryStorage &) = delete;
+
+    QCoro::Task<model::Result<ObjectPtr>> get(std::string key) override;
+    QCoro::Task<model::Result<ObjectPtr>> create(std::string key, model::Object object) override;
+    QCoro::Task<model::Result<RemoveResult>> remove(std::string key, Preconditions preconditions,
+                                                    ValidateDeletion validate = {}) override;
+    QCoro::Task<model::Result<ListResult>> list(std::string prefix, ListOptions options) override;
+    QCoro::Task<model::Result<WatchHandle>> watch(std::string prefix, Revision fromRevision,
+                                                  WatchSink sink) override;
+    QCoro::Task<model::Result<UpdateResult>> guaranteedUpdate(std::string key, Preconditions preconditions,
+                                                              TryUpdate tryUpdate, ObjectPtr suggestion = {},
+                                                              bool ignoreNotFound = false) override;
+    QCoro::Task<model::Result<Revision>> compact(Revision revision) override;
+    QCoro::Task<model::Result<Revision>> currentRevision() override;
+
+    // The oldest revision a watch may start from (fromRevision >= this) right now.
+    Revision oldestWatchableRevision() const;
+    std::size_t objectCount() const;
+
+private:
+    std::shared_ptr<MemoryState> m_state;
+};
+
+} // namespace rvscope::storage
