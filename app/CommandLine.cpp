@@ -58,10 +58,11 @@ bool takeValue(const QStringList &args, qsizetype &i, const QString &flag, QStri
     return true;
 }
 
-Command parseServe(const QStringList &args, qsizetype start)
+// The options of `serve`, also accepted by the GUI for its embedded server.
+Command parseServerOptions(Command::Kind kind, const QStringList &args, qsizetype start)
 {
     Command command;
-    command.kind = Command::Kind::Serve;
+    command.kind = kind;
     for (qsizetype i = start; i < args.size(); ++i) {
         const QString &arg = args[i];
         QString value;
@@ -82,7 +83,7 @@ Command parseServe(const QStringList &args, qsizetype start)
                 return fail(QStringLiteral("--watch-history expects a positive number of events, got '%1'").arg(value));
             command.serve.watchHistory = static_cast<std::size_t>(n);
         } else {
-            return fail(QStringLiteral("serve: unknown argument '%1' (see rvscope --help)").arg(arg));
+            return fail(QStringLiteral("unknown argument '%1' (see rvscope --help)").arg(arg));
         }
     }
     return command;
@@ -101,11 +102,13 @@ Command parseCommandLine(const QStringList &arguments)
     if (first == u"--version")
         return Command{Command::Kind::Version, {}, {}};
     if (first == u"serve")
-        return parseServe(arguments, 2);
-    if (first == u"gui" && arguments.size() == 2)
-        return Command{};
+        return parseServerOptions(Command::Kind::Serve, arguments, 2);
+    if (first == u"gui")
+        return parseServerOptions(Command::Kind::Gui, arguments, 2);
+    if (first.startsWith(u"--"))
+        return parseServerOptions(Command::Kind::Gui, arguments, 1);
     // Qt's own GUI options (-platform, -style, ...) go to QApplication.
-    if (first.startsWith(u'-') && !first.startsWith(u"--"))
+    if (first.startsWith(u'-'))
         return Command{};
     return fail(QStringLiteral("unknown command '%1' (see rvscope --help)").arg(first));
 }
@@ -116,9 +119,9 @@ QString usageText()
         "rvscope: see and test Kubernetes-style optimistic concurrency.\n"
         "\n"
         "Usage:\n"
-        "  rvscope [gui]                  Open the desktop lab (main window). Without a display\n"
+        "  rvscope [gui] [serve options]  Open the desktop lab (main window). Without a display\n"
         "                                 (no DISPLAY/WAYLAND_DISPLAY and no QT_QPA_PLATFORM) it\n"
-        "                                 says so and runs `serve` with the default options.\n"
+        "                                 says so and runs `serve` with the same options.\n"
         "  rvscope serve [options]        Run the embedded apiserver headless.\n"
         "  rvscope --help                 Show this help.\n"
         "  rvscope --version              Show the version.\n"

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# rvscope's build glue: installs missing Debian packages (when root, or through sudo),
+# configures, builds, and runs the app, the tests or the benchmarks.
+#   ./dev.sh run [rvscope args...]   build and start rvscope (GUI; headless without a display)
+#   ./dev.sh test                    build and run the whole test suite (what CI runs)
+#   ./dev.sh bench                   build and run the benchmarks (prints figures and ratios)
+set -euo pipefail
+cd "$(dirname "$0")"
+
+BUILD_DIR=${BUILD_DIR:-build}
+BUILD_PACKAGES=(cmake g++ ninja-build pkg-config
+    qt6-base-dev qt6-httpserver-dev qt6-websockets-dev qcoro-qt6-dev nlohmann-json3-dev)
+# What the test suite needs beyond the build (offscreen GUI tests need fonts).
+TEST_PACKAGES=(fonts-dejavu-core)
+
+missing_packages() {
+    local p
+    for p in "$@"; do
+        dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed$' || echo "$p"
+    done
+}
+
+install_packages() {
+    local missing
+    missing=$(missing_packages "$@" | tr '\n' ' ')
+    [ -z "${missing// /}" ] && return 0
+    echo "rvscope: installing missing Debian packages: $missing" >&2
+    local sudo=""
+    if [ "$(id -u)" -ne 0 ]; then
+        if command -v sudo >/dev/null 2>&1; then
+            sudo="sudo"
+        else
+            echo "rvscope: please install as root: apt-get install $missing" >&2
+            exit 1
+        fi
+    fi
+    $sudo apt-get update -qq
+    # shellcheck disable=SC2086
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq $missing >/dev/null
+}
+
+build() {
+    cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+    cmake --build "$BUILD_DIR" --parallel "$(nproc)"
+}
+
+command=${1:-}
+[ $# -gt 0 ] && shift
+case "$command" in
+run)
+    install_packages "${BUILD_PACKAGES[@]}"
+    build
+    exec "$BUILD_DIR/app/rvscope" "$@"
+    ;;
+test)
+    install_packages "${BUILD_PACKAGES[@]}" "${TEST_PACKAGES[@]}"
+    build
+    exec ctest --test-dir "$BUILD_DIR" --output-on-failure --parallel "$(nproc)" "$@"
+    ;;
+bench)
+    install_packages "${BUILD_PACKAGES[@]}"
+    build
+    for bench in "$BUILD_DIR"/tests/bench/bench_*; do
+        [ -x "$bench" ] && "$bench" "$@"
+    done
+    ;;
+*)
+    echo "usage: ./dev.sh run [rvscope args...] | test | bench" >&2
+    exit 2
+    ;;
+esac

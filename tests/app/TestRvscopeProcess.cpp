@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: MIT
+// The rvscope executable as a user runs it: real process, real sockets on 127.0.0.1.
+#include <QtCore/QProcess>
+#include <QtCore/QRegularExpression>
+#include <QtNetwork/QTcpSocket>
+#include <QtTest/QtTest>
+
+#include <nlohmann/json.hpp>
+
+namespace {
+
+struct HttpReply {
+    int status = 0;
+    QByteArray headers;
+    QByteArray body;
+};
+
+// Reads one Content-Length-framed response from a keep-alive connection.
+HttpReply readReply(QTcpSocket &socket)
+{
+    QByteArray buffer;
+    HttpReply reply;
+    QElapsedTimer timer;
+    timer.start();
+    while (timer.elapsed() < 5000) {
+        const qsizetype end = buffer.indexOf("\r\n\r\n");
+        if (end >= 0) {
+            reply.headers = buffer.left(end);
+            const auto length = QRegularExpression(QStringLiteral("Content-Length: (\\d+)"),
+                                                   QRegularExpression::CaseInsensitiveOption)
+                                    .match(QString::fromLatin1(reply.headers));
+            const qsizetype bodyLength = length.hasMatch() ? length.captured(1).toLongLong() : 0;
+            if (buffer.size() >= end + 4 + bodyLength) {
+                reply.status = reply.headers.mid(9, 3).toInt();
+                reply.body = buffer.mid(end + 4, bodyLength);
+                return reply;
+            }
+        }
+        if (!socket.waitForReadyRead(1000) && socket.state() != QAbstractSocket::ConnectedState)
+            break;
+        buffer += socket.readAll();
+    }
+    return reply;
+}
+
+HttpReply request(QTcpSocket &socket, const QByteArray &path)
+{
+    socket.write("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: application/json\r\n\r\n");
+    return readReply(socket);
+}
+
+} // namespace
+
+class TestRvscopeProcess final : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void testHelp();
+    void testBadArgumentsExitWithMessage();
+    void testServePrintsReadyLineAndAnswers();
+    void testNoDisplayFallsBackToServe();
+    void testPortInUseIsReported();
+
+private:
+    // Starts rvscope with `args`, waits for the ready line, returns the port (0 on failure).
+    quint16 startServer(QProcess &process, const QStringList &args, const QProcessEnvironment &env = {});
+};
+
+quint16 TestRvscopeProcess::startServer(QProcess &process, const QStringList &args, const QProcessEnvironment &env)
+{
+    if (!env.isEmpty())
+        process.setProcessEnvironment(env);
+    process.start(QStringLiteral(RVSCOPE_BINARY), args);
+    if (!process.waitForStarted(5000))
+        return 0;
+    QByteArray out;
+    while (!out.contains('\n') && process.waitForReadyRead(5000))
+        out += process.readAllStandardOutput();
+    const auto match = QRegularExpression(QStringLiteral("^listening on http://127\\.0\\.0\\.1:(\\d+)\\n"))
+                           .match(QString::fromUtf8(out));
+    if (!match.hasMatch()) {
+        qWarning() << "no ready line; stdout:" << out << "stderr:" << process.readAllStandardError();
+        return 0;
+    }
+    return static_cast<quint16>(match.captured(1).toUInt());
+}
+
+void TestRvscopeProcess::testHelp()
+{
+    QProcess process;
+    process.start(QStringLiteral(RVSCOPE_BINARY), {QStringLiteral("--help")});
+    QVERIFY(process.waitForFinished(5000));
+    QCOMPARE(process.exitCode(), 0);
+    const QByteArray out = process.readAllStandardOutput();
+    for (const char *word : {"serve", "--listen", "--watch-history"})
+        QVERIFY2(out.contains(word), word);
+}
+
+void TestRvscopeProcess::testBadArgumentsExitWithMessage()
+{
+    QProcess process;
+    process.start(QStringLiteral(RVSCOPE_BINARY), {QStringLiteral("serve"), QStringLiteral("--listen"),
+                                                   QStringLiteral("nowhere")});
+    QVERIFY(process.waitForFinished(5000));
+    QCOMPARE(process.exitCode(), 2);
+    QVERIFY(process.readAllStandardError().startsWith("rvscope: --listen expects ADDR:PORT"));
+}
+
+void TestRvscopeProcess::testServePrintsReadyLineAndAnswers()
+{
+    QProcess process;
+    const quint16 port = startServer(process, {QStringLiteral("serve"), QStringLiteral("--listen"),
+                                               QStringLiteral("127.0.0.1:0")});
+    QVERIFY(port != 0);
+
+    QTcpSocket socket;
+    socket.connectToHost(QHostAddress::LocalHost, port);
+    QVERIFY(socket.waitForConnected(5000));
+    const HttpReply health = request(socket, "/healthz");
+    QCOMPARE(health.status, 200);
+    QCOMPARE(health.body, QByteArray("ok"));
+
+    // Same keep-alive connection: an unknown path is a Kubernetes 404 Status.
+    const HttpReply missing = request(socket, "/api/v1/nothing-here");
+    QCOMPARE(missing.status, 404);
+    QVERIFY(missing.headers.contains("Content-Type: application/json"));
+    const auto status = nlohmann::json::parse(missing.body.toStdString());
+    QCOMPARE(status["kind"], "Status");
+    QCOMPARE(status["code"], 404);
+    QCOMPARE(status["reason"], "NotFound");
+    QCOMPARE(status["message"], "the server could not find the requested resource");
+
+    // Garbage on the wire does not take the server down.
+    QTcpSocket garbage;
+    garbage.connectToHost(QHostAddress::LocalHost, port);
+    QVERIFY(garbage.waitForConnected(5000));
+    garbage.write("\x01\x02 not http at all\r\n\r\n");
+    garbage.waitForReadyRead(500);
+    QCOMPARE(request(socket, "/livez").status, 200);
+
+    process.terminate(); // SIGTERM: a clean stop
+    QVERIFY(process.waitForFinished(5000));
+    QCOMPARE(process.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(process.exitCode(), 0);
+}
+
+void TestRvscopeProcess::testNoDisplayFallsBackToServe()
+{
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    for (const char *name : {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"})
+        env.remove(QString::fromLatin1(name));
+    QProcess process;
+    const quint16 port = startServer(process, {QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0")}, env);
+    QVERIFY(port != 0);
+    QVERIFY(process.readAllStandardError().contains("no display found"));
+    process.terminate();
+    QVERIFY(process.waitForFinished(5000));
+    QCOMPARE(process.exitCode(), 0);
+}
+
+void TestRvscopeProcess::testPortInUseIsReported()
+{
+    QProcess first;
+    const quint16 port = startServer(first, {QStringLiteral("serve"), QStringLiteral("--listen"),
+                                             QStringLiteral("127.0.0.1:0")});
+    QVERIFY(port != 0);
+    QProcess second;
+    second.start(QStringLiteral(RVSCOPE_BINARY),
+                 {QStringLiteral("serve"), QStringLiteral("--listen"), QStringLiteral("127.0.0.1:%1").arg(port)});
+    QVERIFY(second.waitForFinished(5000));
+    QCOMPARE(second.exitCode(), 1);
+    QVERIFY(second.readAllStandardError().contains("cannot listen on 127.0.0.1:"));
+    first.terminate();
+    QVERIFY(first.waitForFinished(5000));
+}
+
+QTEST_GUILESS_MAIN(TestRvscopeProcess)
+#include "TestRvscopeProcess.moc"

@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: MIT
+#include <QtTest/QtTest>
+
+#include <nlohmann/json.hpp>
+
+#include "model/Status.h"
+#include "model/StatusErrors.h"
+
+using namespace rvscope::model;
+
+// The Status shapes and the apiserver's exact texts (wire contract §2.3): clients match on them.
+class TestStatus final : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void testFailureJsonShape();
+    void testSuccessJsonOmitsCode();
+    void testJsonRoundTrip();
+    void testMessages_data();
+    void testMessages();
+    void testInvalidListsCauses();
+    void testGroupResourceNames();
+};
+
+void TestStatus::testFailureJsonShape()
+{
+    const nlohmann::json json = errors::notFound({"apps", "deployments"}, "web").toJson();
+    QCOMPARE(json.dump(), std::string(R"({"apiVersion":"v1","code":404,"details":{"group":"apps","kind":"deployments",)"
+                                      R"("name":"web"},"kind":"Status","message":"deployments.apps \"web\" not found",)"
+                                      R"("metadata":{},"reason":"NotFound","status":"Failure"})"));
+}
+
+void TestStatus::testSuccessJsonOmitsCode()
+{
+    Status success;
+    success.details.name = "foo";
+    success.details.kind = "configmaps";
+    const nlohmann::json json = success.toJson();
+    QCOMPARE(json["status"], "Success");
+    QVERIFY(!json.contains("code"));
+    QCOMPARE(json["details"]["name"], "foo");
+}
+
+void TestStatus::testJsonRoundTrip()
+{
+    Status original = errors::tooLargeResourceVersion(20, 10);
+    Status copy = Status::fromJson(original.toJson());
+    QCOMPARE(copy.code, 504);
+    QCOMPARE(copy.reason, original.reason);
+    QCOMPARE(copy.message, original.message);
+    QCOMPARE(copy.details.retryAfterSeconds, 1);
+    QCOMPARE(copy.details.causes.size(), std::size_t(1));
+    QCOMPARE(copy.details.causes[0].type, std::string("ResourceVersionTooLarge"));
+    QCOMPARE(original.toJson()["details"]["causes"][0]["reason"], "ResourceVersionTooLarge");
+}
+
+void TestStatus::testMessages_data()
+{
+    QTest::addColumn<int>("code");
+    QTest::addColumn<QString>("reason");
+    QTest::addColumn<QString>("message");
+    QTest::addColumn<QString>("expectedMessage");
+    auto row = [](const char *name, const Status &s, const char *expected) {
+        QTest::newRow(name) << s.code << QString::fromStdString(s.reason) << QString::fromStdString(s.message)
+                            << QString::fromUtf8(expected);
+    };
+    row("not found", errors::notFound({"", "configmaps"}, "foo"), "configmaps \"foo\" not found");
+    row("already exists", errors::alreadyExists({"", "configmaps"}, "foo"), "configmaps \"foo\" already exists");
+    row("optimistic lock", errors::conflict({"", "configmaps"}, "foo", errors::OPTIMISTIC_LOCK_ERROR_MSG),
+        "Operation cannot be fulfilled on configmaps \"foo\": the object has been modified; please apply your "
+        "changes to the latest version and try again");
+    row("expired", errors::expired("too old resource version: 5 (100)"), "too old resource version: 5 (100)");
+    row("too large", errors::tooLargeResourceVersion(12, 10), "Too large resource version: 12, current: 10");
+    row("path", errors::pathNotFound(), "the server could not find the requested resource");
+}
+
+void TestStatus::testMessages()
+{
+    QFETCH(int, code);
+    QFETCH(QString, reason);
+    QFETCH(QString, message);
+    QFETCH(QString, expectedMessage);
+    QCOMPARE(message, expectedMessage);
+    static const std::map<QString, int> codes = {{"NotFound", 404}, {"AlreadyExists", 409}, {"Conflict", 409},
+                                                 {"Expired", 410},  {"Timeout", 504}};
+    QCOMPARE(code, codes.at(reason));
+}
+
+void TestStatus::testInvalidListsCauses()
+{
+    const Status one = errors::invalid("ConfigMap", "Bad_x",
+                                       {{"FieldValueInvalid", "Invalid value: \"Bad_x\": bad", "metadata.name"}});
+    QCOMPARE(one.code, 422);
+    QCOMPARE(one.message, std::string("ConfigMap \"Bad_x\" is invalid: metadata.name: Invalid value: \"Bad_x\": bad"));
+    const Status two = errors::invalid("Pod", "p", {{"FieldValueRequired", "Required value", "spec.containers"},
+                                                    {"FieldValueRequired", "Required value", "spec.x"}});
+    QCOMPARE(two.message, std::string("Pod \"p\" is invalid: [spec.containers: Required value, spec.x: Required value]"));
+    QCOMPARE(two.toJson()["details"]["causes"][1]["field"], "spec.x");
+}
+
+void TestStatus::testGroupResourceNames()
+{
+    QCOMPARE(GroupResource({"", "configmaps"}).toString(), std::string("configmaps"));
+    QCOMPARE(GroupResource({"apps", "deployments"}).toString(), std::string("deployments.apps"));
+    QCOMPARE(GroupVersionKind({"apps", "v1", "Deployment"}).apiVersion(), std::string("apps/v1"));
+    QCOMPARE(GroupVersionResource({"", "v1", "pods"}).apiVersion(), std::string("v1"));
+    QCOMPARE(splitApiVersion("apps/v1"), (std::pair<std::string, std::string>{"apps", "v1"}));
+    QCOMPARE(splitApiVersion("v1"), (std::pair<std::string, std::string>{"", "v1"}));
+}
+
+QTEST_GUILESS_MAIN(TestStatus)
+#include "TestStatus.moc"
