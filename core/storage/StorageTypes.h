@@ -19,10 +19,16 @@ namespace rvscope::storage {
 using Revision = std::int64_t;
 using model::ObjectPtr;
 
+// Parameter structs passed by value to coroutines declare a constructor on purpose: g++ 12
+// miscompiles an *aggregate* initialized from `{}` inside a co_await expression (the frame's
+// copy is bitwise, so its strings free a foreign buffer). A user-declared constructor makes
+// the type a non-aggregate and avoids the bug; keep it when adding fields.
+
 // What a write requires of the stored object (metav1.Preconditions). Unset fields are not
 // checked. A failed check is a 409 Status with StorageCode::InvalidObj and the apiserver's
 // "Precondition failed: ..." text.
 struct Preconditions final {
+    Preconditions() = default;
     std::optional<std::string> uid;
     std::optional<std::string> resourceVersion;
 
@@ -31,6 +37,7 @@ struct Preconditions final {
 };
 
 struct ListOptions final {
+    ListOptions() = default;
     // 0: the latest state. N: the state exactly at revision N (410 when N is older than the
     // retained history, 504 when it is newer than the current revision).
     Revision revision = 0;

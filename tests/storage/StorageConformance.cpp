@@ -700,6 +700,27 @@ void StorageConformance::testCompaction()
 
 namespace {
 
+// Calls every storage entry point from inside a coroutine with `{}` options in the co_await
+// expression: the pattern g++ 12 miscompiles for aggregate parameter types.
+QCoro::Task<std::size_t> bracedCalls(Storage &storage)
+{
+    auto listed = co_await storage.list("/registry/configmaps/default/", {});
+    auto updated = co_await storage.guaranteedUpdate(configMapKey("a"), {}, setData("x", "1"));
+    auto removed = co_await storage.remove(configMapKey("a"), {});
+    co_return listed->items.size() + (updated ? 1 : 0) + (removed ? 1 : 0);
+}
+
+} // namespace
+
+void StorageConformance::testCoroutineCallersMayPassBracedOptions()
+{
+    auto storage = createStorage();
+    mustCreate(*storage, "a");
+    QCOMPARE(run(bracedCalls(*storage)), std::size_t(3));
+}
+
+namespace {
+
 // A client that increments data.counter `ops` times, through guaranteedUpdate, with a random
 // pause inside tryUpdate so that other clients commit in between.
 QCoro::Task<int> incrementer(Storage &storage, int ops, unsigned seed)

@@ -50,6 +50,7 @@ private Q_SLOTS:
     void testWatchStopsWhenHandleDropped();
     void testWatchSinkMayWrite();
     void testCompaction();
+    void testCoroutineCallersMayPassBracedOptions();
     void testConcurrentGuaranteedUpdatesLoseNothing();
     void testConcurrentOptimisticClientsLoseNothing();
 };
