@@ -17,6 +17,50 @@ Object::Object(nlohmann::json json)
 {
 }
 
+Object::Object(const Object &other)
+{
+    *this = other;
+}
+
+Object &Object::operator=(const Object &other)
+{
+    if (this == &other)
+        return *this;
+    if (other.m_jsonValid) {
+        m_json = other.m_json;
+        m_jsonValid = true;
+        m_bytes.clear();
+        m_bytesValid = false;
+    } else {
+        m_json = nullptr;
+        m_jsonValid = false;
+        m_bytes = other.m_bytes;
+        m_bytesValid = true;
+    }
+    return *this;
+}
+
+Object Object::fromTrustedBytes(std::string bytes)
+{
+    Object object;
+    object.m_json = nullptr;
+    object.m_jsonValid = false;
+    object.m_bytes = std::move(bytes);
+    object.m_bytesValid = true;
+    return object;
+}
+
+const nlohmann::json &Object::json() const
+{
+    if (!m_jsonValid) {
+        m_json = nlohmann::json::parse(m_bytes, nullptr, /*allow_exceptions=*/false);
+        if (m_json.is_discarded())
+            m_json = nlohmann::json::object();
+        m_jsonValid = true;
+    }
+    return m_json;
+}
+
 Result<Object> Object::parse(std::string_view bytes)
 {
     nlohmann::json json = nlohmann::json::parse(bytes, nullptr, /*allow_exceptions=*/false);
@@ -29,6 +73,7 @@ Result<Object> Object::parse(std::string_view bytes)
 
 nlohmann::json &Object::mutableJson()
 {
+    json(); // a bytes-only object becomes a tree before it changes
     m_bytesValid = false;
     return m_json;
 }
@@ -36,6 +81,7 @@ nlohmann::json &Object::mutableJson()
 const std::string &Object::bytes() const
 {
     if (!m_bytesValid) {
+        json();
         // Replace invalid UTF-8 instead of throwing: a stored object must always serialize.
         m_bytes = m_json.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
         m_bytesValid = true;
@@ -45,19 +91,19 @@ const std::string &Object::bytes() const
 
 std::string Object::kind() const
 {
-    auto it = m_json.find("kind");
+    auto it = json().find("kind");
     return it != m_json.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
 std::string Object::apiVersion() const
 {
-    auto it = m_json.find("apiVersion");
+    auto it = json().find("apiVersion");
     return it != m_json.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
 std::string Object::metadataString(const char *field) const
 {
-    auto meta = m_json.find("metadata");
+    auto meta = json().find("metadata");
     if (meta == m_json.end() || !meta->is_object())
         return {};
     auto it = meta->find(field);
@@ -67,7 +113,7 @@ std::string Object::metadataString(const char *field) const
 std::map<std::string, std::string> Object::metadataMap(const char *field) const
 {
     std::map<std::string, std::string> result;
-    auto meta = m_json.find("metadata");
+    auto meta = json().find("metadata");
     if (meta == m_json.end() || !meta->is_object())
         return result;
     auto it = meta->find(field);
@@ -109,7 +155,7 @@ std::map<std::string, std::string> Object::annotations() const { return metadata
 
 std::optional<std::int64_t> Object::generation() const
 {
-    auto meta = m_json.find("metadata");
+    auto meta = json().find("metadata");
     if (meta == m_json.end() || !meta->is_object())
         return std::nullopt;
     auto it = meta->find("generation");
@@ -121,7 +167,7 @@ std::optional<std::int64_t> Object::generation() const
 std::vector<std::string> Object::finalizers() const
 {
     std::vector<std::string> result;
-    auto meta = m_json.find("metadata");
+    auto meta = json().find("metadata");
     if (meta == m_json.end() || !meta->is_object())
         return result;
     auto it = meta->find("finalizers");

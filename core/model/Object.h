@@ -17,20 +17,33 @@ namespace rvscope::model {
 
 // A Kubernetes object: its JSON tree plus, cached beside it, its compact serialization.
 // JSON parsing and serialization dominate every request, so storage publishes objects with
-// their bytes already computed and readers serve those bytes instead of re-encoding.
+// their bytes already computed and readers serve those bytes instead of re-encoding. An
+// object may also hold only bytes (fromTrustedBytes): its tree is parsed on first use, which
+// lets old versions kept for history cost their bytes and nothing more.
 //
 // Accessors read `metadata.*` and return empty values when a field is absent. Any mutation
-// (a setter or mutableJson()) drops the cached bytes. An Object shared through ObjectPtr is
-// immutable and therefore safe to read from any thread once its bytes were computed.
+// (a setter or mutableJson()) drops the cached bytes. A copy takes the tree and not the
+// bytes (copies are made to be changed). An Object shared through ObjectPtr is immutable;
+// its bytes() may be read from any thread once computed, its json() only on the core thread.
 class Object final {
 public:
     Object();
     explicit Object(nlohmann::json json);
+    Object(const Object &other);
+    Object &operator=(const Object &other);
+    Object(Object &&) noexcept = default;
+    Object &operator=(Object &&) noexcept = default;
+    ~Object() = default;
+
+    // An object known only by its encoding, which rvscope itself produced (so it parses).
+    static Object fromTrustedBytes(std::string bytes);
 
     // Parses one JSON object; a syntax error or a non-object is a 400 BadRequest Status.
     static Result<Object> parse(std::string_view bytes);
 
-    const nlohmann::json &json() const { return m_json; }
+    const nlohmann::json &json() const;
+    // False for a bytes-only object whose tree was not needed yet.
+    bool holdsTree() const { return m_jsonValid; }
     nlohmann::json &mutableJson();
     // Compact JSON, computed on first use and kept until the next mutation.
     const std::string &bytes() const;
@@ -67,8 +80,9 @@ private:
     nlohmann::json &metadata();
     void setMetadataString(const char *field, const std::string &value);
 
-    nlohmann::json m_json;
+    mutable nlohmann::json m_json;
     mutable std::string m_bytes;
+    mutable bool m_jsonValid = true;
     mutable bool m_bytesValid = false;
 };
 

@@ -52,6 +52,7 @@ public:
     // Delivers every pending history event to every active watcher, in revision order per
     // watcher, also those committed by sinks while it runs.
     void pump();
+    // Bounds the history and keeps parsed trees only for its newest events (see below).
     void trimHistory();
 
     std::map<std::string, Entry, std::less<>> data;
@@ -59,6 +60,11 @@ public:
     std::deque<WatchEvent> history;
     std::uint64_t historyBase = 0; // absolute index of history.front()
     std::size_t historyLimit;
+    // Events older than the newest RECENT_FULL_EVENTS keep their objects as bytes only: a
+    // superseded version then costs its encoding, and its tree is freed while still warm in
+    // cache (freeing thousands-of-updates-old trees dominated the update path otherwise).
+    static constexpr std::size_t RECENT_FULL_EVENTS = 128;
+    std::uint64_t demotedUpTo = 0; // absolute index: events before it hold bytes only
     // Changes from this revision on are all in history (watchable from oldestRetained - 1).
     Revision oldestRetained = 2;
     std::vector<std::shared_ptr<Watcher>> watchers;

@@ -57,6 +57,14 @@ void MemoryState::commit(WatchEventType type, const std::string &key, ObjectPtr 
     trimHistory();
 }
 
+namespace {
+void keepBytesOnly(ObjectPtr &object)
+{
+    if (object && object->holdsTree())
+        object = std::make_shared<const model::Object>(model::Object::fromTrustedBytes(object->bytes()));
+}
+} // namespace
+
 void MemoryState::trimHistory()
 {
     // Never while delivering: sinks hold references into the deque.
@@ -66,6 +74,17 @@ void MemoryState::trimHistory()
         oldestRetained = std::max(oldestRetained, history.front().revision + 1);
         history.pop_front();
         ++historyBase;
+    }
+    const std::uint64_t end = historyBase + history.size();
+    const std::uint64_t recentStart = end > RECENT_FULL_EVENTS ? end - RECENT_FULL_EVENTS : 0;
+    for (demotedUpTo = std::max(demotedUpTo, historyBase); demotedUpTo < recentStart; ++demotedUpTo) {
+        WatchEvent &event = history[demotedUpTo - historyBase];
+        // The current version keeps its tree for reads and updates; copying its bytes
+        // would free nothing.
+        auto current = data.find(event.key);
+        if (current == data.end() || current->second.object != event.object)
+            keepBytesOnly(event.object);
+        keepBytesOnly(event.previous);
     }
 }
 
@@ -121,7 +140,9 @@ void MemoryState::pump()
         progressed = false;
         // Index loop: sinks may add watchers (push_back) while we iterate.
         for (std::size_t i = 0; i < watchers.size(); ++i) {
-            std::shared_ptr<Watcher> watcher = watchers[i];
+            // A reference to the heap Watcher, not the vector slot: the vector may grow
+            // during a sink call, but no Watcher is erased while pumping.
+            Watcher *watcher = watchers[i].get();
             while (watcher->active && watcher->nextEvent < historyBase + history.size()) {
                 progressed = true;
                 if (watcher->nextEvent < historyBase) {

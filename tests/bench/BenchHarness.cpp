@@ -68,6 +68,11 @@ void print(const Comparison &c)
     std::fflush(stdout);
 }
 
+bool selected(const Options &options, const std::string &name)
+{
+    return options.filter.empty() || name.find(options.filter) != std::string::npos;
+}
+
 Options parseOptions(int argc, char **argv)
 {
     Options options;
@@ -78,6 +83,8 @@ Options parseOptions(int argc, char **argv)
             options.rounds = std::atoi(argv[++i]);
         else if (std::strcmp(argv[i], "--seconds") == 0 && i + 1 < argc)
             options.secondsPerRound = std::atof(argv[++i]);
+        else if (std::strcmp(argv[i], "--filter") == 0 && i + 1 < argc)
+            options.filter = argv[++i];
     }
     return options;
 }

@@ -17,6 +17,7 @@ struct Options {
     int rounds = 5;
     double secondsPerRound = 0.25;
     bool smoke = false; // one short round: keeps the benchmark building and running in ctest
+    std::string filter;  // run only workloads whose name contains this
 };
 
 // One timed run: calls `body(n)` which must perform n operations; returns ops/s.
@@ -30,13 +31,16 @@ struct Comparison {
     std::string unit = "ops/s";
 };
 
+// Whether a workload named `name` is selected by --filter.
+bool selected(const Options &options, const std::string &name);
+
 // Alternates baseline and ours for options.rounds rounds; medians of each.
 Comparison compare(const std::string &name, const Options &options, const std::function<void(long)> &ours,
                    const std::function<void(long)> &baseline, double goal = 0);
 
 void printHeader(const char *title);
 void print(const Comparison &comparison);
-// Parses --smoke / --rounds N / --seconds S.
+// Parses --smoke / --rounds N / --seconds S / --filter TEXT.
 Options parseOptions(int argc, char **argv);
 
 } // namespace rvscope::bench

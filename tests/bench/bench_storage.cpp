@@ -135,6 +135,8 @@ void populate(storage::MemoryStorage &storage, BaselineStore &baseline, long key
 
 void benchUpdates(const bench::Options &options, long keys, const char *name)
 {
+    if (!bench::selected(options, name))
+        return;
     storage::MemoryStorage storage(storage::MemoryStorage::Options{10000});
     BaselineStore baseline;
     populate(storage, baseline, keys);
@@ -155,6 +157,8 @@ void benchUpdates(const bench::Options &options, long keys, const char *name)
 void benchGets(const bench::Options &options)
 {
     const long keys = 10000;
+    if (!bench::selected(options, "get, 10k keys"))
+        return;
     storage::MemoryStorage storage;
     BaselineStore baseline;
     populate(storage, baseline, keys);
@@ -170,6 +174,8 @@ void benchGets(const bench::Options &options)
 void benchList(const bench::Options &options)
 {
     const long keys = 10000;
+    if (!bench::selected(options, "list 10k"))
+        return;
     storage::MemoryStorage storage;
     BaselineStore baseline;
     populate(storage, baseline, keys);
@@ -188,6 +194,9 @@ void benchList(const bench::Options &options)
 
 void benchWatch(const bench::Options &options, int watchers)
 {
+    const std::string name = "watch events delivered, " + std::to_string(watchers) + " watchers";
+    if (!bench::selected(options, name))
+        return;
     storage::MemoryStorage storage;
     BaselineStore baseline;
     populate(storage, baseline, 1);
@@ -206,7 +215,7 @@ void benchWatch(const bench::Options &options, int watchers)
     long ours = 0;
     long base = 0;
     auto comparison = bench::compare(
-        "watch events delivered, " + std::to_string(watchers) + " watchers", options,
+        name, options,
         [&](long n) {
             const long updates = std::max(1L, n / watchers);
             QCoro::waitFor(updateLoop(storage, updates, 1, ours));

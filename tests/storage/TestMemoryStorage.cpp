@@ -26,6 +26,7 @@ private Q_SLOTS:
     void testHistoryBoundExpiresOldWatches();
     void testHistoryBoundLimitsExactLists();
     void testPendingUpdateOutlivesStorage();
+    void testOldVersionsKeepTheirContent();
 };
 
 void TestMemoryStorage::testStartsAtRevisionOne()
@@ -88,6 +89,42 @@ void TestMemoryStorage::testPendingUpdateOutlivesStorage()
     auto result = run(std::move(pending));
     QVERIFY(result); // committed into the orphaned state, without touching freed memory
     handle->stop();
+}
+
+void TestMemoryStorage::testOldVersionsKeepTheirContent()
+{
+    // Past the newest events, history keeps versions as bytes only; resuming a watch or
+    // listing at an old revision must still see every version's full content.
+    MemoryStorage storage;
+    const auto start = run(storage.create(configMapKey("hot"), configMap("hot", "default", {{"n", "0"}}))).value();
+    const int updates = 600;
+    for (int i = 1; i <= updates; ++i) {
+        run(storage.guaranteedUpdate(configMapKey("hot"), {},
+                                     [i](model::ObjectPtr existing) -> QCoro::Task<model::Result<model::Object>> {
+                                         model::Object next = *existing;
+                                         next.mutableJson()["data"]["n"] = std::to_string(i);
+                                         co_return next;
+                                     }))
+            .value();
+    }
+    std::vector<storage::WatchEvent> events;
+    const auto from = model::parseResourceVersion(start->resourceVersion()).value();
+    auto handle = run(storage.watch("/registry/", from, [&events](const storage::WatchEvent &e) { events.push_back(e); }));
+    QVERIFY(handle);
+    QCOMPARE(int(events.size()), updates);
+    for (int i = 0; i < updates; ++i) {
+        QCOMPARE(events[i].object->json()["data"]["n"], std::to_string(i + 1));
+        QCOMPARE(events[i].previous->json()["data"]["n"], std::to_string(i));
+        QCOMPARE(events[i].object->resourceVersion(), std::to_string(from + i + 1));
+        QVERIFY(events[i].object->bytes().find("\"n\":\"" + std::to_string(i + 1) + '"') != std::string::npos);
+    }
+    storage::ListOptions options;
+    options.revision = from + 10;
+    auto old = run(storage.list("/registry/", options));
+    QVERIFY(old);
+    QCOMPARE(old->items.size(), std::size_t(1));
+    QCOMPARE(old->items[0]->json()["data"]["n"], "10");
+    QCOMPARE(old->items[0]->resourceVersion(), std::to_string(from + 10));
 }
 
 QTEST_GUILESS_MAIN(TestMemoryStorage)
