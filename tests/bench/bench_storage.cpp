@@ -71,7 +71,8 @@ QCoro::Task<> updateLoop(storage::Storage &storage, long n, long keys, long &cou
 {
     for (long i = 0; i < n; ++i) {
         ++counter;
-        auto result = co_await storage.guaranteedUpdate(keyOf(counter % keys), {}, setCounter(counter));
+        auto result = co_await storage.guaranteedUpdate(keyOf(counter % keys), storage::Preconditions(),
+                                                        setCounter(counter));
         if (!result)
             qFatal("update failed: %s", result.error().message.c_str());
     }
@@ -88,7 +89,7 @@ QCoro::Task<> getLoop(storage::Storage &storage, long n, long keys, std::size_t 
 QCoro::Task<> listLoop(storage::Storage &storage, long n, std::size_t &sink)
 {
     for (long i = 0; i < n; ++i) {
-        auto result = co_await storage.list("/registry/configmaps/default/", {});
+        auto result = co_await storage.list("/registry/configmaps/default/", storage::ListOptions());
         std::string body = R"({"kind":"ConfigMapList","apiVersion":"v1","metadata":{"resourceVersion":")"
             + std::to_string(result->revision) + R"("},"items":[)";
         std::size_t size = body.size() + 2;

@@ -704,9 +704,9 @@ namespace {
 // expression: the pattern g++ 12 miscompiles for aggregate parameter types.
 QCoro::Task<std::size_t> bracedCalls(Storage &storage)
 {
-    auto listed = co_await storage.list("/registry/configmaps/default/", {});
-    auto updated = co_await storage.guaranteedUpdate(configMapKey("a"), {}, setData("x", "1"));
-    auto removed = co_await storage.remove(configMapKey("a"), {});
+    auto listed = co_await storage.list("/registry/configmaps/default/", {}); // coroutine-args: ok
+    auto updated = co_await storage.guaranteedUpdate(configMapKey("a"), {}, setData("x", "1")); // coroutine-args: ok
+    auto removed = co_await storage.remove(configMapKey("a"), {}); // coroutine-args: ok
     co_return listed->items.size() + (updated ? 1 : 0) + (removed ? 1 : 0);
 }
 
@@ -729,14 +729,14 @@ QCoro::Task<int> incrementer(Storage &storage, int ops, unsigned seed)
     int retries = 0;
     for (int i = 0; i < ops; ++i) {
         const int pauseUs = std::uniform_int_distribution<int>(0, 1500)(random);
-        auto result = co_await storage.guaranteedUpdate(
-            configMapKey("counter"), {}, [pauseUs](ObjectPtr existing) -> QCoro::Task<model::Result<Object>> {
-                const int value = std::stoi(dataOf(existing, "counter"));
-                co_await QCoro::sleepFor(std::chrono::microseconds(pauseUs));
-                Object next = *existing;
-                next.mutableJson()["data"]["counter"] = std::to_string(value + 1);
-                co_return next;
-            });
+        storage::TryUpdate increment = [pauseUs](ObjectPtr existing) -> QCoro::Task<model::Result<Object>> {
+            const int value = std::stoi(dataOf(existing, "counter"));
+            co_await QCoro::sleepFor(std::chrono::microseconds(pauseUs));
+            Object next = *existing;
+            next.mutableJson()["data"]["counter"] = std::to_string(value + 1);
+            co_return next;
+        };
+        auto result = co_await storage.guaranteedUpdate(configMapKey("counter"), Preconditions(), std::move(increment));
         if (!result)
             qFatal("update failed: %s", result.error().message.c_str());
         retries += result->retries;
@@ -757,12 +757,12 @@ QCoro::Task<int> optimisticClient(Storage &storage, int ops, unsigned seed)
         Preconditions preconditions;
         preconditions.resourceVersion = seen->resourceVersion();
         const int value = std::stoi(dataOf(seen, "counter"));
-        auto written = co_await storage.guaranteedUpdate(
-            configMapKey("counter"), preconditions, [value](ObjectPtr existing) -> QCoro::Task<model::Result<Object>> {
-                Object next = *existing;
-                next.mutableJson()["data"]["counter"] = std::to_string(value + 1);
-                co_return next;
-            });
+        storage::TryUpdate increment = [value](ObjectPtr existing) -> QCoro::Task<model::Result<Object>> {
+            Object next = *existing;
+            next.mutableJson()["data"]["counter"] = std::to_string(value + 1);
+            co_return next;
+        };
+        auto written = co_await storage.guaranteedUpdate(configMapKey("counter"), preconditions, std::move(increment));
         if (written) {
             ++i;
         } else if (written.error().storageCode == model::StorageCode::InvalidObj) {

@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: MIT
+#include "registry/CustomResources.h"
+
+#include "model/JsonAccess.h"
+#include "registry/strategies/CustomResourceStrategy.h"
+
+namespace rvscope::registry {
+namespace {
+std::vector<std::string> strings(const nlohmann::json &list)
+{
+    std::vector<std::string> result;
+    if (list.is_array()) {
+        for (const auto &value : list) {
+            if (value.is_string())
+                result.push_back(value.get<std::string>());
+        }
+    }
+    return result;
+}
+} // namespace
+
+std::vector<std::shared_ptr<ResourceType>> customResourceTypes(const model::Object &crd)
+{
+    using model::member;
+    using model::memberAt;
+    using model::stringOr;
+    std::vector<std::shared_ptr<ResourceType>> types;
+    const nlohmann::json &spec = member(crd.json(), "spec");
+    const nlohmann::json &names = member(spec, "names");
+    const std::string group = stringOr(member(spec, "group"));
+    const std::string plural = stringOr(member(names, "plural"));
+    const std::string kind = stringOr(member(names, "kind"));
+    if (group.empty() || plural.empty() || kind.empty())
+        return types;
+    const bool namespaced = stringOr(member(spec, "scope")) != "Cluster";
+    const nlohmann::json &versions = member(spec, "versions");
+    if (!versions.is_array())
+        return types;
+    for (const nlohmann::json &version : versions) {
+        const std::string name = stringOr(member(version, "name"));
+        if (name.empty() || member(version, "served") == false)
+            continue;
+        auto type = std::make_shared<ResourceType>();
+        type->gvr = {group, name, plural};
+        type->kind = kind;
+        type->listKind = stringOr(member(names, "listKind"), kind + "List");
+        type->singularName = stringOr(member(names, "singular"));
+        type->shortNames = strings(member(names, "shortNames"));
+        type->categories = strings(member(names, "categories"));
+        type->storagePrefix = "/registry/" + group + '/' + plural;
+        type->custom = true;
+        type->hasStatus = memberAt(version, "subresources", "status").is_object();
+        type->strategy = std::make_shared<CustomResourceStrategy>(namespaced, type->hasStatus);
+        if (type->hasStatus)
+            type->statusStrategy = std::make_shared<CustomResourceStrategy>(
+                namespaced, true, CustomResourceStrategy::Endpoint::Status);
+        types.push_back(std::move(type));
+    }
+    return types;
+}
+
+} // namespace rvscope::registry

@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: MIT
+#include "registry/Registry.h"
+
+#include <QtCore/QDateTime>
+#include <QtCore/QUuid>
+
+#include "model/StatusErrors.h"
+#include "registry/CustomResources.h"
+#include "registry/ScaleStore.h"
+#include "storage/Storage.h"
+
+namespace rvscope::registry {
+namespace {
+const model::GroupVersionResource NAMESPACES = {"", "v1", "namespaces"};
+const model::GroupVersionResource CRDS = {"apiextensions.k8s.io", "v1", "customresourcedefinitions"};
+
+std::string utcNow()
+{
+    return QDateTime::currentDateTimeUtc().toString(Qt::ISODate).toStdString();
+}
+
+std::string randomUid()
+{
+    return QUuid::createUuid().toString(QUuid::WithoutBraces).toStdString();
+}
+} // namespace
+
+Registry::Registry(std::shared_ptr<storage::Storage> storage)
+    : Registry(std::move(storage), Options{})
+{
+}
+
+Registry::Registry(std::shared_ptr<storage::Storage> storage, Options options)
+    : m_storage(std::move(storage))
+    , m_environment(std::make_shared<StoreEnvironment>())
+    , m_self(std::make_shared<Registry *>(this))
+{
+    m_environment->now = options.now ? options.now : utcNow;
+    m_environment->newUid = options.newUid ? options.newUid : randomUid;
+    if (options.seed != 0)
+        m_environment->random.seed(options.seed);
+    // Stores outlive nothing here, but coroutines in flight may hold the environment after
+    // the registry is gone: the hooks check.
+    std::weak_ptr<Registry *> self = m_self;
+    m_environment->admitNamespace = [self](std::string ns) -> QCoro::Task<std::optional<model::Status>> {
+        auto registry = self.lock();
+        if (!registry)
+            co_return model::Status::internalError("the registry is shutting down");
+        co_return co_await (*registry)->admitNamespace(std::move(ns));
+    };
+    m_environment->afterCreate = [self](const std::string &resource, const model::Object &object) {
+        if (auto registry = self.lock())
+            (*registry)->handleCreated(resource, object);
+    };
+    m_environment->afterDelete = [self](const std::string &resource, const model::Object &object) {
+        if (auto registry = self.lock())
+            (*registry)->handleDeleted(resource, object);
+    };
+    registerBuiltins();
+}
+
+Registry::~Registry()
+{
+    *m_self = nullptr;
+    m_self.reset();
+}
+
+void Registry::add(std::shared_ptr<ResourceType> type)
+{
+    if (!type->storage)
+        type->storage = m_storage;
+    Entry entry;
+    entry.type = type;
+    entry.store = std::make_shared<Store>(type, type->strategy, m_environment);
+    if (type->hasStatus && type->statusStrategy)
+        entry.status = std::make_shared<Store>(type, type->statusStrategy, m_environment);
+    if (type->hasScale)
+        entry.scale = std::make_shared<ScaleStore>(entry.store);
+    m_entries[{type->gvr.group, type->gvr.version, type->gvr.resource}] = std::move(entry);
+    ++m_typesGeneration;
+    if (m_typesChanged)
+        m_typesChanged();
+}
+
+void Registry::removeType(const model::GroupVersionResource &gvr)
+{
+    if (m_entries.erase({gvr.group, gvr.version, gvr.resource}) == 0)
+        return;
+    ++m_typesGeneration;
+    if (m_typesChanged)
+        m_typesChanged();
+}
+
+const Registry::Entry *Registry::find(const std::string &group, const std::string &version,
+                                      const std::string &resource) const
+{
+    auto it = m_entries.find({group, version, resource});
+    return it == m_entries.end() ? nullptr : &it->second;
+}
+
+std::vector<std::shared_ptr<const ResourceType>> Registry::types() const
+{
+    std::vector<std::shared_ptr<const ResourceType>> result;
+    result.reserve(m_entries.size());
+    for (const auto &[key, entry] : m_entries)
+        result.push_back(entry.type);
+    return result;
+}
+
+QCoro::Task<model::VoidResult> Registry::bootstrap()
+{
+    std::shared_ptr<Store> namespaces = find(NAMESPACES)->store;
+    for (const char *name : {"default", "kube-system", "kube-public", "kube-node-lease"}) {
+        model::Object ns(nlohmann::json{{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", name}}}});
+        auto created = co_await namespaces->create(std::string(), std::move(ns), WriteOptions());
+        if (!created && created.error().code != 409)
+            co_return std::move(created).error();
+    }
+    co_return model::Done{};
+}
+
+QCoro::Task<std::optional<model::Status>> Registry::admitNamespace(std::string ns)
+{
+    std::shared_ptr<Store> namespaces = find(NAMESPACES)->store;
+    auto found = co_await namespaces->get(std::string(), ns);
+    if (!found)
+        co_return model::errors::notFound({"", "namespaces"}, ns);
+    if (!found.value()->deletionTimestamp().empty()) {
+        co_return model::errors::forbidden("unable to create new content in namespace " + ns
+                                           + " because it is being terminated");
+    }
+    co_return std::nullopt;
+}
+
+void Registry::handleCreated(const std::string &resource, const model::Object &object)
+{
+    if (resource != CRDS.resource)
+        return;
+    for (auto &type : customResourceTypes(object))
+        add(std::move(type));
+}
+
+void Registry::handleDeleted(const std::string &resource, const model::Object &object)
+{
+    if (resource == CRDS.resource) {
+        const auto types = customResourceTypes(object);
+        for (const auto &type : types)
+            removeType(type->gvr);
+        if (!types.empty())
+            removeCustomObjects(types.front()->storagePrefix + '/');
+        return;
+    }
+    if (!object.namespaceName().empty())
+        finalizeNamespaceIfEmpty(object.namespaceName());
+}
+
+QCoro::Task<> Registry::removeCustomObjects(std::string prefix)
+{
+    // The custom resources of a deleted CRD go with it (upstream: the CRD finalizer).
+    std::shared_ptr<storage::Storage> storage = m_storage;
+    auto listed = co_await storage->list(prefix, storage::ListOptions());
+    if (!listed)
+        co_return;
+    for (const auto &item : listed->items) {
+        const std::string ns = item->namespaceName();
+        const std::string key = prefix + (ns.empty() ? item->name() : ns + '/' + item->name());
+        co_await storage->remove(key, storage::Preconditions());
+    }
+}
+
+QCoro::Task<model::Result<DeleteResponse>> Registry::removeNamespace(std::string name, DeleteOptions options)
+{
+    std::shared_ptr<Store> namespaces = find(NAMESPACES)->store;
+    auto existing = co_await namespaces->get(std::string(), name);
+    if (!existing)
+        co_return std::move(existing).error();
+    if (options.dryRun)
+        co_return DeleteResponse{existing.value(), false};
+
+    // Terminating first, so that nothing new lands while the contents go.
+    const std::string now = m_environment->now();
+    storage::TryUpdate terminate = [now](ObjectPtr current) -> QCoro::Task<model::Result<model::Object>> {
+        model::Object next = *current;
+        if (next.deletionTimestamp().empty())
+            next.setDeletionTimestamp(now);
+        next.mutableJson()["status"]["phase"] = "Terminating";
+        co_return next;
+    };
+    const ResourceType &nsType = namespaces->type();
+    auto marked = co_await nsType.storage->guaranteedUpdate(nsType.key(std::string(), name), options.preconditions,
+                                                            terminate);
+    if (!marked) {
+        model::Status error = std::move(marked).error();
+        if (error.storageCode == model::StorageCode::InvalidObj)
+            co_return model::errors::conflict(nsType.groupResource(), name, error.message);
+        co_return error;
+    }
+    std::vector<std::shared_ptr<Store>> stores;
+    for (const auto &[key, entry] : m_entries) {
+        if (entry.type->namespaced())
+            stores.push_back(entry.store);
+    }
+    for (const auto &store : stores)
+        co_await store->removeCollection(name, DeleteOptions(), ListOptions());
+    co_await finalizeNamespaceIfEmpty(name);
+    auto after = co_await namespaces->get(std::string(), name);
+    if (after)
+        co_return DeleteResponse{after.value(), false};
+    co_return DeleteResponse{marked->object, true};
+}
+
+QCoro::Task<> Registry::finalizeNamespaceIfEmpty(std::string ns)
+{
+    const Entry *nsEntry = find(NAMESPACES);
+    auto current = co_await nsEntry->store->get(std::string(), ns);
+    if (!current || current.value()->deletionTimestamp().empty())
+        co_return;
+    std::vector<std::shared_ptr<const ResourceType>> namespacedTypes;
+    for (const auto &[key, entry] : m_entries) {
+        if (entry.type->namespaced())
+            namespacedTypes.push_back(entry.type);
+    }
+    for (const auto &type : namespacedTypes) {
+        storage::ListOptions one;
+        one.limit = 1;
+        auto listed = co_await type->storage->list(type->prefix(ns), one);
+        if (listed && !listed->items.empty())
+            co_return;
+    }
+    const ResourceType &nsType = *nsEntry->type;
+    co_await nsType.storage->remove(nsType.key(std::string(), ns), storage::Preconditions());
+}
+
+} // namespace rvscope::registry

@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <qcoro/qcorotask.h>
+
+#include "registry/ResourceType.h"
+#include "registry/Store.h"
+
+namespace rvscope::registry {
+
+class ScaleStore;
+
+// Every served resource type and its stores: the built-in types, plus the custom resources
+// that CustomResourceDefinitions add at runtime. Owns namespace lifecycle (objects need an
+// existing, non-terminating namespace; deleting a namespace deletes its objects).
+//
+// Core thread only. Start a fresh one with bootstrap(), which creates the namespaces a new
+// apiserver has (default, kube-system, kube-public) and nothing else.
+class Registry final {
+public:
+    struct Options {
+        // Overridable for deterministic tests and scenarios.
+        std::function<std::string()> now;    // RFC 3339 UTC, seconds
+        std::function<std::string()> newUid; // UUIDs
+        unsigned seed = 0;                   // generateName randomness; 0 = random
+    };
+
+    struct Entry {
+        std::shared_ptr<const ResourceType> type;
+        std::shared_ptr<Store> store;
+        std::shared_ptr<Store> status; // null without a /status subresource
+        std::shared_ptr<ScaleStore> scale; // null without a /scale subresource
+    };
+
+    explicit Registry(std::shared_ptr<storage::Storage> storage);
+    Registry(std::shared_ptr<storage::Storage> storage, Options options);
+    ~Registry();
+    Registry(const Registry &) = delete;
+    Registry &operator=(const Registry &) = delete;
+
+    QCoro::Task<model::VoidResult> bootstrap();
+
+    // The entry serving group/version/resource, or nullptr.
+    const Entry *find(const std::string &group, const std::string &version, const std::string &resource) const;
+    const Entry *find(const model::GroupVersionResource &gvr) const
+    {
+        return find(gvr.group, gvr.version, gvr.resource);
+    }
+    // Every served type, in a stable order (group, version, resource).
+    std::vector<std::shared_ptr<const ResourceType>> types() const;
+    // Increases whenever a type is added or removed (discovery caches key on it).
+    std::uint64_t typesGeneration() const { return m_typesGeneration; }
+    void setTypesChangedCallback(std::function<void()> callback) { m_typesChanged = std::move(callback); }
+
+    // DELETE of a namespace: marks it Terminating, deletes its objects, and removes it once
+    // it is empty (objects with finalizers keep it Terminating until they go).
+    QCoro::Task<model::Result<DeleteResponse>> removeNamespace(std::string name, DeleteOptions options);
+
+private:
+    void add(std::shared_ptr<ResourceType> type);
+    void removeType(const model::GroupVersionResource &gvr);
+    void registerBuiltins();
+    void handleCreated(const std::string &resource, const model::Object &object);
+    void handleDeleted(const std::string &resource, const model::Object &object);
+    QCoro::Task<std::optional<model::Status>> admitNamespace(std::string ns);
+    QCoro::Task<> finalizeNamespaceIfEmpty(std::string ns);
+    QCoro::Task<> removeCustomObjects(std::string prefix);
+
+    std::shared_ptr<storage::Storage> m_storage;
+    std::shared_ptr<StoreEnvironment> m_environment;
+    std::map<std::tuple<std::string, std::string, std::string>, Entry> m_entries;
+    std::uint64_t m_typesGeneration = 0;
+    std::function<void()> m_typesChanged;
+    // Guards the hooks captured by the environment against a destroyed registry.
+    std::shared_ptr<Registry *> m_self;
+};
+
+} // namespace rvscope::registry

@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "model/GroupVersion.h"
+#include "registry/Strategy.h"
+
+namespace rvscope::storage {
+class Storage;
+}
+
+namespace rvscope::registry {
+
+// Everything the registry, discovery and the API layer need to know about one served
+// resource: its names, its strategies, where it is stored.
+struct ResourceType final {
+    model::GroupVersionResource gvr; // {"apps","v1","deployments"}
+    std::string kind;                // "Deployment"
+    std::string listKind;            // "DeploymentList"
+    std::string singularName;        // "deployment"
+    std::vector<std::string> shortNames;
+    std::vector<std::string> categories;
+    // Storage key prefix without trailing slash: "/registry/deployments".
+    std::string storagePrefix;
+    // The revision series this type's resourceVersions belong to (separate storages have
+    // separate series; see DESIGN "Storage contract").
+    std::string revisionSeries = "main";
+    bool hasStatus = false;
+    bool hasScale = false;
+    bool custom = false; // defined by a CustomResourceDefinition
+    std::shared_ptr<const Strategy> strategy;
+    std::shared_ptr<const Strategy> statusStrategy; // when hasStatus
+    std::shared_ptr<storage::Storage> storage;
+
+    bool namespaced() const { return strategy->namespaced(); }
+    model::GroupResource groupResource() const { return gvr.groupResource(); }
+    std::string apiVersion() const { return gvr.apiVersion(); }
+    // "<prefix>/<ns>/<name>", "<prefix>/<name>" for cluster-scoped types.
+    std::string key(const std::string &ns, const std::string &name) const;
+    // The prefix holding every object of `ns` (or all namespaces when empty), with a
+    // trailing slash.
+    std::string prefix(const std::string &ns) const;
+    // "ConfigMap" for the core group, "Deployment.apps" otherwise: the apiserver's
+    // qualified kind in 422 messages.
+    std::string qualifiedKind() const;
+};
+
+} // namespace rvscope::registry

@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <memory>
+
+#include "registry/Store.h"
+
+namespace rvscope::registry {
+
+// The /scale subresource of deployments: reads and writes an autoscaling/v1 Scale that is
+// a view of the deployment (spec.replicas, status.replicas, the selector as a string).
+// Writes go through the deployment's Store::update, so a Scale carrying a stale
+// resourceVersion gets the same 409 as a stale deployment, and one without a
+// resourceVersion is unconditional.
+class ScaleStore final {
+public:
+    explicit ScaleStore(std::shared_ptr<Store> parent);
+
+    QCoro::Task<model::Result<ObjectPtr>> get(std::string ns, std::string name);
+    // `info` produces the new Scale from the current one (PUT body or PATCH); the response
+    // object is the resulting Scale.
+    QCoro::Task<model::Result<UpdateResponse>> update(std::string ns, std::string name,
+                                                      std::shared_ptr<const UpdatedObjectInfo> info,
+                                                      WriteOptions options);
+
+private:
+    std::shared_ptr<Store> m_parent;
+};
+
+} // namespace rvscope::registry

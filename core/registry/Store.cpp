@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: MIT
+// Store: create, get, update (the 409 decision). List/watch and delete are in StoreList.cpp
+// and StoreDelete.cpp.
+#include "registry/Store.h"
+
+#include "model/StatusErrors.h"
+#include "registry/ErrorTranslation.h"
+#include "registry/validation/NameValidation.h"
+#include "storage/Storage.h"
+
+namespace rvscope::registry {
+namespace {
+constexpr int GENERATE_NAME_ATTEMPTS = 8;
+
+bool containsAll(const std::vector<std::string> &haystack, const std::vector<std::string> &needles)
+{
+    for (const std::string &needle : needles) {
+        if (std::find(haystack.begin(), haystack.end(), needle) == haystack.end())
+            return false;
+    }
+    return true;
+}
+
+void copyMetadataField(nlohmann::json &to, const model::Object &from, const char *field)
+{
+    nlohmann::json &meta = to["metadata"];
+    const nlohmann::json &source = from.json()["metadata"];
+    if (source.is_object() && source.contains(field))
+        meta[field] = source[field];
+    else if (meta.is_object())
+        meta.erase(field);
+}
+} // namespace
+
+const char *watchEventTypeName(WatchEventType type)
+{
+    switch (type) {
+    case WatchEventType::Added: return "ADDED";
+    case WatchEventType::Modified: return "MODIFIED";
+    case WatchEventType::Deleted: return "DELETED";
+    case WatchEventType::Bookmark: return "BOOKMARK";
+    case WatchEventType::Error: return "ERROR";
+    }
+    return "ERROR";
+}
+
+Store::Store(std::shared_ptr<const ResourceType> type, std::shared_ptr<const Strategy> strategy,
+             std::shared_ptr<StoreEnvironment> environment)
+    : m_type(std::move(type))
+    , m_strategy(std::move(strategy))
+    , m_environment(std::move(environment))
+{
+}
+
+std::optional<model::Status> Store::prepareCreate(const std::string &ns, model::Object &object)
+{
+    const ResourceType &type = *m_type;
+    nlohmann::json &json = object.mutableJson();
+    json["kind"] = type.kind;
+    json["apiVersion"] = type.apiVersion();
+    if (!json["metadata"].is_object())
+        json["metadata"] = nlohmann::json::object();
+    if (type.namespaced()) {
+        const std::string bodyNamespace = object.namespaceName();
+        if (!bodyNamespace.empty() && bodyNamespace != ns)
+            return model::errors::badRequest(
+                "the namespace of the provided object does not match the namespace sent on the request");
+        object.setNamespace(ns);
+    } else {
+        object.setNamespace("");
+    }
+    if (object.name().empty()) {
+        if (object.generateName().empty()) {
+            return model::errors::invalid(
+                type.qualifiedKind(), "",
+                {{"FieldValueRequired", "Required value: name or generateName is required", "metadata.name"}},
+                type.kind, type.gvr.group);
+        }
+        object.setName(generateNameFrom(object.generateName(), m_environment->random));
+    }
+    object.setUid(m_environment->newUid());
+    object.setCreationTimestamp(m_environment->now());
+    object.setResourceVersion("");
+    object.setGeneration(m_strategy->hasGeneration() ? std::optional<std::int64_t>(1) : std::nullopt);
+    object.setDeletionTimestamp("");
+    nlohmann::json &meta = object.mutableJson()["metadata"];
+    meta.erase("deletionGracePeriodSeconds");
+    meta.erase("selfLink");
+    m_strategy->prepareForCreate(object);
+    if (auto causes = m_strategy->validate(object); !causes.empty())
+        return model::errors::invalid(type.qualifiedKind(), object.name(), std::move(causes), type.kind,
+                                      type.gvr.group);
+    return std::nullopt;
+}
+
+QCoro::Task<model::Result<ObjectPtr>> Store::create(std::string ns, model::Object object, WriteOptions options)
+{
+    auto self = shared_from_this();
+    const ResourceType &type = *m_type;
+    const bool generated = object.name().empty() && !object.generateName().empty();
+    if (auto invalid = prepareCreate(ns, object))
+        co_return *invalid;
+    if (type.namespaced() && m_environment->admitNamespace) {
+        if (auto refused = co_await m_environment->admitNamespace(ns))
+            co_return *refused;
+    }
+    if (options.dryRun)
+        co_return std::make_shared<const model::Object>(std::move(object));
+
+    for (int attempt = 1;; ++attempt) {
+        const std::string name = object.name();
+        auto created = co_await type.storage->create(type.key(ns, name), object);
+        if (created) {
+            if (m_environment->afterCreate)
+                m_environment->afterCreate(type.gvr.resource, **created);
+            co_return created.value();
+        }
+        // Like upstream, a generated name that collides is generated again a few times.
+        if (generated && created.error().storageCode == model::StorageCode::KeyExists
+            && attempt < GENERATE_NAME_ATTEMPTS) {
+            object.setName(generateNameFrom(object.generateName(), m_environment->random));
+            continue;
+        }
+        co_return interpretCreateError(std::move(created).error(), type.groupResource(), name);
+    }
+}
+
+QCoro::Task<model::Result<ObjectPtr>> Store::get(std::string ns, std::string name)
+{
+    auto self = shared_from_this();
+    auto got = co_await m_type->storage->get(m_type->key(ns, name));
+    if (!got)
+        co_return interpretGetError(std::move(got).error(), m_type->groupResource(), name);
+    co_return got.value();
+}
+
+model::Result<model::Object> Store::prepareUpdate(const std::string &ns, const std::string &name, model::Object object,
+                                                  const ObjectPtr &existing) const
+{
+    const ResourceType &type = *m_type;
+    if (object.name() != name) {
+        return model::errors::badRequest("the name of the object (" + object.name()
+                                         + ") does not match the name on the URL (" + name + ")");
+    }
+    if (type.namespaced()) {
+        const std::string bodyNamespace = object.namespaceName();
+        if (!bodyNamespace.empty() && bodyNamespace != ns)
+            return model::errors::badRequest(
+                "the namespace of the provided object does not match the namespace sent on the request");
+        object.setNamespace(ns);
+    }
+
+    // The optimistic-concurrency decision: only a resourceVersion the client sent can
+    // produce a 409.
+    const std::string sent = object.resourceVersion();
+    if (sent.empty()) {
+        if (!m_strategy->allowUnconditionalUpdate()) {
+            return model::errors::invalid(
+                type.groupResource().toString(), name,
+                {{"FieldValueInvalid", "Invalid value: 0x0: must be specified for an update",
+                  "metadata.resourceVersion"}},
+                type.gvr.resource, type.gvr.group);
+        }
+        object.setResourceVersion(existing->resourceVersion());
+    } else if (sent != existing->resourceVersion()) {
+        return model::errors::conflict(type.groupResource(), name, model::errors::OPTIMISTIC_LOCK_ERROR_MSG);
+    }
+
+    nlohmann::json &json = object.mutableJson();
+    json["kind"] = type.kind;
+    json["apiVersion"] = type.apiVersion();
+    if (object.uid().empty())
+        object.setUid(existing->uid());
+    for (const char *field : {"creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds"})
+        copyMetadataField(object.mutableJson(), *existing, field);
+
+    if (!existing->deletionTimestamp().empty() && !containsAll(existing->finalizers(), object.finalizers())) {
+        return model::errors::invalid(
+            type.qualifiedKind(), name,
+            {{"FieldValueForbidden", "Forbidden: no new finalizers can be added if the object is being deleted",
+              "metadata.finalizers"}},
+            type.kind, type.gvr.group);
+    }
+
+    m_strategy->prepareForUpdate(object, *existing);
+    if (m_strategy->hasGeneration()) {
+        const std::int64_t generation = existing->generation().value_or(1);
+        object.setGeneration(m_strategy->generationChanged(object, *existing) ? generation + 1 : generation);
+    } else {
+        object.setGeneration(std::nullopt);
+    }
+    if (auto causes = m_strategy->validateUpdate(object, *existing); !causes.empty())
+        return model::errors::invalid(type.qualifiedKind(), name, std::move(causes), type.kind, type.gvr.group);
+    return object;
+}
+
+QCoro::Task<model::Result<UpdateResponse>> Store::update(std::string ns, std::string name,
+                                                         std::shared_ptr<const UpdatedObjectInfo> info,
+                                                         WriteOptions options)
+{
+    auto self = shared_from_this();
+    const ResourceType &type = *m_type;
+    const std::string key = type.key(ns, name);
+    const bool createOnUpdate = m_strategy->allowCreateOnUpdate();
+    if (createOnUpdate && type.namespaced() && m_environment->admitNamespace) {
+        if (auto refused = co_await m_environment->admitNamespace(ns))
+            co_return *refused;
+    }
+
+    // Everything that decides the outcome runs here, inside the compare-and-swap loop.
+    storage::TryUpdate tryUpdate = [self, ns, name, info](ObjectPtr existing) -> QCoro::Task<model::Result<model::Object>> {
+        model::Result<model::Object> desired = co_await info->updatedObject(existing);
+        if (!desired)
+            co_return std::move(desired).error();
+        if (!existing) {
+            if (!desired->resourceVersion().empty())
+                co_return model::errors::notFound(self->m_type->groupResource(), name);
+            model::Object created = std::move(desired).value();
+            if (created.name() != name)
+                co_return model::errors::badRequest("the name of the object (" + created.name()
+                                                    + ") does not match the name on the URL (" + name + ")");
+            if (auto invalid = self->prepareCreate(ns, created))
+                co_return *invalid;
+            co_return created;
+        }
+        co_return self->prepareUpdate(ns, name, std::move(desired).value(), existing);
+    };
+
+    UpdateResponse response;
+    if (options.dryRun) {
+        // Same checks on the current object; nothing is written and no revision is used.
+        auto current = co_await type.storage->get(key);
+        ObjectPtr existing;
+        if (current)
+            existing = current.value();
+        else if (!createOnUpdate || current.error().storageCode != model::StorageCode::KeyNotFound)
+            co_return interpretUpdateError(std::move(current).error(), type.groupResource(), name);
+        if (existing) {
+            if (auto failed = info->preconditions().check(key, *existing))
+                co_return interpretUpdateError(std::move(*failed), type.groupResource(), name);
+        }
+        auto desired = co_await tryUpdate(existing);
+        if (!desired)
+            co_return std::move(desired).error();
+        response.created = !existing;
+        response.noop = existing && desired->json() == existing->json();
+        response.object = std::make_shared<const model::Object>(std::move(desired).value());
+        co_return response;
+    }
+
+    auto updated = co_await type.storage->guaranteedUpdate(key, info->preconditions(), tryUpdate, nullptr,
+                                                           createOnUpdate);
+    if (!updated)
+        co_return interpretUpdateError(std::move(updated).error(), type.groupResource(), name);
+    response.object = updated->object;
+    response.created = updated->created;
+    response.noop = updated->noop;
+    response.retries = updated->retries;
+    if (response.created && m_environment->afterCreate)
+        m_environment->afterCreate(type.gvr.resource, *response.object);
+
+    // An update that removes the last finalizer of an object being deleted deletes it.
+    const model::Object &result = *response.object;
+    if (!result.deletionTimestamp().empty() && result.finalizers().empty()) {
+        storage::Preconditions current;
+        current.resourceVersion = result.resourceVersion();
+        auto removed = co_await type.storage->remove(key, current);
+        if (removed && m_environment->afterDelete)
+            m_environment->afterDelete(type.gvr.resource, *removed->object);
+    }
+    co_return response;
+}
+
+} // namespace rvscope::registry

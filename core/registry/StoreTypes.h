@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <qcoro/qcorotask.h>
+
+#include "model/Object.h"
+#include "model/Status.h"
+#include "storage/StorageTypes.h"
+
+namespace rvscope::registry {
+
+using model::ObjectPtr;
+
+// Options of the write verbs. Coroutine parameter structs declare a constructor (see
+// StorageTypes.h).
+struct WriteOptions final {
+    WriteOptions() = default;
+    bool dryRun = false; // dryRun=All: run every check, store nothing
+    std::string fieldManager;
+};
+
+struct DeleteOptions final {
+    DeleteOptions() = default;
+    bool dryRun = false;
+    storage::Preconditions preconditions;
+    std::optional<std::int64_t> gracePeriodSeconds;
+    std::string propagationPolicy; // Background, Foreground, Orphan
+};
+
+struct ListResponse final {
+    std::vector<ObjectPtr> items;
+    storage::Revision revision = 0; // the list's metadata.resourceVersion
+    std::string continueToken;
+    std::optional<std::int64_t> remainingItemCount;
+};
+
+struct UpdateResponse final {
+    ObjectPtr object;
+    bool created = false; // create-on-update (201)
+    bool noop = false;    // nothing changed: same resourceVersion, no event
+    int retries = 0;      // compare-and-swap retries inside storage
+};
+
+struct DeleteResponse final {
+    ObjectPtr object;     // the last state (deleted) or the object now being deleted
+    bool deleted = true;  // false: finalizers keep it, deletionTimestamp is set
+};
+
+// A watch event as the API sends it: the object carries kind/apiVersion and, for DELETED,
+// the resourceVersion of the deletion. ERROR carries a Status and ends the watch.
+enum class WatchEventType { Added, Modified, Deleted, Bookmark, Error };
+
+struct WatchEvent final {
+    WatchEventType type = WatchEventType::Added;
+    ObjectPtr object;
+    std::optional<model::Status> error;
+};
+
+using WatchSink = std::function<void(const WatchEvent &)>;
+
+const char *watchEventTypeName(WatchEventType type);
+
+// What the Store needs from its surroundings: time, identity and namespace lifecycle.
+struct StoreEnvironment final {
+    // RFC 3339 UTC with seconds precision ("2024-01-02T03:04:05Z").
+    std::function<std::string()> now;
+    std::function<std::string()> newUid;
+    std::mt19937 random{std::random_device{}()};
+    // 404/403 Status when objects cannot be created in `ns` (missing or terminating).
+    std::function<QCoro::Task<std::optional<model::Status>>(std::string ns)> admitNamespace;
+    // Called after a committed create/delete of any object (CRDs register types; a
+    // terminating namespace is finalized when its last object goes).
+    std::function<void(const std::string &resource, const model::Object &object)> afterCreate;
+    std::function<void(const std::string &resource, const model::Object &object)> afterDelete;
+};
+
+} // namespace rvscope::registry

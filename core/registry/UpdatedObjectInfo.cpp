@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: MIT
+#include "registry/UpdatedObjectInfo.h"
+
+#include <chrono>
+
+#include <qcoro/qcorotimer.h>
+
+#include "model/StatusErrors.h"
+#include "patch/JsonPatch.h"
+#include "patch/MergePatch.h"
+#include "patch/StrategicMergePatch.h"
+
+namespace rvscope::registry {
+
+PutObjectInfo::PutObjectInfo(model::Object object)
+    : m_object(std::move(object))
+{
+}
+
+storage::Preconditions PutObjectInfo::preconditions() const
+{
+    storage::Preconditions preconditions;
+    if (const std::string uid = m_object.uid(); !uid.empty())
+        preconditions.uid = uid;
+    return preconditions;
+}
+
+QCoro::Task<model::Result<model::Object>> PutObjectInfo::updatedObject(model::ObjectPtr) const
+{
+    co_return m_object;
+}
+
+PatchObjectInfo::PatchObjectInfo(patch::PatchType type, nlohmann::json patch, std::string kind)
+    : m_type(type)
+    , m_patch(std::move(patch))
+    , m_kind(std::move(kind))
+{
+}
+
+QCoro::Task<model::Result<model::Object>> PatchObjectInfo::updatedObject(model::ObjectPtr existing) const
+{
+    // A patch to a missing object is a 404 (the Store asks only types that allow
+    // create-on-update, where the patch applies to an empty object).
+    const nlohmann::json original = existing ? existing->json() : nlohmann::json::object();
+    model::Result<nlohmann::json> patched = model::errors::badRequest("unsupported patch type");
+    switch (m_type) {
+    case patch::PatchType::JsonPatch:
+        patched = patch::applyJsonPatch(original, m_patch);
+        break;
+    case patch::PatchType::MergePatch:
+        patched = patch::applyMergePatchToObject(original, m_patch);
+        break;
+    case patch::PatchType::StrategicMergePatch:
+        patched = patch::applyStrategicMergePatch(original, m_patch, m_kind);
+        break;
+    case patch::PatchType::ApplyPatch:
+        // Server-side apply, minimal form (wire contract §4.5): SMP list semantics.
+        patched = patch::applyStrategicMergePatch(original, m_patch, m_kind);
+        break;
+    }
+    if (!patched)
+        co_return std::move(patched).error();
+    if (!patched->is_object())
+        co_return model::errors::badRequest("the patched object is not a JSON object");
+    co_return model::Object(std::move(patched).value());
+}
+
+DelayedObjectInfo::DelayedObjectInfo(std::shared_ptr<const UpdatedObjectInfo> inner, int delayMs)
+    : m_inner(std::move(inner))
+    , m_delayMs(delayMs)
+{
+}
+
+QCoro::Task<model::Result<model::Object>> DelayedObjectInfo::updatedObject(model::ObjectPtr existing) const
+{
+    // Hold the inner info across the wait: the caller's reference may be all there is.
+    std::shared_ptr<const UpdatedObjectInfo> inner = m_inner;
+    co_await QCoro::sleepFor(std::chrono::milliseconds(m_delayMs));
+    co_return co_await inner->updatedObject(std::move(existing));
+}
+
+} // namespace rvscope::registry

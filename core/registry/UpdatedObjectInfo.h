@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include <qcoro/qcorotask.h>
+
+#include "model/Object.h"
+#include "model/Result.h"
+#include "patch/PatchType.h"
+#include "storage/StorageTypes.h"
+
+namespace rvscope::registry {
+
+// What an update wants, as a function of the current object (k8s rest.UpdatedObjectInfo).
+// PUT brings a whole object that ignores `existing`; PATCH brings a transformer that applies
+// the patch to `existing`. Both then take the same path through Store::update, which is
+// why a PATCH without a resourceVersion never conflicts and one with a stale resourceVersion
+// does. Called inside the storage's compare-and-swap loop, possibly more than once.
+class UpdatedObjectInfo {
+public:
+    virtual ~UpdatedObjectInfo() = default;
+
+    // Storage preconditions implied by the request (a PUT body's metadata.uid).
+    virtual storage::Preconditions preconditions() const { return {}; }
+    // The desired object. `existing` is null when the object is missing and the type allows
+    // create-on-update.
+    virtual QCoro::Task<model::Result<model::Object>> updatedObject(model::ObjectPtr existing) const = 0;
+};
+
+// PUT: the client's object, unchanged whatever is stored.
+class PutObjectInfo final : public UpdatedObjectInfo {
+public:
+    explicit PutObjectInfo(model::Object object);
+    storage::Preconditions preconditions() const override;
+    QCoro::Task<model::Result<model::Object>> updatedObject(model::ObjectPtr existing) const override;
+
+private:
+    model::Object m_object;
+};
+
+// PATCH: applies a JSON, merge or strategic merge patch to the current object. `kind`
+// selects the strategic-merge schema. The patched object keeps the current
+// resourceVersion unless the patch sets (or nulls) it.
+class PatchObjectInfo final : public UpdatedObjectInfo {
+public:
+    PatchObjectInfo(patch::PatchType type, nlohmann::json patch, std::string kind);
+    QCoro::Task<model::Result<model::Object>> updatedObject(model::ObjectPtr existing) const override;
+
+private:
+    patch::PatchType m_type;
+    nlohmann::json m_patch;
+    std::string m_kind;
+};
+
+// The lab's server-side processing delay (admission/webhook latency) wrapped around any
+// update: awaited inside the compare-and-swap loop, so that concurrent writers visibly
+// retry in storage (DESIGN "Storage contract").
+class DelayedObjectInfo final : public UpdatedObjectInfo {
+public:
+    DelayedObjectInfo(std::shared_ptr<const UpdatedObjectInfo> inner, int delayMs);
+    storage::Preconditions preconditions() const override { return m_inner->preconditions(); }
+    QCoro::Task<model::Result<model::Object>> updatedObject(model::ObjectPtr existing) const override;
+
+private:
+    std::shared_ptr<const UpdatedObjectInfo> m_inner;
+    int m_delayMs;
+};
+
+} // namespace rvscope::registry

@@ -1,0 +1,58 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Fails on coroutine calls that g++ 12 miscompiles.
+
+Inside a co_await expression, g++ 12 copies some prvalue arguments bitwise into the
+callee's coroutine frame and then also destroys the original: a lambda converted to a
+std::function parameter, or an aggregate built from braces, is freed twice. Bind such an
+argument to a named variable and pass it (or std::move it) instead. See README, "Notes for
+developers".
+"""
+import pathlib
+import re
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+LAMBDA_ARG = re.compile(r"[(,]\s*\[[^\]]*\]\s*(\([^)]*\))?\s*(mutable\s*)?(->[^{]*)?\{")
+BRACED_ARG = re.compile(r"[(,]\s*[A-Za-z_:<>]*\s*\{[^{}]*\}\s*[,)]")
+
+
+def statements(text):
+    """Yields (line number, statement) for each ';'-terminated statement holding co_await."""
+    start_line = 1
+    current = []
+    line = 1
+    for char in text:
+        current.append(char)
+        if char == "\n":
+            line += 1
+        if char == ";":
+            statement = "".join(current)
+            if "co_await" in statement:
+                yield start_line, statement
+            current = []
+            start_line = line
+
+
+def main():
+    problems = []
+    for folder in ("core", "tests", "app", "ui"):
+        for path in sorted((ROOT / folder).rglob("*.cpp")) + sorted((ROOT / folder).rglob("*.h")):
+            raw = path.read_text(encoding="utf-8")
+            # A statement may opt out with a trailing "// coroutine-args: ok" (a test that
+            # exercises the workaround itself).
+            raw = re.sub(r"[^\n;]*;[ \t]*// coroutine-args: ok", ";", raw)
+            text = re.sub(r"//[^\n]*", "", raw)
+            for line, statement in statements(text):
+                awaited = statement[statement.index("co_await"):]
+                if LAMBDA_ARG.search(awaited) or BRACED_ARG.search(awaited):
+                    problems.append(f"{path.relative_to(ROOT)}:{line}: argument built inside co_await: "
+                                    + " ".join(awaited.split())[:120])
+    for problem in problems:
+        print(problem)
+    print(f"{len(problems)} coroutine call(s) g++ 12 miscompiles")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

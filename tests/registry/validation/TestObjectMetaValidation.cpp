@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: MIT
+#include <QTest>
+
+#include <nlohmann/json.hpp>
+
+#include "model/Object.h"
+#include "model/StatusErrors.h"
+#include "registry/validation/ObjectMetaValidation.h"
+
+using namespace rvscope::registry;
+using rvscope::model::Object;
+using rvscope::model::StatusCause;
+
+namespace {
+Object objectFrom(const QByteArray &json)
+{
+    return Object(nlohmann::json::parse(json.toStdString()));
+}
+
+// "<type> <field>: <message>" per cause, for readable comparisons.
+QStringList describe(const std::vector<StatusCause> &causes)
+{
+    QStringList lines;
+    for (const StatusCause &cause : causes)
+        lines << QString::fromStdString(cause.type + ' ' + cause.field + ": " + cause.message);
+    return lines;
+}
+
+const QString SUBDOMAIN_ERROR =
+    "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must "
+    "start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is "
+    "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
+const QString LABEL_ERROR =
+    "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and "
+    "end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is "
+    "'[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
+const QString DNS1035_ERROR =
+    "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic "
+    "character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for "
+    "validation is '[a-z]([-a-z0-9]*[a-z0-9])?')";
+const QString NAME_PART_ERROR =
+    "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an "
+    "alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is "
+    "'([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
+const QString LABEL_VALUE_ERROR =
+    "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must "
+    "start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used "
+    "for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
+} // namespace
+
+// ObjectMeta validation on create/update: the 422 causes for names, namespaces, labels and
+// annotations, with apimachinery's field paths and texts.
+class TestObjectMetaValidation final : public QObject {
+    Q_OBJECT
+
+private slots:
+    void validatesObjectMeta_data();
+    void validatesObjectMeta();
+    void wireContractInvalidNameMessage();
+    void annotationSizeLimitIsInclusive();
+    void labelsReportKeyAndValueSeparately();
+};
+
+void TestObjectMetaValidation::validatesObjectMeta_data()
+{
+    QTest::addColumn<QByteArray>("object");
+    QTest::addColumn<bool>("namespaced");
+    QTest::addColumn<int>("nameRule"); // 0 subdomain, 1 DNS-1123 label, 2 DNS-1035 label
+    QTest::addColumn<QStringList>("causes");
+
+    QTest::newRow("valid namespaced") << QByteArray(R"({"metadata":{"name":"web.v2","namespace":"default"}})") << true
+                                      << 0 << QStringList{};
+    QTest::newRow("valid cluster-scoped") << QByteArray(R"({"metadata":{"name":"kube-public"}})") << false << 1
+                                          << QStringList{};
+    QTest::newRow("bad name")
+        << QByteArray(R"({"metadata":{"name":"Bad_x","namespace":"default"}})") << true << 0
+        << QStringList{"FieldValueInvalid metadata.name: Invalid value: \"Bad_x\": " + SUBDOMAIN_ERROR};
+    QTest::newRow("no name, no generateName")
+        << QByteArray(R"({"metadata":{"namespace":"default"}})") << true << 0
+        << QStringList{"FieldValueRequired metadata.name: Required value: name or generateName is required"};
+    QTest::newRow("no metadata at all")
+        << QByteArray(R"({})") << false << 0
+        << QStringList{"FieldValueRequired metadata.name: Required value: name or generateName is required"};
+    QTest::newRow("generated name and its prefix")
+        << QByteArray(R"({"metadata":{"name":"web-x7k2p","generateName":"web-","namespace":"default"}})") << true << 0
+        << QStringList{};
+    QTest::newRow("bad generateName is reported on its own field")
+        << QByteArray(R"({"metadata":{"name":"ok","generateName":"Web-","namespace":"default"}})") << true << 0
+        << QStringList{"FieldValueInvalid metadata.generateName: Invalid value: \"Web-\": " + SUBDOMAIN_ERROR};
+    QTest::newRow("generateName comes before name")
+        << QByteArray(R"({"metadata":{"name":"Web-abcde","generateName":"Web-","namespace":"default"}})") << true << 0
+        << QStringList{"FieldValueInvalid metadata.generateName: Invalid value: \"Web-\": " + SUBDOMAIN_ERROR,
+                       "FieldValueInvalid metadata.name: Invalid value: \"Web-abcde\": " + SUBDOMAIN_ERROR};
+    QTest::newRow("namespace name with a dot is a label error")
+        << QByteArray(R"({"metadata":{"name":"p.k.t"}})") << false << 1
+        << QStringList{"FieldValueInvalid metadata.name: Invalid value: \"p.k.t\": " + LABEL_ERROR};
+    QTest::newRow("service name starting with a digit")
+        << QByteArray(R"({"metadata":{"name":"1svc","namespace":"default"}})") << true << 2
+        << QStringList{"FieldValueInvalid metadata.name: Invalid value: \"1svc\": " + DNS1035_ERROR};
+    QTest::newRow("namespaced object without namespace")
+        << QByteArray(R"({"metadata":{"name":"a"}})") << true << 0
+        << QStringList{"FieldValueRequired metadata.namespace: Required value"};
+    QTest::newRow("namespaced object with a bad namespace")
+        << QByteArray(R"({"metadata":{"name":"a","namespace":"my.ns"}})") << true << 0
+        << QStringList{"FieldValueInvalid metadata.namespace: Invalid value: \"my.ns\": " + LABEL_ERROR};
+    QTest::newRow("cluster-scoped object with a namespace")
+        << QByteArray(R"({"metadata":{"name":"a","namespace":"default"}})") << false << 0
+        << QStringList{"FieldValueForbidden metadata.namespace: Forbidden: not allowed on this type"};
+    QTest::newRow("negative generation")
+        << QByteArray(R"({"metadata":{"name":"a","namespace":"d","generation":-1}})") << true << 0
+        << QStringList{"FieldValueInvalid metadata.generation: Invalid value: -1: must be greater than or equal to 0"};
+    QTest::newRow("bad label key")
+        << QByteArray(R"({"metadata":{"name":"a","namespace":"d","labels":{"-k":"v"}}})") << true << 0
+        << QStringList{"FieldValueInvalid metadata.labels: Invalid value: \"-k\": " + NAME_PART_ERROR};
+    QTest::newRow("bad label value")
+        << QByteArray(R"({"metadata":{"name":"a","namespace":"d","labels":{"k":"https://x.org"}}})") << true << 0
+        << QStringList{"FieldValueInvalid metadata.labels: Invalid value: \"https://x.org\": " + LABEL_VALUE_ERROR};
+    QTest::newRow("label keys are case sensitive")
+        << QByteArray(R"({"metadata":{"name":"a","namespace":"d","labels":{"Example.com/Foo":"v"}}})") << true << 0
+        << QStringList{"FieldValueInvalid metadata.labels: Invalid value: \"Example.com/Foo\": prefix part " + SUBDOMAIN_ERROR};
+    QTest::newRow("annotation keys are not")
+        << QByteArray(R"({"metadata":{"name":"a","namespace":"d","annotations":{"Example.com/Foo":"any value, /!"}}})")
+        << true << 0 << QStringList{};
+    QTest::newRow("bad annotation key keeps its case")
+        << QByteArray(R"({"metadata":{"name":"a","namespace":"d","annotations":{"A/B/C":""}}})") << true << 0
+        << QStringList{"FieldValueInvalid metadata.annotations: Invalid value: \"A/B/C\": a qualified name must "
+                       "consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric "
+                       "character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is "
+                       "'([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' "
+                       "(e.g. 'example.com/MyName')"};
+    QTest::newRow("everything wrong at once, in upstream order")
+        << QByteArray(R"({"metadata":{"name":"B","namespace":"N","labels":{"k":"-"}}})") << true << 0
+        << QStringList{"FieldValueInvalid metadata.name: Invalid value: \"B\": " + SUBDOMAIN_ERROR,
+                       "FieldValueInvalid metadata.namespace: Invalid value: \"N\": " + LABEL_ERROR,
+                       "FieldValueInvalid metadata.labels: Invalid value: \"-\": " + LABEL_VALUE_ERROR};
+}
+
+void TestObjectMetaValidation::validatesObjectMeta()
+{
+    QFETCH(QByteArray, object);
+    QFETCH(bool, namespaced);
+    QFETCH(int, nameRule);
+    QFETCH(QStringList, causes);
+    const ValidateNameFunc rules[] = {nameIsDnsSubdomain, nameIsDnsLabel, nameIsDns1035Label};
+    QCOMPARE(describe(validateObjectMeta(objectFrom(object), namespaced, rules[nameRule])), causes);
+}
+
+void TestObjectMetaValidation::wireContractInvalidNameMessage()
+{
+    // Wire contract §2.3: the full 422 text kubectl prints for a bad ConfigMap name.
+    const auto causes = validateObjectMeta(objectFrom(R"({"metadata":{"name":"Bad_x","namespace":"default"}})"), true,
+                                           nameIsDnsSubdomain);
+    const auto status = rvscope::model::errors::invalid("ConfigMap", "Bad_x", causes, "configmaps");
+    QCOMPARE(status.code, 422);
+    QCOMPARE(status.reason, std::string("Invalid"));
+    QCOMPARE(QString::fromStdString(status.message),
+             "ConfigMap \"Bad_x\" is invalid: metadata.name: Invalid value: \"Bad_x\": " + SUBDOMAIN_ERROR);
+    QCOMPARE(status.details.causes.size(), std::size_t(1));
+    const nlohmann::json cause = status.toJson()["details"]["causes"][0];
+    QCOMPARE(cause.value("reason", std::string()), std::string("FieldValueInvalid"));
+    QCOMPARE(cause.value("field", std::string()), std::string("metadata.name"));
+}
+
+void TestObjectMetaValidation::annotationSizeLimitIsInclusive()
+{
+    // Keys and values both count: 1 + 262143 is exactly at the limit.
+    std::map<std::string, std::string> annotations = {{"a", std::string(TOTAL_ANNOTATION_SIZE_LIMIT_BYTES - 1, 'x')}};
+    QVERIFY(validateAnnotations(annotations, "metadata.annotations").empty());
+    annotations["b"] = "";
+    const auto causes = validateAnnotations(annotations, "metadata.annotations");
+    QCOMPARE(describe(causes),
+             QStringList{"FieldValueTooLong metadata.annotations: Too long: must have at most 262144 bytes"});
+}
+
+void TestObjectMetaValidation::labelsReportKeyAndValueSeparately()
+{
+    const auto causes = validateLabels({{"a/b/c", "ok"}, {"good", "-bad"}}, "spec.template.metadata.labels");
+    QCOMPARE(causes.size(), std::size_t(2));
+    QCOMPARE(causes[0].field, std::string("spec.template.metadata.labels"));
+    QVERIFY(causes[0].message.rfind("Invalid value: \"a/b/c\": a qualified name", 0) == 0);
+    QCOMPARE(causes[1].message, ("Invalid value: \"-bad\": " + LABEL_VALUE_ERROR).toStdString());
+    QVERIFY(validateLabels({{"app.kubernetes.io/name", ""}}, "metadata.labels").empty());
+}
+
+QTEST_GUILESS_MAIN(TestObjectMetaValidation)
+#include "TestObjectMetaValidation.moc"
