@@ -9,6 +9,7 @@
 #include "patch/JsonPatch.h"
 #include "patch/MergePatch.h"
 #include "patch/StrategicMergePatch.h"
+#include "registry/ResourceType.h"
 
 namespace rvscope::registry {
 
@@ -63,6 +64,24 @@ QCoro::Task<model::Result<model::Object>> PatchObjectInfo::updatedObject(model::
     if (!patched->is_object())
         co_return model::errors::badRequest("the patched object is not a JSON object");
     co_return model::Object(std::move(patched).value());
+}
+
+model::Result<std::shared_ptr<const UpdatedObjectInfo>> makePatchInfo(const ResourceType &type,
+                                                                      std::string_view contentType,
+                                                                      std::string_view body)
+{
+    auto patchType = patch::patchTypeForRequest(contentType, type.strategy->supportsStrategicMerge());
+    if (!patchType)
+        return std::move(patchType).error();
+    nlohmann::json parsed = nlohmann::json::parse(body, nullptr, /*allow_exceptions=*/false);
+    if (parsed.is_discarded()) {
+        if (*patchType == patch::PatchType::ApplyPatch)
+            return model::errors::unsupportedMediaType(
+                "rvscope accepts server-side apply bodies in JSON only (kubectl sends JSON)");
+        return model::errors::badRequest("error decoding patch: invalid JSON");
+    }
+    return std::shared_ptr<const UpdatedObjectInfo>(
+        std::make_shared<PatchObjectInfo>(*patchType, std::move(parsed), type.kind));
 }
 
 DelayedObjectInfo::DelayedObjectInfo(std::shared_ptr<const UpdatedObjectInfo> inner, int delayMs)

@@ -4,6 +4,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include <qcoro/qcorotask.h>
 
@@ -54,6 +55,16 @@ private:
     nlohmann::json m_patch;
     std::string m_kind;
 };
+
+struct ResourceType;
+
+// The UpdatedObjectInfo of a PATCH request to `type`: 415 UnsupportedMediaType for a
+// content type that is not a patch type (or strategic merge on a custom resource), 400 for
+// a body that is not JSON. Server-side apply (application/apply-patch+yaml) is accepted
+// only as JSON, merged with strategic-merge list semantics (wire contract §4.5, minimal).
+model::Result<std::shared_ptr<const UpdatedObjectInfo>> makePatchInfo(const ResourceType &type,
+                                                                      std::string_view contentType,
+                                                                      std::string_view body);
 
 // The lab's server-side processing delay (admission/webhook latency) wrapped around any
 // update: awaited inside the compare-and-swap loop, so that concurrent writers visibly

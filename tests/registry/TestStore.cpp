@@ -1,0 +1,477 @@
+// SPDX-License-Identifier: MIT
+// The generic Store through its public interface, on ConfigMaps, Deployments and Pods.
+#include <QtTest/QtTest>
+
+#include "RegistryTestSupport.h"
+#include "registry/ScaleStore.h"
+
+using namespace rvscope;
+using registry::ListOptions;
+using registry::WriteOptions;
+using testing::configMap;
+using testing::mergePatch;
+using testing::put;
+using testing::run;
+
+namespace {
+model::Object deployment(const std::string &name, int replicas = 1)
+{
+    return model::Object(nlohmann::json::parse(R"({"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":")"
+                                               + name + R"("},"spec":{"replicas":)" + std::to_string(replicas)
+                                               + R"(,"selector":{"matchLabels":{"app":"web"}},"template":{"metadata":{"labels":{"app":"web"}},"spec":{"containers":[{"name":"app","image":"nginx:1"}]}}}})"));
+}
+
+model::Object labelled(const std::string &name, const std::string &app, const std::string &ns = "default")
+{
+    model::Object object = configMap(name, ns);
+    object.setLabels({{"app", app}});
+    return object;
+}
+
+std::vector<std::string> names(const std::vector<model::ObjectPtr> &items)
+{
+    std::vector<std::string> result;
+    for (const auto &item : items)
+        result.push_back(item->name());
+    return result;
+}
+} // namespace
+
+class TestStore final : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void testCreateFillsSystemFields();
+    void testCreateGenerateName();
+    void testCreateErrors_data();
+    void testCreateErrors();
+    void testCreateInMissingOrTerminatingNamespace();
+    void testDryRunCreateStoresNothing();
+    void testListSelectors();
+    void testListPagination();
+    void testListResourceVersionSemantics();
+    void testListOptionValidation_data();
+    void testListOptionValidation();
+    void testUpdateMissingObjectIs404();
+    void testUpdateNameMismatchIs400();
+    void testDeploymentGenerationAndStatus();
+    void testStatusSubresourceChangesOnlyStatus();
+    void testFinalizersDelayDeletion();
+    void testDeleteCollection();
+    void testWatchSelectorTransitions();
+    void testWatchListEndsInitialEventsWithBookmark();
+    void testWatchTooOldResourceVersion();
+};
+
+void TestStore::testCreateFillsSystemFields()
+{
+    testing::RegistryFixture fixture;
+    model::Object object = configMap("foo", "", {{"a", "1"}});
+    object.setResourceVersion("999");
+    object.setUid("client-chosen");
+    auto created = run(fixture.configMaps()->create("default", object, WriteOptions()));
+    QVERIFY(created);
+    const model::Object &stored = **created;
+    QCOMPARE(stored.namespaceName(), std::string("default"));
+    QVERIFY(stored.uid().rfind("uid-", 0) == 0);
+    QCOMPARE(stored.creationTimestamp(), std::string("2026-11-21T10:00:00Z"));
+    QVERIFY(model::parseResourceVersion(stored.resourceVersion()).value() > 1);
+    QCOMPARE(stored.kind(), std::string("ConfigMap"));
+    QCOMPARE(stored.apiVersion(), std::string("v1"));
+    QVERIFY(!stored.generation()); // ConfigMaps have no generation
+    auto deploy = run(fixture.store("apps", "v1", "deployments")->create("default", deployment("web"), WriteOptions()));
+    QVERIFY2(deploy, deploy ? "" : deploy.error().message.c_str());
+    QCOMPARE((*deploy)->generation().value_or(-1), std::int64_t(1));
+}
+
+void TestStore::testCreateGenerateName()
+{
+    testing::RegistryFixture fixture;
+    model::Object object = configMap("");
+    object.mutableJson()["metadata"]["generateName"] = "job-";
+    auto first = run(fixture.configMaps()->create("default", object, WriteOptions()));
+    auto second = run(fixture.configMaps()->create("default", object, WriteOptions()));
+    QVERIFY(first && second);
+    QCOMPARE((*first)->name().size(), std::string("job-").size() + 5);
+    QVERIFY((*first)->name().rfind("job-", 0) == 0);
+    QVERIFY((*first)->name() != (*second)->name());
+}
+
+void TestStore::testCreateErrors_data()
+{
+    QTest::addColumn<QByteArray>("body");
+    QTest::addColumn<QString>("ns");
+    QTest::addColumn<int>("code");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("bad name") << QByteArray(R"({"metadata":{"name":"Bad_x"}})") << "default" << 422
+                              << "ConfigMap \"Bad_x\" is invalid: metadata.name: Invalid value: \"Bad_x\": a lowercase "
+                                 "RFC 1123 subdomain must consist of";
+    QTest::newRow("no name") << QByteArray(R"({"metadata":{}})") << "default" << 422
+                             << "ConfigMap \"\" is invalid: metadata.name: Required value: name or generateName is "
+                                "required";
+    QTest::newRow("namespace mismatch") << QByteArray(R"({"metadata":{"name":"a","namespace":"other"}})") << "default"
+                                        << 400
+                                        << "the namespace of the provided object does not match the namespace sent "
+                                           "on the request";
+    QTest::newRow("already exists") << QByteArray(R"({"metadata":{"name":"taken"}})") << "default" << 409
+                                    << "configmaps \"taken\" already exists";
+}
+
+void TestStore::testCreateErrors()
+{
+    QFETCH(QByteArray, body);
+    QFETCH(QString, ns);
+    QFETCH(int, code);
+    QFETCH(QString, message);
+    testing::RegistryFixture fixture;
+    run(fixture.configMaps()->create("default", configMap("taken"), WriteOptions())).value();
+    const auto before = run(fixture.storage->currentRevision()).value();
+    auto created = run(fixture.configMaps()->create(ns.toStdString(), model::Object::parse(body.toStdString()).value(),
+                                                    WriteOptions()));
+    QVERIFY(!created);
+    QCOMPARE(created.error().code, code);
+    QVERIFY2(QString::fromStdString(created.error().message).startsWith(message), created.error().message.c_str());
+    QCOMPARE(run(fixture.storage->currentRevision()).value(), before);
+}
+
+void TestStore::testCreateInMissingOrTerminatingNamespace()
+{
+    testing::RegistryFixture fixture;
+    auto missing = run(fixture.configMaps()->create("nowhere", configMap("a", "nowhere"), WriteOptions()));
+    QVERIFY(!missing);
+    QCOMPARE(missing.error().code, 404);
+    QCOMPARE(missing.error().message, std::string("namespaces \"nowhere\" not found"));
+
+    auto namespaces = fixture.store("", "v1", "namespaces");
+    run(namespaces->create("", model::Object(nlohmann::json{{"metadata", {{"name", "doomed"}}}}), WriteOptions())).value();
+    model::Object held = configMap("held", "doomed");
+    held.setFinalizers({"example.com/hold"});
+    run(fixture.configMaps()->create("doomed", held, WriteOptions())).value();
+    auto removed = run(fixture.registry->removeNamespace("doomed", registry::DeleteOptions()));
+    QVERIFY(removed);
+    QVERIFY(!removed->deleted); // the held ConfigMap keeps it Terminating
+    QCOMPARE(removed->object->json()["status"]["phase"], "Terminating");
+    auto refused = run(fixture.configMaps()->create("doomed", configMap("b", "doomed"), WriteOptions()));
+    QVERIFY(!refused);
+    QCOMPARE(refused.error().code, 403);
+
+    // Releasing the finalizer deletes the ConfigMap, and with it the namespace.
+    auto released = run(fixture.configMaps()->update("doomed", "held", mergePatch(R"({"metadata":{"finalizers":null}})"),
+                                                     WriteOptions()));
+    QVERIFY(released);
+    QCOMPARE(run(fixture.configMaps()->get("doomed", "held")).error().code, 404);
+    QCOMPARE(run(namespaces->get("", "doomed")).error().code, 404);
+}
+
+void TestStore::testDryRunCreateStoresNothing()
+{
+    testing::RegistryFixture fixture;
+    WriteOptions dryRun;
+    dryRun.dryRun = true;
+    const auto before = run(fixture.storage->currentRevision()).value();
+    auto created = run(fixture.configMaps()->create("default", configMap("foo"), dryRun));
+    QVERIFY(created);
+    QVERIFY((*created)->resourceVersion().empty());
+    QVERIFY(!(*created)->uid().empty());
+    QCOMPARE(run(fixture.storage->currentRevision()).value(), before);
+    QCOMPARE(run(fixture.configMaps()->get("default", "foo")).error().code, 404);
+}
+
+void TestStore::testListSelectors()
+{
+    testing::RegistryFixture fixture;
+    auto store = fixture.configMaps();
+    for (const auto &[name, app] : std::vector<std::pair<std::string, std::string>>{{"a", "web"}, {"b", "db"}, {"c", "web"}})
+        run(store->create("default", labelled(name, app), WriteOptions())).value();
+    run(store->create("kube-system", labelled("d", "web", "kube-system"), WriteOptions())).value();
+
+    ListOptions options;
+    options.labelSelector = "app=web";
+    QCOMPARE(names(run(store->list("default", options))->items), (std::vector<std::string>{"a", "c"}));
+    QCOMPARE(names(run(store->list("", options))->items), (std::vector<std::string>{"a", "c", "d"}));
+    options.labelSelector = "app in (db),!missing";
+    QCOMPARE(names(run(store->list("default", options))->items), (std::vector<std::string>{"b"}));
+    options.labelSelector.clear();
+    options.fieldSelector = "metadata.name!=a,metadata.namespace=default";
+    QCOMPARE(names(run(store->list("", options))->items), (std::vector<std::string>{"b", "c"}));
+
+    options.fieldSelector = "spec.nodeName=n1";
+    auto unsupported = run(store->list("default", options));
+    QVERIFY(!unsupported);
+    QCOMPARE(unsupported.error().code, 400);
+    options.fieldSelector.clear();
+    options.labelSelector = "app in (";
+    QCOMPARE(run(store->list("default", options)).error().code, 400);
+}
+
+void TestStore::testListPagination()
+{
+    testing::RegistryFixture fixture;
+    auto store = fixture.configMaps();
+    for (int i = 0; i < 5; ++i)
+        run(store->create("default", configMap("cm-" + std::to_string(i)), WriteOptions())).value();
+    ListOptions options;
+    options.limit = 2;
+    auto page = run(store->list("default", options));
+    QVERIFY(page);
+    QCOMPARE(names(page->items), (std::vector<std::string>{"cm-0", "cm-1"}));
+    QCOMPARE(page->remainingItemCount.value_or(-1), std::int64_t(3));
+    const auto listRevision = page->revision;
+    run(store->remove("default", "cm-3", registry::DeleteOptions())).value();
+
+    std::vector<std::string> seen = names(page->items);
+    while (!page->continueToken.empty()) {
+        options.continueToken = page->continueToken;
+        page = run(store->list("default", options));
+        QVERIFY(page);
+        QCOMPARE(page->revision, listRevision); // every page from the first page's snapshot
+        for (const auto &name : names(page->items))
+            seen.push_back(name);
+    }
+    QCOMPARE(seen, (std::vector<std::string>{"cm-0", "cm-1", "cm-2", "cm-3", "cm-4"}));
+
+    options.continueToken = "not-a-token";
+    QCOMPARE(run(store->list("default", options)).error().code, 400);
+}
+
+void TestStore::testListResourceVersionSemantics()
+{
+    testing::RegistryFixture fixture;
+    auto store = fixture.configMaps();
+    const auto first = run(store->create("default", configMap("a"), WriteOptions())).value();
+    run(store->create("default", configMap("b"), WriteOptions())).value();
+    const auto current = run(fixture.storage->currentRevision()).value();
+
+    ListOptions exact;
+    exact.resourceVersion = first->resourceVersion();
+    exact.resourceVersionMatch = "Exact";
+    auto old = run(store->list("default", exact));
+    QVERIFY(old);
+    QCOMPARE(names(old->items), std::vector<std::string>{"a"});
+    QCOMPARE(std::to_string(old->revision), first->resourceVersion());
+
+    ListOptions notOlder;
+    notOlder.resourceVersion = first->resourceVersion();
+    notOlder.resourceVersionMatch = "NotOlderThan";
+    QCOMPARE(run(store->list("default", notOlder))->revision, current);
+
+    notOlder.resourceVersion = std::to_string(current + 10);
+    auto future = run(store->list("default", notOlder));
+    QVERIFY(!future);
+    QCOMPARE(future.error().code, 504);
+
+    run(store->create("default", configMap("c"), WriteOptions())).value();
+    run(fixture.storage->compact(current + 1)).value();
+    auto expired = run(store->list("default", exact));
+    QVERIFY(!expired);
+    QCOMPARE(expired.error().code, 410);
+    QCOMPARE(expired.error().message, std::string("The resourceVersion for the provided list is too old."));
+}
+
+void TestStore::testListOptionValidation_data()
+{
+    QTest::addColumn<QString>("rv");
+    QTest::addColumn<QString>("match");
+    QTest::addColumn<QString>("continueToken");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("match without rv") << "" << "Exact" << ""
+                                      << "ListOptions.meta.k8s.io \"\" is invalid: resourceVersionMatch: Forbidden: "
+                                         "resourceVersionMatch is forbidden unless resourceVersion is provided";
+    QTest::newRow("match with continue") << "5" << "NotOlderThan" << "x"
+                                         << "ListOptions.meta.k8s.io \"\" is invalid: resourceVersionMatch: Forbidden: "
+                                            "resourceVersionMatch is forbidden when continue is provided";
+    QTest::newRow("exact zero") << "0" << "Exact" << ""
+                                << "ListOptions.meta.k8s.io \"\" is invalid: resourceVersionMatch: Forbidden: "
+                                   "resourceVersionMatch \"exact\" is forbidden for resourceVersion \"0\"";
+    QTest::newRow("unknown match") << "5" << "Sometimes" << ""
+                                   << "ListOptions.meta.k8s.io \"\" is invalid: resourceVersionMatch: Unsupported "
+                                      "value: \"Sometimes\": supported values: \"Exact\", \"NotOlderThan\", \"\"";
+}
+
+void TestStore::testListOptionValidation()
+{
+    QFETCH(QString, rv);
+    QFETCH(QString, match);
+    QFETCH(QString, continueToken);
+    QFETCH(QString, message);
+    testing::RegistryFixture fixture;
+    ListOptions options;
+    options.resourceVersion = rv.toStdString();
+    options.resourceVersionMatch = match.toStdString();
+    options.continueToken = continueToken.toStdString();
+    auto listed = run(fixture.configMaps()->list("default", options));
+    QVERIFY(!listed);
+    QCOMPARE(listed.error().code, 422);
+    QCOMPARE(QString::fromStdString(listed.error().message), message);
+}
+
+void TestStore::testUpdateMissingObjectIs404()
+{
+    testing::RegistryFixture fixture;
+    auto updated = run(fixture.configMaps()->update("default", "ghost", put(configMap("ghost")), WriteOptions()));
+    QVERIFY(!updated);
+    QCOMPARE(updated.error().code, 404);
+    QCOMPARE(updated.error().message, std::string("configmaps \"ghost\" not found"));
+    auto patched = run(fixture.configMaps()->update("default", "ghost", mergePatch("{}"), WriteOptions()));
+    QCOMPARE(patched.error().code, 404);
+}
+
+void TestStore::testUpdateNameMismatchIs400()
+{
+    testing::RegistryFixture fixture;
+    run(fixture.configMaps()->create("default", configMap("a"), WriteOptions())).value();
+    auto updated = run(fixture.configMaps()->update("default", "a", put(configMap("b")), WriteOptions()));
+    QVERIFY(!updated);
+    QCOMPARE(updated.error().code, 400);
+    QCOMPARE(updated.error().message, std::string("the name of the object (b) does not match the name on the URL (a)"));
+}
+
+void TestStore::testDeploymentGenerationAndStatus()
+{
+    testing::RegistryFixture fixture;
+    auto store = fixture.store("apps", "v1", "deployments");
+    model::Object withStatus = deployment("web");
+    withStatus.mutableJson()["status"] = {{"replicas", 7}};
+    auto created = run(store->create("default", withStatus, WriteOptions())).value();
+    QVERIFY(!created->json().contains("status") || !created->json()["status"].contains("replicas"));
+
+    auto labelsOnly = run(store->update("default", "web", mergePatch(R"({"metadata":{"labels":{"x":"y"}}})", "Deployment"),
+                                        WriteOptions()));
+    QVERIFY(labelsOnly);
+    QCOMPARE(labelsOnly->object->generation().value_or(-1), std::int64_t(1));
+    auto scaled = run(store->update("default", "web", mergePatch(R"({"spec":{"replicas":3}})", "Deployment"),
+                                    WriteOptions()));
+    QCOMPARE(scaled->object->generation().value_or(-1), std::int64_t(2));
+    auto statusIgnored = run(store->update("default", "web", mergePatch(R"({"status":{"replicas":9}})", "Deployment"),
+                                           WriteOptions()));
+    QVERIFY(statusIgnored->noop);
+}
+
+void TestStore::testStatusSubresourceChangesOnlyStatus()
+{
+    testing::RegistryFixture fixture;
+    const auto *entry = fixture.registry->find("apps", "v1", "deployments");
+    QVERIFY(entry && entry->status && entry->scale);
+    run(entry->store->create("default", deployment("web"), WriteOptions())).value();
+    auto updated = run(entry->status->update(
+        "default", "web", mergePatch(R"({"spec":{"replicas":5},"status":{"replicas":2}})", "Deployment"), WriteOptions()));
+    QVERIFY2(updated, updated ? "" : updated.error().message.c_str());
+    QCOMPARE(updated->object->json()["status"]["replicas"], 2);
+    QCOMPARE(updated->object->json()["spec"]["replicas"], 1);
+    QCOMPARE(updated->object->generation().value_or(-1), std::int64_t(1));
+
+    // /scale is a view: an autoscaling/v1 Scale, and writing it sets spec.replicas.
+    auto scale = run(entry->scale->get("default", "web"));
+    QVERIFY(scale);
+    QCOMPARE((*scale)->kind(), std::string("Scale"));
+    QCOMPARE((*scale)->apiVersion(), std::string("autoscaling/v1"));
+    QCOMPARE((*scale)->json()["status"]["selector"], "app=web");
+    auto rescaled = run(entry->scale->update("default", "web", mergePatch(R"({"spec":{"replicas":4}})", "Scale"),
+                                             WriteOptions()));
+    QVERIFY2(rescaled, rescaled ? "" : rescaled.error().message.c_str());
+    QCOMPARE(rescaled->object->json()["spec"]["replicas"], 4);
+    QCOMPARE(run(entry->store->get("default", "web")).value()->json()["spec"]["replicas"], 4);
+    // A Scale carrying a stale resourceVersion conflicts like a stale Deployment.
+    const std::string stale = R"({"metadata":{"resourceVersion":")" + (*scale)->resourceVersion()
+        + R"("},"spec":{"replicas":1}})";
+    auto conflict = run(entry->scale->update("default", "web", mergePatch(stale.c_str(), "Scale"), WriteOptions()));
+    QVERIFY(!conflict);
+    QCOMPARE(conflict.error().code, 409);
+}
+
+void TestStore::testFinalizersDelayDeletion()
+{
+    testing::RegistryFixture fixture;
+    auto store = fixture.configMaps();
+    model::Object held = configMap("held");
+    held.setFinalizers({"example.com/a"});
+    run(store->create("default", held, WriteOptions())).value();
+    auto first = run(store->remove("default", "held", registry::DeleteOptions()));
+    QVERIFY(first);
+    QVERIFY(!first->deleted);
+    QVERIFY(!first->object->deletionTimestamp().empty());
+    auto again = run(store->remove("default", "held", registry::DeleteOptions()));
+    QCOMPARE(again->object->resourceVersion(), first->object->resourceVersion()); // a second DELETE changes nothing
+
+    auto adding = run(store->update("default", "held", mergePatch(R"({"metadata":{"finalizers":["example.com/a","b"]}})"),
+                                    WriteOptions()));
+    QVERIFY(!adding);
+    QCOMPARE(adding.error().code, 422);
+
+    auto released = run(store->update("default", "held", mergePatch(R"({"metadata":{"finalizers":[]}})"), WriteOptions()));
+    QVERIFY(released);
+    QCOMPARE(run(store->get("default", "held")).error().code, 404);
+}
+
+void TestStore::testDeleteCollection()
+{
+    testing::RegistryFixture fixture;
+    auto store = fixture.configMaps();
+    for (const auto &[name, app] : std::vector<std::pair<std::string, std::string>>{{"a", "web"}, {"b", "db"}, {"c", "web"}})
+        run(store->create("default", labelled(name, app), WriteOptions())).value();
+    ListOptions selector;
+    selector.labelSelector = "app=web";
+    auto removed = run(store->removeCollection("default", registry::DeleteOptions(), selector));
+    QVERIFY(removed);
+    QCOMPARE(names(removed->items), (std::vector<std::string>{"a", "c"}));
+    QCOMPARE(names(run(store->list("default", ListOptions()))->items), std::vector<std::string>{"b"});
+}
+
+void TestStore::testWatchSelectorTransitions()
+{
+    testing::RegistryFixture fixture;
+    auto store = fixture.configMaps();
+    std::vector<std::pair<registry::WatchEventType, std::string>> events;
+    ListOptions options;
+    options.labelSelector = "app=web";
+    options.resourceVersion = std::to_string(run(fixture.storage->currentRevision()).value());
+    auto handle = run(store->watch("default", options, [&events](const registry::WatchEvent &e) {
+        events.emplace_back(e.type, e.object->json()["metadata"]["labels"].value("app", ""));
+    }));
+    QVERIFY(handle);
+    run(store->create("default", labelled("a", "db"), WriteOptions())).value();
+    run(store->update("default", "a", mergePatch(R"({"metadata":{"labels":{"app":"web"}}})"), WriteOptions())).value();
+    run(store->update("default", "a", mergePatch(R"({"data":{"x":"1"}})"), WriteOptions())).value();
+    run(store->update("default", "a", mergePatch(R"({"metadata":{"labels":{"app":"db"}}})"), WriteOptions())).value();
+    run(store->remove("default", "a", registry::DeleteOptions())).value();
+    using T = registry::WatchEventType;
+    // Starts matching: ADDED; stops matching: DELETED with the last matching state.
+    QCOMPARE(events, (std::vector<std::pair<T, std::string>>{{T::Added, "web"}, {T::Modified, "web"}, {T::Deleted, "web"}}));
+}
+
+void TestStore::testWatchListEndsInitialEventsWithBookmark()
+{
+    testing::RegistryFixture fixture;
+    auto store = fixture.configMaps();
+    run(store->create("default", configMap("a"), WriteOptions())).value();
+    run(store->create("default", configMap("b"), WriteOptions())).value();
+    std::vector<registry::WatchEvent> events;
+    ListOptions options;
+    options.sendInitialEvents = true;
+    options.resourceVersionMatch = "NotOlderThan";
+    auto handle = run(store->watch("default", options, [&events](const registry::WatchEvent &e) { events.push_back(e); }));
+    QVERIFY(handle);
+    QCOMPARE(events.size(), std::size_t(3));
+    QCOMPARE(events[0].type, registry::WatchEventType::Added);
+    QCOMPARE(events[2].type, registry::WatchEventType::Bookmark);
+    QCOMPARE(events[2].object->annotations().at("k8s.io/initial-events-end"), std::string("true"));
+    QCOMPARE(events[2].object->resourceVersion(), std::to_string(run(fixture.storage->currentRevision()).value()));
+}
+
+void TestStore::testWatchTooOldResourceVersion()
+{
+    testing::RegistryFixture fixture;
+    auto store = fixture.configMaps();
+    run(store->create("default", configMap("a"), WriteOptions())).value();
+    const auto now = run(fixture.storage->currentRevision()).value();
+    run(fixture.storage->compact(now)).value();
+    ListOptions options;
+    options.resourceVersion = "2";
+    auto watch = run(store->watch("default", options, [](const registry::WatchEvent &) {}));
+    QVERIFY(!watch);
+    QCOMPARE(watch.error().code, 410);
+    QCOMPARE(watch.error().message, "too old resource version: 2 (" + std::to_string(now - 1) + ")");
+}
+
+QTEST_GUILESS_MAIN(TestStore)
+#include "TestStore.moc"
