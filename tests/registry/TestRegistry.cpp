@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: MIT
+// The Registry: start state, types, CustomResourceDefinitions and namespace lifecycle.
+#include <QtTest/QtTest>
+
+#include "RegistryTestSupport.h"
+
+using namespace rvscope;
+using registry::WriteOptions;
+using testing::configMap;
+using testing::put;
+using testing::run;
+
+namespace {
+model::Object widgetCrd(const std::string &scope = "Namespaced")
+{
+    return model::Object(nlohmann::json::parse(R"({"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition",
+        "metadata":{"name":"widgets.example.com"},
+        "spec":{"group":"example.com","scope":")" + scope + R"(",
+          "names":{"plural":"widgets","singular":"widget","kind":"Widget","shortNames":["wd"]},
+          "versions":[{"name":"v1","served":true,"storage":true,"subresources":{"status":{}},
+                       "schema":{"openAPIV3Schema":{"type":"object","x-kubernetes-preserve-unknown-fields":true}}}]}})"));
+}
+
+model::Object widget(const std::string &name)
+{
+    return model::Object(nlohmann::json{{"apiVersion", "example.com/v1"},
+                                        {"kind", "Widget"},
+                                        {"metadata", {{"name", name}}},
+                                        {"spec", {{"size", 1}}}});
+}
+} // namespace
+
+class TestRegistry final : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void testStartsLikeAFreshApiserver();
+    void testBuiltinTypes();
+    void testCrdRegistersAndRemovesItsType();
+    void testCustomResourceRules();
+    void testInvalidCrdIsRejected();
+    void testNamespaceDeletionTakesItsObjects();
+};
+
+void TestRegistry::testStartsLikeAFreshApiserver()
+{
+    testing::RegistryFixture fixture;
+    auto namespaces = run(fixture.store("", "v1", "namespaces")->list("", registry::ListOptions()));
+    QVERIFY(namespaces);
+    std::vector<std::string> names;
+    for (const auto &item : namespaces->items) {
+        names.push_back(item->name());
+        QCOMPARE(item->json()["status"]["phase"], "Active");
+        QCOMPARE(item->labels().at("kubernetes.io/metadata.name"), item->name());
+    }
+    QCOMPARE(names, (std::vector<std::string>{"default", "kube-node-lease", "kube-public", "kube-system"}));
+    // Nothing else: no demo objects, no background writers.
+    QCOMPARE(run(fixture.storage->list("/registry/", storage::ListOptions()))->items.size(), std::size_t(4));
+}
+
+void TestRegistry::testBuiltinTypes()
+{
+    testing::RegistryFixture fixture;
+    const std::vector<std::tuple<std::string, std::string, std::string, bool>> expected = {
+        {"", "v1", "configmaps", true},         {"", "v1", "secrets", true},      {"", "v1", "pods", true},
+        {"", "v1", "namespaces", false},        {"", "v1", "nodes", false},       {"", "v1", "services", true},
+        {"", "v1", "persistentvolumeclaims", true}, {"", "v1", "events", true},
+        {"apps", "v1", "deployments", true},    {"coordination.k8s.io", "v1", "leases", true},
+        {"apiextensions.k8s.io", "v1", "customresourcedefinitions", false},
+    };
+    for (const auto &[group, version, resource, namespaced] : expected) {
+        const auto *entry = fixture.registry->find(group, version, resource);
+        QVERIFY2(entry, resource.c_str());
+        QCOMPARE(entry->type->namespaced(), namespaced);
+    }
+    QVERIFY(fixture.registry->find("", "v1", "pods")->status);
+    QVERIFY(fixture.registry->find("apps", "v1", "deployments")->scale);
+    QVERIFY(!fixture.registry->find("", "v1", "widgets"));
+}
+
+void TestRegistry::testCrdRegistersAndRemovesItsType()
+{
+    testing::RegistryFixture fixture;
+    int changes = 0;
+    fixture.registry->setTypesChangedCallback([&changes] { ++changes; });
+    const auto generation = fixture.registry->typesGeneration();
+    auto crds = fixture.store("apiextensions.k8s.io", "v1", "customresourcedefinitions");
+    auto created = run(crds->create("", widgetCrd(), WriteOptions()));
+    QVERIFY2(created, created ? "" : created.error().message.c_str());
+    QCOMPARE((*created)->json()["status"]["conditions"][1]["type"], "Established");
+    QCOMPARE(changes, 1);
+    QVERIFY(fixture.registry->typesGeneration() > generation);
+
+    const auto *entry = fixture.registry->find("example.com", "v1", "widgets");
+    QVERIFY(entry);
+    QCOMPARE(entry->type->kind, std::string("Widget"));
+    QCOMPARE(entry->type->shortNames, std::vector<std::string>{"wd"});
+    QVERIFY(entry->type->custom);
+    QVERIFY(run(entry->store->create("default", widget("w1"), WriteOptions())));
+
+    auto removed = run(crds->remove("", "widgets.example.com", registry::DeleteOptions()));
+    QVERIFY(removed);
+    QVERIFY(!fixture.registry->find("example.com", "v1", "widgets"));
+    // Its objects went with it.
+    QVERIFY(run(fixture.storage->list("/registry/example.com/widgets/", storage::ListOptions()))->items.empty());
+}
+
+void TestRegistry::testCustomResourceRules()
+{
+    testing::RegistryFixture fixture;
+    run(fixture.store("apiextensions.k8s.io", "v1", "customresourcedefinitions")->create("", widgetCrd(), WriteOptions()))
+        .value();
+    const auto *entry = fixture.registry->find("example.com", "v1", "widgets");
+    const auto created = run(entry->store->create("default", widget("w1"), WriteOptions())).value();
+    QCOMPARE(created->generation().value_or(-1), std::int64_t(1));
+
+    // No unconditional update for custom resources: 422 with the apiserver's text.
+    model::Object blind = *created;
+    blind.setResourceVersion("");
+    auto refused = run(entry->store->update("default", "w1", put(blind), WriteOptions()));
+    QVERIFY(!refused);
+    QCOMPARE(refused.error().code, 422);
+    QCOMPARE(refused.error().message, std::string("widgets.example.com \"w1\" is invalid: metadata.resourceVersion: "
+                                                  "Invalid value: 0x0: must be specified for an update"));
+    QCOMPARE(refused.error().details.kind, std::string("widgets"));
+
+    // Strategic merge patch is not for custom resources: 415.
+    auto smp = registry::makePatchInfo(*entry->type, "application/strategic-merge-patch+json", "{}");
+    QVERIFY(!smp);
+    QCOMPARE(smp.error().code, 415);
+    QVERIFY(smp.error().message.find("strategic") == std::string::npos);
+    auto merge = registry::makePatchInfo(*entry->type, "application/merge-patch+json; charset=utf-8",
+                                         R"({"spec":{"size":2}})");
+    QVERIFY(merge);
+    auto patched = run(entry->store->update("default", "w1", merge.value(), WriteOptions()));
+    QVERIFY(patched);
+    QCOMPARE(patched->object->generation().value_or(-1), std::int64_t(2));
+
+    // The main resource ignores status; /status changes only status.
+    auto withStatus = registry::makePatchInfo(*entry->type, "application/merge-patch+json",
+                                              R"({"status":{"ready":true},"spec":{"size":5}})");
+    auto main = run(entry->store->update("default", "w1", withStatus.value(), WriteOptions()));
+    QVERIFY(!main->object->json().contains("status"));
+    auto status = run(entry->status->update("default", "w1", withStatus.value(), WriteOptions()));
+    QVERIFY(status);
+    QCOMPARE(status->object->json()["status"]["ready"], true);
+    QCOMPARE(status->object->json()["spec"]["size"], 5);
+}
+
+void TestRegistry::testInvalidCrdIsRejected()
+{
+    testing::RegistryFixture fixture;
+    model::Object crd = widgetCrd();
+    crd.setName("wrong.example.com");
+    auto created = run(fixture.store("apiextensions.k8s.io", "v1", "customresourcedefinitions")->create("", crd, WriteOptions()));
+    QVERIFY(!created);
+    QCOMPARE(created.error().code, 422);
+    QVERIFY(created.error().message.find("must be spec.names.plural+\".\"+spec.group") != std::string::npos);
+    QVERIFY(!fixture.registry->find("example.com", "v1", "widgets"));
+}
+
+void TestRegistry::testNamespaceDeletionTakesItsObjects()
+{
+    testing::RegistryFixture fixture;
+    auto namespaces = fixture.store("", "v1", "namespaces");
+    run(namespaces->create("", model::Object(nlohmann::json{{"metadata", {{"name", "team"}}}}), WriteOptions())).value();
+    run(fixture.configMaps()->create("team", configMap("a", "team"), WriteOptions())).value();
+    run(fixture.store("", "v1", "secrets")->create("team", model::Object(nlohmann::json{{"metadata", {{"name", "s"}}}}),
+                                                   WriteOptions()))
+        .value();
+    run(fixture.configMaps()->create("default", configMap("keep"), WriteOptions())).value();
+
+    auto removed = run(fixture.registry->removeNamespace("team", registry::DeleteOptions()));
+    QVERIFY(removed);
+    QVERIFY(removed->deleted);
+    QCOMPARE(run(namespaces->get("", "team")).error().code, 404);
+    QVERIFY(run(fixture.storage->list("/registry/configmaps/team/", storage::ListOptions()))->items.empty());
+    QVERIFY(run(fixture.storage->list("/registry/secrets/team/", storage::ListOptions()))->items.empty());
+    QVERIFY(run(fixture.configMaps()->get("default", "keep")));
+    QCOMPARE(run(fixture.registry->removeNamespace("team", registry::DeleteOptions())).error().code, 404);
+}
+
+QTEST_GUILESS_MAIN(TestRegistry)
+#include "TestRegistry.moc"
