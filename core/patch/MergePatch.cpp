@@ -10,21 +10,32 @@ namespace rvscope::patch {
 
 using nlohmann::json;
 
-json applyMergePatch(const json &target, const json &patch)
+namespace {
+// In place, so that a deep patch copies nothing the patch does not replace.
+void mergeInto(json &target, const json &patch)
 {
-    if (!patch.is_object())
-        return patch;
-    json result = target.is_object() ? target : json::object();
+    if (!patch.is_object()) {
+        target = patch;
+        return;
+    }
+    if (!target.is_object())
+        target = json::object();
     for (const auto &[name, value] : patch.items()) {
         if (value.is_null()) {
-            result.erase(name);
+            target.erase(name);
             continue;
         }
-        auto existing = result.find(name);
-        // Recursing against null is what prunes nulls from patch values that land in new places.
-        json merged = applyMergePatch(existing == result.end() ? json() : *existing, value);
-        result[name] = std::move(merged);
+        // Merging into a fresh null is what prunes nulls from patch values that land in new
+        // places.
+        mergeInto(target[name], value);
     }
+}
+} // namespace
+
+json applyMergePatch(const json &target, const json &patch)
+{
+    json result = target;
+    mergeInto(result, patch);
     return result;
 }
 
@@ -33,7 +44,9 @@ model::Result<json> applyMergePatchToObject(const json &object, const json &patc
     if (!patch.is_object())
         return model::errors::badRequest("Invalid JSON Patch");
     try {
-        return applyMergePatch(object.is_object() ? object : json::object(), patch);
+        json result = object.is_object() ? object : json::object();
+        mergeInto(result, patch);
+        return result;
     } catch (const std::exception &e) {
         return model::Status::internalError(std::string("applying a merge patch failed: ") + e.what());
     }

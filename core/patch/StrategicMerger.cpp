@@ -80,7 +80,7 @@ model::Status badPatchType(const json &directive, const json &map)
                                      + " in map: " + describeJson(map));
 }
 
-model::Result<MergedValue> StrategicMerger::mergeMap(const json &original, const json &patch,
+model::Result<MergedValue> StrategicMerger::mergeMap(json original, const json &patch,
                                                      const std::string &path) const
 {
     if (auto directive = patch.find(PATCH_DIRECTIVE); directive != patch.end()) {
@@ -96,7 +96,7 @@ model::Result<MergedValue> StrategicMerger::mergeMap(const json &original, const
         return badPatchType(*directive, patch);
     }
 
-    json result = original.is_object() ? original : json::object();
+    json result = original.is_object() ? std::move(original) : json::object();
     json remaining = patch;
     if (model::VoidResult retained = applyRetainKeys(result, remaining); !retained)
         return std::move(retained).error();
@@ -127,16 +127,16 @@ model::Result<MergedValue> StrategicMerger::mergeMap(const json &original, const
     return MergedValue{std::move(result), false};
 }
 
-model::Result<MergedValue> StrategicMerger::mergeMember(const json *existing, const json &patch,
+model::Result<MergedValue> StrategicMerger::mergeMember(json *existing, const json &patch,
                                                         const std::string &path) const
 {
     // A member the original lacks (or holds with another shape) is merged into an empty
     // value of the patch's shape, so that directives inside it are applied, not stored.
     const bool sameShape = existing && shapeOf(*existing) == shapeOf(patch);
     if (patch.is_object())
-        return mergeMap(sameShape ? *existing : json::object(), patch, path);
+        return mergeMap(sameShape ? std::move(*existing) : json::object(), patch, path);
     if (patch.is_array()) {
-        model::Result<json> list = mergeList(sameShape ? *existing : json::array(), patch, path);
+        model::Result<json> list = mergeList(sameShape ? std::move(*existing) : json::array(), patch, path);
         if (!list)
             return std::move(list).error();
         return MergedValue{std::move(*list), false};

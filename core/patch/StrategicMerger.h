@@ -34,19 +34,22 @@ public:
     explicit StrategicMerger(std::string_view kind) : m_kind(kind) {}
 
     // Merges the patch map into `original` (a non-object original counts as {}). `path` is
-    // the dotted field path of the map, "" for the object root.
-    model::Result<MergedValue> mergeMap(const nlohmann::json &original, const nlohmann::json &patch,
+    // the dotted field path of the map, "" for the object root. Takes `original` by value:
+    // each level moves its members down instead of copying them (a deep patch would
+    // otherwise copy the object once per level).
+    model::Result<MergedValue> mergeMap(nlohmann::json original, const nlohmann::json &patch,
                                         const std::string &path) const;
 
 private:
     // StrategicMerger.cpp: maps and directives.
-    model::Result<MergedValue> mergeMember(const nlohmann::json *existing, const nlohmann::json &patch,
+    // Consumes *existing (moved from) when it is merged into.
+    model::Result<MergedValue> mergeMember(nlohmann::json *existing, const nlohmann::json &patch,
                                            const std::string &path) const;
     model::VoidResult deleteFromPrimitiveList(nlohmann::json &result, const std::string &directive,
                                               const nlohmann::json &values) const;
 
     // StrategicMergerLists.cpp: lists, $setElementOrder and element order.
-    model::Result<nlohmann::json> mergeList(const nlohmann::json &original,
+    model::Result<nlohmann::json> mergeList(nlohmann::json original,
                                             const nlohmann::json &patch,
                                             const std::string &path) const;
     model::Result<nlohmann::json> mergeKeyedList(nlohmann::json original, const nlohmann::json &patch,

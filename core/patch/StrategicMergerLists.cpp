@@ -156,12 +156,12 @@ model::VoidResult checkOrderMatchesPatch(const json &patchList, const json &orde
 
 } // namespace
 
-model::Result<json> StrategicMerger::mergeList(const json &original, const json &patch,
+model::Result<json> StrategicMerger::mergeList(json original, const json &patch,
                                                const std::string &path) const
 {
     const std::optional<FieldPatchMeta> meta = findFieldPatchMeta(m_kind, path);
     if (meta && meta->mergeList)
-        return mergeKeyedList(original, patch, meta->mergeKey, path);
+        return mergeKeyedList(std::move(original), patch, meta->mergeKey, path);
     return replacementList(patch, path);
 }
 
@@ -241,13 +241,14 @@ model::Result<json> StrategicMerger::mergeKeyedList(json original, const json &p
         }
     }
 
+    // A copy: normalizeElementOrder still needs the live order of `original`.
     json merged = replace ? json::array() : original;
     for (const json &item : plainItems) {
         if (!identityOf(item, mergeKey))
             return noMergeKey(item, mergeKey);
         const std::size_t index = replace ? NOT_FOUND : indexIn(merged, item, mergeKey);
         model::Result<MergedValue> value =
-            mergeMap(index == NOT_FOUND ? json::object() : merged[index], item, path);
+            mergeMap(index == NOT_FOUND ? json::object() : std::move(merged[index]), item, path);
         if (!value)
             return std::move(value).error();
         if (index == NOT_FOUND)

@@ -42,7 +42,8 @@ QCoro::Task<model::Result<model::Object>> PatchObjectInfo::updatedObject(model::
 {
     // A patch to a missing object is a 404 (the Store asks only types that allow
     // create-on-update, where the patch applies to an empty object).
-    const nlohmann::json original = existing ? existing->json() : nlohmann::json::object();
+    static const nlohmann::json empty = nlohmann::json::object();
+    const nlohmann::json &original = existing ? existing->json() : empty;
     model::Result<nlohmann::json> patched = model::errors::badRequest("unsupported patch type");
     switch (m_type) {
     case patch::PatchType::JsonPatch:

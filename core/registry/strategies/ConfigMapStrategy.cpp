@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "registry/strategies/ConfigMapStrategy.h"
 
-#include <regex>
+#include <cctype>
 
 #include "model/JsonAccess.h"
 #include "registry/validation/FieldErrors.h"
@@ -14,9 +14,14 @@ const char *const CONFIG_KEY_DETAIL =
 
 bool validConfigKey(const std::string &key)
 {
-    static const std::regex pattern("[-._a-zA-Z0-9]+");
-    return key.size() <= 253 && std::regex_match(key, pattern) && key != "." && key != ".."
-        && key.rfind("..", 0) != 0;
+    // [-._a-zA-Z0-9]+ by hand: std::regex costs microseconds per key on every write.
+    if (key.empty() || key.size() > 253 || key == "." || key == ".." || key.rfind("..", 0) == 0)
+        return false;
+    for (const unsigned char c : key) {
+        if (!std::isalnum(c) && c != '-' && c != '_' && c != '.')
+            return false;
+    }
+    return true;
 }
 
 void validateMap(const nlohmann::json &json, const char *field, bool stringValues,

@@ -84,6 +84,9 @@ std::optional<std::int64_t> integer(const nlohmann::json &value)
 
 bool semanticEqual(const nlohmann::json &a, const nlohmann::json &b)
 {
+    // Identical trees are the common case on every update path; normalizing copies both.
+    if (a == b)
+        return true;
     return normalized(a) == normalized(b);
 }
 

@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: MIT
+// Registry benchmark: the PUT and PATCH paths through registry::Store (the 409 decision,
+// strategy, validation) against storage-only guaranteedUpdate doing the same change, side
+// by side in one run. Goal: the registry costs at most 2x storage alone (ratio >= 0.5).
+#include <cstdio>
+
+#include <QtCore/QCoreApplication>
+
+#include "BenchHarness.h"
+#include "TestSupport.h"
+#include "registry/Registry.h"
+#include "storage/MemoryStorage.h"
+
+using namespace rvscope;
+using model::Object;
+using model::ObjectPtr;
+
+namespace {
+
+Object realisticDeployment()
+{
+    return Object(nlohmann::json::parse(R"({
+      "apiVersion":"apps/v1","kind":"Deployment",
+      "metadata":{"name":"web","namespace":"default","labels":{"app":"web","tier":"frontend","team":"payments"},
+        "annotations":{"deployment.kubernetes.io/revision":"3","owner":"payments-team@example.com"}},
+      "spec":{"replicas":3,"revisionHistoryLimit":10,"progressDeadlineSeconds":600,
+        "selector":{"matchLabels":{"app":"web"}},
+        "strategy":{"type":"RollingUpdate","rollingUpdate":{"maxSurge":"25%","maxUnavailable":"25%"}},
+        "template":{"metadata":{"labels":{"app":"web","tier":"frontend"},"annotations":{"prometheus.io/scrape":"true"}},
+          "spec":{"containers":[
+            {"name":"app","image":"registry.example.com/payments/web:1.42.0","imagePullPolicy":"IfNotPresent",
+             "ports":[{"name":"http","containerPort":8080,"protocol":"TCP"},{"name":"metrics","containerPort":9090,"protocol":"TCP"}],
+             "env":[{"name":"LOG_LEVEL","value":"info"},{"name":"DB_HOST","value":"db.default.svc"},{"name":"COUNTER","value":"0"}],
+             "resources":{"limits":{"cpu":"500m","memory":"256Mi"},"requests":{"cpu":"100m","memory":"128Mi"}},
+             "readinessProbe":{"httpGet":{"path":"/ready","port":8080},"periodSeconds":5},
+             "volumeMounts":[{"name":"config","mountPath":"/etc/web"}]},
+            {"name":"sidecar","image":"registry.example.com/infra/proxy:2.1","ports":[{"containerPort":15001}]}],
+            "volumes":[{"name":"config","configMap":{"name":"web-config"}}]}}}})"));
+}
+
+struct Setup {
+    std::shared_ptr<storage::MemoryStorage> storage = std::make_shared<storage::MemoryStorage>();
+    registry::Registry registry{storage};
+    std::shared_ptr<registry::Store> configMaps;
+    std::shared_ptr<registry::Store> deployments;
+
+    Setup()
+    {
+        testing::run(registry.bootstrap()).value();
+        configMaps = registry.find("", "v1", "configmaps")->store;
+        deployments = registry.find("apps", "v1", "deployments")->store;
+        Object cm = testing::configMapOfSize("hot", 1024);
+        cm.mutableJson()["metadata"].erase("uid");
+        cm.mutableJson()["metadata"].erase("creationTimestamp");
+        testing::run(configMaps->create("default", cm, registry::WriteOptions())).value();
+        testing::run(deployments->create("default", realisticDeployment(), registry::WriteOptions())).value();
+    }
+};
+
+QCoro::Task<> storageLoop(storage::Storage &storage, std::string key, long n, long &counter)
+{
+    for (long i = 0; i < n; ++i) {
+        const std::string value = std::to_string(++counter);
+        storage::TryUpdate tryUpdate = [value](ObjectPtr existing) -> QCoro::Task<model::Result<Object>> {
+            Object next = *existing;
+            next.mutableJson()["data"]["counter"] = value;
+            co_return next;
+        };
+        auto result = co_await storage.guaranteedUpdate(key, storage::Preconditions(), std::move(tryUpdate));
+        if (!result)
+            qFatal("storage update failed: %s", result.error().message.c_str());
+    }
+}
+
+// A client doing read-modify-PUT with the resourceVersion it read (it always holds the
+// latest, so no 409s: this measures the path, not contention).
+QCoro::Task<> putLoop(std::shared_ptr<registry::Store> store, long n, long &counter)
+{
+    ObjectPtr current = (co_await store->get("default", "hot")).value();
+    for (long i = 0; i < n; ++i) {
+        Object desired = *current;
+        desired.mutableJson()["data"]["counter"] = std::to_string(++counter);
+        auto info = std::make_shared<registry::PutObjectInfo>(std::move(desired));
+        auto result = co_await store->update("default", "hot", std::move(info), registry::WriteOptions());
+        if (!result)
+            qFatal("PUT failed: %s", result.error().message.c_str());
+        current = result->object;
+    }
+}
+
+QCoro::Task<> patchLoop(std::shared_ptr<registry::Store> store, std::string name, std::string contentType,
+                        std::string bodyTemplate, long n, long &counter)
+{
+    const auto &type = store->type();
+    for (long i = 0; i < n; ++i) {
+        std::string body = bodyTemplate;
+        body.replace(body.find("$N"), 2, std::to_string(++counter));
+        auto info = registry::makePatchInfo(type, contentType, body);
+        if (!info)
+            qFatal("bad patch: %s", info.error().message.c_str());
+        auto result = co_await store->update("default", name, info.value(), registry::WriteOptions());
+        if (!result)
+            qFatal("PATCH failed: %s", result.error().message.c_str());
+    }
+}
+
+void compareWithStorage(const bench::Options &options, const std::string &name, Setup &setup, const std::string &key,
+                        const std::function<void(long, long &)> &registryOps)
+{
+    if (!bench::selected(options, name))
+        return;
+    long storageCounter = 0;
+    long registryCounter = 0;
+    auto comparison = bench::compare(
+        name, options, [&](long n) { registryOps(n, registryCounter); },
+        [&](long n) { QCoro::waitFor(storageLoop(*setup.storage, key, n, storageCounter)); }, 0.5);
+    bench::print(comparison);
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    QCoreApplication app(argc, argv);
+    const bench::Options options = bench::parseOptions(argc, argv);
+    std::printf("rvscope registry benchmark: registry::Store update paths vs storage-only guaranteedUpdate making\n"
+                "the same kind of change to the same object; medians of %d alternating rounds.\n",
+                options.smoke ? 1 : options.rounds);
+    bench::printHeader("registry (baseline column: storage guaranteedUpdate alone)");
+    Setup setup;
+    const std::string cmKey = "/registry/configmaps/default/hot";
+    const std::string deployKey = "/registry/deployments/default/web";
+
+    compareWithStorage(options, "PUT read-modify-write, 1 KB ConfigMap", setup, cmKey, [&](long n, long &counter) {
+        QCoro::waitFor(putLoop(setup.configMaps, n, counter));
+    });
+    compareWithStorage(options, "merge PATCH, 1 KB ConfigMap", setup, cmKey, [&](long n, long &counter) {
+        QCoro::waitFor(patchLoop(setup.configMaps, "hot", "application/merge-patch+json",
+                                 R"({"data":{"counter":"$N"}})", n, counter));
+    });
+    compareWithStorage(options, "strategic PATCH, 1 KB ConfigMap", setup, cmKey, [&](long n, long &counter) {
+        QCoro::waitFor(patchLoop(setup.configMaps, "hot", "application/strategic-merge-patch+json",
+                                 R"({"data":{"counter":"$N"}})", n, counter));
+    });
+    compareWithStorage(options, "merge PATCH, Deployment", setup, deployKey, [&](long n, long &counter) {
+        QCoro::waitFor(patchLoop(setup.deployments, "web", "application/merge-patch+json",
+                                 R"({"metadata":{"annotations":{"counter":"$N"}}})", n, counter));
+    });
+    compareWithStorage(options, "strategic PATCH (env by merge key), Deployment", setup, deployKey,
+                       [&](long n, long &counter) {
+                           QCoro::waitFor(patchLoop(
+                               setup.deployments, "web", "application/strategic-merge-patch+json",
+                               R"({"spec":{"template":{"spec":{"containers":[{"name":"app","env":[{"name":"COUNTER","value":"$N"}]}]}}}})",
+                               n, counter));
+                       });
+    return 0;
+}
