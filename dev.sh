@@ -11,7 +11,7 @@ cd "$(dirname "$0")"
 BUILD_DIR=${BUILD_DIR:-build}
 BUILD_PACKAGES=(cmake g++ ninja-build pkg-config
     qt6-base-dev qt6-httpserver-dev qt6-websockets-dev qcoro-qt6-dev nlohmann-json3-dev
-    libgoogle-perftools-dev)
+    libgoogle-perftools-dev libprotobuf-dev protobuf-compiler)
 # What the test suite needs beyond the build (offscreen GUI tests need fonts).
 TEST_PACKAGES=(fonts-dejavu-core)
 

@@ -201,7 +201,7 @@ QCoro::Task<model::Result<UpdateResponse>> Store::update(std::string ns, std::st
     auto self = shared_from_this();
     const ResourceType &type = *m_type;
     const std::string key = type.key(ns, name);
-    const bool createOnUpdate = m_strategy->allowCreateOnUpdate();
+    const bool createOnUpdate = m_strategy->allowCreateOnUpdate() || options.forceAllowCreate;
     if (createOnUpdate && type.namespaced() && m_environment->admitNamespace) {
         if (auto refused = co_await m_environment->admitNamespace(ns))
             co_return *refused;

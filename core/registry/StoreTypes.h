@@ -24,6 +24,9 @@ struct WriteOptions final {
     WriteOptions() = default;
     bool dryRun = false; // dryRun=All: run every check, store nothing
     std::string fieldManager;
+    // Update creates a missing object even if the type does not allow create-on-update
+    // (server-side apply).
+    bool forceAllowCreate = false;
 };
 
 struct DeleteOptions final {

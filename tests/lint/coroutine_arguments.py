@@ -15,6 +15,8 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 LAMBDA_ARG = re.compile(r"[(,]\s*\[[^\]]*\]\s*(\([^)]*\))?\s*(mutable\s*)?(->[^{]*)?\{")
 BRACED_ARG = re.compile(r"[(,]\s*[A-Za-z_:<>]*\s*\{[^{}]*\}\s*[,)]")
+# co_await as an operand of ?: is miscompiled as well (the result object is corrupted).
+CONDITIONAL_AWAIT = re.compile(r"\?\s*co_await|:\s*co_await")
 
 
 def statements(text):
@@ -45,7 +47,10 @@ def main():
             text = re.sub(r"//[^\n]*", "", raw)
             for line, statement in statements(text):
                 awaited = statement[statement.index("co_await"):]
-                if LAMBDA_ARG.search(awaited) or BRACED_ARG.search(awaited):
+                if CONDITIONAL_AWAIT.search(statement):
+                    problems.append(f"{path.relative_to(ROOT)}:{line}: co_await inside a conditional expression: "
+                                    + " ".join(statement.split())[:120])
+                elif LAMBDA_ARG.search(awaited) or BRACED_ARG.search(awaited):
                     problems.append(f"{path.relative_to(ROOT)}:{line}: argument built inside co_await: "
                                     + " ".join(awaited.split())[:120])
     for problem in problems:

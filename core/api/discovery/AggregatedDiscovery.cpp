@@ -46,7 +46,8 @@ nlohmann::json groupDiscovery(const ServedGroup &group)
         nlohmann::json resources = nlohmann::json::array();
         for (const auto &type : version.types)
             resources.push_back(resourceDiscovery(*type));
-        versions.push_back({{"version", version.version}, {"resources", std::move(resources)}, {"freshness", "Current"}});
+        versions.push_back(
+            {{"version", version.version}, {"resources", std::move(resources)}, {"freshness", "Current"}});
     }
     // The core group has no name (upstream leaves metadata.name empty and omits it).
     nlohmann::json metadata = nlohmann::json::object();
@@ -72,7 +73,7 @@ std::string lower(std::string_view text)
 }
 
 struct MediaRange {
-    std::string type; // lower case "application/json"
+    std::string type;                          // lower case "application/json"
     std::map<std::string, std::string> params; // lower-case names; values unquoted
     double q = 1.0;
 };
@@ -99,9 +100,9 @@ MediaRange parseMediaRange(std::string_view text)
             double q = 0;
             const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), q);
             range.q = error == std::errc() && end == value.data() + value.size() ? q : 0;
-        }
-        else
+        } else {
             range.params[name] = std::string(value);
+        }
     }
     return range;
 }

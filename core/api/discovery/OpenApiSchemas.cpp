@@ -35,7 +35,8 @@ nlohmann::json typed(const char *type, const char *description)
 
 nlohmann::json stringMap(const char *description)
 {
-    return {{"type", "object"}, {"additionalProperties", {{"type", "string"}, {"default", ""}}},
+    return {{"type", "object"},
+            {"additionalProperties", {{"type", "string"}, {"default", ""}}},
             {"description", description}};
 }
 
@@ -63,19 +64,28 @@ nlohmann::json objectMetaSchema()
         {"uid", typed("string", "The unique id of this object in time and space, set by the server.")},
         {"resourceVersion", typed("string", "An opaque value identifying the object's internal version, for "
                                             "optimistic concurrency and watches.")},
-        {"generation", {{"type", "integer"}, {"format", "int64"},
-                        {"description", "A sequence number representing a specific generation of the desired state."}}},
-        {"creationTimestamp", {{"type", "string"}, {"format", "date-time"},
-                               {"description", "When this object was created, set by the server."}}},
-        {"deletionTimestamp", {{"type", "string"}, {"format", "date-time"},
-                               {"description", "When this object will be deleted, set by the server."}}},
-        {"deletionGracePeriodSeconds", {{"type", "integer"}, {"format", "int64"},
-                                        {"description", "Seconds allowed for graceful termination."}}},
+        {"generation",
+         {{"type", "integer"},
+          {"format", "int64"},
+          {"description", "A sequence number representing a specific generation of the desired state."}}},
+        {"creationTimestamp",
+         {{"type", "string"},
+          {"format", "date-time"},
+          {"description", "When this object was created, set by the server."}}},
+        {"deletionTimestamp",
+         {{"type", "string"},
+          {"format", "date-time"},
+          {"description", "When this object will be deleted, set by the server."}}},
+        {"deletionGracePeriodSeconds",
+         {{"type", "integer"}, {"format", "int64"}, {"description", "Seconds allowed for graceful termination."}}},
         {"labels", stringMap("Map of string keys and values that can be used to organize and select objects.")},
         {"annotations", stringMap("Unstructured key value map stored with a resource.")},
-        {"finalizers", {{"type", "array"}, {"items", {{"type", "string"}, {"default", ""}}},
-                        {"description", "Must be empty before the object is deleted from the registry."},
-                        {"x-kubernetes-list-type", "set"}, {"x-kubernetes-patch-strategy", "merge"}}},
+        {"finalizers",
+         {{"type", "array"},
+          {"items", {{"type", "string"}, {"default", ""}}},
+          {"description", "Must be empty before the object is deleted from the registry."},
+          {"x-kubernetes-list-type", "set"},
+          {"x-kubernetes-patch-strategy", "merge"}}},
         {"ownerReferences", looseObjectArray("Objects depended on by this object.")},
         {"managedFields", looseObjectArray("Which field managers own which fields.")},
     };
@@ -137,7 +147,8 @@ nlohmann::json listSchema(const model::GroupVersionKind &listKind, const std::st
     properties["metadata"] = {{"description", "Standard list metadata."},
                               {"default", nlohmann::json::object()},
                               {"allOf", {schemaRef(LIST_META)}}};
-    properties["items"] = {{"type", "array"}, {"description", "The list of objects."},
+    properties["items"] = {{"type", "array"},
+                           {"description", "The list of objects."},
                            {"items", {{"default", nlohmann::json::object()}, {"allOf", {schemaRef(itemSchema)}}}}};
     return {
         {"type", "object"},
@@ -157,8 +168,8 @@ void addMetaSchemas(nlohmann::json &schemas)
         {"properties",
          {{"resourceVersion", typed("string", "The resourceVersion the list is consistent with.")},
           {"continue", typed("string", "Set when more results are available; pass it back to get them.")},
-          {"remainingItemCount", {{"type", "integer"}, {"format", "int64"},
-                                  {"description", "The number of items left after this page."}}}}},
+          {"remainingItemCount",
+           {{"type", "integer"}, {"format", "int64"}, {"description", "The number of items left after this page."}}}}},
     };
     nlohmann::json status = looseObject("Status is the return value for calls that don't return other objects.");
     status["properties"] = typeMetaProperties();

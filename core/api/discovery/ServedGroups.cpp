@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <string_view>
+#include <tuple>
 
 namespace rvscope::api {
 namespace {
@@ -14,11 +15,26 @@ namespace {
 // first. Groups rvscope does not serve cost nothing here and keep the order right when a
 // built-in group is added.
 constexpr std::array<std::string_view, 20> BUILTIN_GROUP_ORDER = {
-    "apiregistration.k8s.io", "apps", "events.k8s.io", "authentication.k8s.io", "authorization.k8s.io",
-    "autoscaling", "batch", "certificates.k8s.io", "networking.k8s.io", "policy",
-    "rbac.authorization.k8s.io", "storage.k8s.io", "admissionregistration.k8s.io", "apiextensions.k8s.io",
-    "scheduling.k8s.io", "coordination.k8s.io", "node.k8s.io", "discovery.k8s.io",
-    "flowcontrol.apiserver.k8s.io", "resource.k8s.io",
+    "apiregistration.k8s.io",
+    "apps",
+    "events.k8s.io",
+    "authentication.k8s.io",
+    "authorization.k8s.io",
+    "autoscaling",
+    "batch",
+    "certificates.k8s.io",
+    "networking.k8s.io",
+    "policy",
+    "rbac.authorization.k8s.io",
+    "storage.k8s.io",
+    "admissionregistration.k8s.io",
+    "apiextensions.k8s.io",
+    "scheduling.k8s.io",
+    "coordination.k8s.io",
+    "node.k8s.io",
+    "discovery.k8s.io",
+    "flowcontrol.apiserver.k8s.io",
+    "resource.k8s.io",
 };
 
 struct KubeVersion {
@@ -29,9 +45,8 @@ struct KubeVersion {
 
 std::optional<long> digits(std::string_view text)
 {
-    if (text.empty() || text.size() > 9 || !std::all_of(text.begin(), text.end(), [](char c) {
-            return c >= '0' && c <= '9';
-        }))
+    if (text.empty() || text.size() > 9 ||
+        !std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; }))
         return std::nullopt;
     long value = 0;
     for (char c : text)
@@ -121,9 +136,8 @@ std::vector<ServedGroup> servedGroups(const ResourceTypeList &types)
                       [](const auto &a, const auto &b) { return a->gvr.resource < b->gvr.resource; });
             group.versions.push_back({version, std::move(list)});
         }
-        std::sort(group.versions.begin(), group.versions.end(), [](const auto &a, const auto &b) {
-            return compareKubeAwareVersions(a.version, b.version) < 0;
-        });
+        std::sort(group.versions.begin(), group.versions.end(),
+                  [](const auto &a, const auto &b) { return compareKubeAwareVersions(a.version, b.version) < 0; });
         groups.push_back(std::move(group));
     }
     std::sort(groups.begin(), groups.end(), groupBefore);

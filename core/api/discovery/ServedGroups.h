@@ -22,8 +22,8 @@ struct ServedVersion final {
 };
 
 struct ServedGroup final {
-    std::string name; // "" for the legacy core group
-    bool custom = false; // every type of the group comes from a CustomResourceDefinition
+    std::string name;                    // "" for the legacy core group
+    bool custom = false;                 // every type of the group comes from a CustomResourceDefinition
     std::vector<ServedVersion> versions; // preference order: the first one is preferred
 };
 

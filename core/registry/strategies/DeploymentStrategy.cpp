@@ -197,7 +197,6 @@ std::vector<model::StatusCause> DeploymentStrategy::validateUpdate(const model::
                                                                    const model::Object &old) const
 {
     Causes causes = Strategy::validateUpdate(object, old);
-    appendUnique(causes, validate(object));
     const nlohmann::json &selector = model::memberAt(object.json(), "spec", "selector");
     if (!jsonedit::semanticEqual(selector, model::memberAt(old.json(), "spec", "selector")))
         causes.push_back(invalidFieldGo("spec.selector", goLabelSelector(selector), "field is immutable"));

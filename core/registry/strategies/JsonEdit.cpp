@@ -3,31 +3,6 @@
 
 namespace rvscope::registry::jsonedit {
 namespace {
-bool isZero(const nlohmann::json &value)
-{
-    return value.is_null() || ((value.is_object() || value.is_array()) && value.empty());
-}
-
-// Drops zero-valued members recursively so that an omitted field equals an explicit empty one.
-nlohmann::json normalized(const nlohmann::json &value)
-{
-    if (value.is_object()) {
-        nlohmann::json out = nlohmann::json::object();
-        for (const auto &[key, member] : value.items()) {
-            nlohmann::json child = normalized(member);
-            if (!isZero(child))
-                out[key] = std::move(child);
-        }
-        return out;
-    }
-    if (value.is_array()) {
-        nlohmann::json out = nlohmann::json::array();
-        for (const nlohmann::json &element : value)
-            out.push_back(normalized(element));
-        return out;
-    }
-    return value;
-}
 } // namespace
 
 nlohmann::json *childObject(nlohmann::json &parent, std::string_view key)
@@ -82,12 +57,62 @@ std::optional<std::int64_t> integer(const nlohmann::json &value)
     return std::nullopt;
 }
 
+namespace {
+// isZero(normalized(value)), without building the normalized copy.
+bool normalizesToZero(const nlohmann::json &value)
+{
+    if (value.is_null())
+        return true;
+    if (value.is_array())
+        return value.empty();
+    if (!value.is_object())
+        return false;
+    for (const auto &[key, member] : value.items()) {
+        if (!normalizesToZero(member))
+            return false;
+    }
+    return true;
+}
+} // namespace
+
 bool semanticEqual(const nlohmann::json &a, const nlohmann::json &b)
 {
-    // Identical trees are the common case on every update path; normalizing copies both.
-    if (a == b)
+    // normalized(a) == normalized(b), walked in place: this runs on every update.
+    if (a.is_object() && b.is_object()) {
+        for (const auto &[key, value] : a.items()) {
+            auto other = b.find(key);
+            const bool zero = normalizesToZero(value);
+            if (other == b.end() || normalizesToZero(*other)) {
+                if (!zero)
+                    return false;
+            } else if (zero || !semanticEqual(value, *other)) {
+                return false;
+            }
+        }
+        for (const auto &[key, value] : b.items()) {
+            if (!a.contains(key) && !normalizesToZero(value))
+                return false;
+        }
         return true;
-    return normalized(a) == normalized(b);
+    }
+    if (a.is_array() && b.is_array()) {
+        if (a.size() != b.size())
+            return false;
+        for (std::size_t i = 0; i < a.size(); ++i) {
+            // Array elements are kept by normalization, zero or not.
+            const bool zeroA = normalizesToZero(a[i]);
+            const bool zeroB = normalizesToZero(b[i]);
+            if (zeroA || zeroB) {
+                if (!(zeroA && zeroB && (a[i].is_object() || a[i].is_array() || a[i].is_null())
+                      && a[i].type() == b[i].type()))
+                    return false;
+            } else if (!semanticEqual(a[i], b[i])) {
+                return false;
+            }
+        }
+        return true;
+    }
+    return a == b;
 }
 
 } // namespace rvscope::registry::jsonedit

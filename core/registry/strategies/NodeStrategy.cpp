@@ -90,7 +90,6 @@ std::vector<model::StatusCause> NodeStrategy::validateSpecUpdate(const model::Ob
 std::vector<model::StatusCause> NodeStrategy::validateUpdate(const model::Object &object, const model::Object &old) const
 {
     std::vector<model::StatusCause> causes = Strategy::validateUpdate(object, old);
-    appendUnique(causes, validate(object));
     appendUnique(causes, validateSpecUpdate(object, old));
     return causes;
 }

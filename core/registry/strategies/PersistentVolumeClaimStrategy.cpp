@@ -83,7 +83,6 @@ std::vector<model::StatusCause> PersistentVolumeClaimStrategy::validateUpdate(co
                                                                               const model::Object &old) const
 {
     Causes causes = Strategy::validateUpdate(object, old);
-    appendUnique(causes, validate(object));
     const nlohmann::json &oldSpec = member(old.json(), "spec");
     nlohmann::json newClone = member(object.json(), "spec");
     nlohmann::json oldClone = oldSpec;

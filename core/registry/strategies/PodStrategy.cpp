@@ -41,7 +41,6 @@ std::vector<model::StatusCause> PodStrategy::validateUpdate(const model::Object 
                                                             const model::Object &old) const
 {
     std::vector<model::StatusCause> causes = Strategy::validateUpdate(object, old);
-    appendUnique(causes, validate(object));
     appendUnique(causes, podspec::validatePodSpecUpdate(model::member(object.json(), "spec"),
                                                         model::member(old.json(), "spec")));
     return causes;

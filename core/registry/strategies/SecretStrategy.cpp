@@ -198,7 +198,6 @@ std::vector<model::StatusCause> SecretStrategy::validateUpdate(const model::Obje
         if (!jsonedit::semanticEqual(member(json, "data"), member(before, "data")))
             causes.push_back(forbiddenField("data", IMMUTABLE_DETAIL));
     }
-    appendUnique(causes, validate(object));
     return causes;
 }
 

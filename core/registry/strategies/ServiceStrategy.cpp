@@ -249,7 +249,6 @@ std::vector<model::StatusCause> ServiceStrategy::validateUpdate(const model::Obj
                                                                 const model::Object &old) const
 {
     Causes causes = Strategy::validateUpdate(object, old);
-    appendUnique(causes, validate(object));
     const nlohmann::json &spec = member(object.json(), "spec");
     const nlohmann::json &oldSpec = member(old.json(), "spec");
     if (serviceType(spec) == "ExternalName" || serviceType(oldSpec) == "ExternalName"

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+
+#include <qcoro/qcorotask.h>
+
+#include "api/ApiTypes.h"
+#include "api/Route.h"
+
+namespace rvscope::registry {
+class Registry;
+struct ResourceType;
+}
+
+namespace rvscope::api {
+
+// The Kubernetes REST API as a pure request -> response mapping (no sockets): discovery,
+// OpenAPI, every verb of the registry with the apiserver's status codes and Status bodies,
+// and watch requests, whose response carries a WatchStream for the transport to drain.
+// A malformed request gets a Status and changes nothing. Core thread only.
+class ApiHandler final {
+public:
+    struct Options {
+        std::string serverAddress = "127.0.0.1:8001"; // advertised by /api
+        std::size_t maxBodyBytes = 3 * 1024 * 1024;   // the apiserver's request limit
+        int bookmarkIntervalMs = 60000;
+        // Server-side processing delay inside every write's CAS loop (the lab's admission
+        // latency), 0 for none.
+        int processingDelayMs = 0;
+    };
+
+    explicit ApiHandler(std::shared_ptr<registry::Registry> registry);
+    ApiHandler(std::shared_ptr<registry::Registry> registry, Options options);
+
+    QCoro::Task<ApiResponse> handle(ApiRequest request);
+    const Options &options() const { return m_options; }
+    void setProcessingDelay(int milliseconds) { m_options.processingDelayMs = milliseconds; }
+
+private:
+    ApiResponse discovery(const Route &route, const ApiRequest &request);
+    QCoro::Task<ApiResponse> collection(Route route, ApiRequest request);
+    QCoro::Task<ApiResponse> item(Route route, ApiRequest request);
+    QCoro::Task<ApiResponse> subresource(Route route, ApiRequest request);
+    QCoro::Task<ApiResponse> watch(Route route, ApiRequest request);
+    ApiResponse cachedJson(const std::string &key, const std::function<std::string()> &build);
+
+    std::shared_ptr<registry::Registry> m_registry;
+    Options m_options;
+    // Discovery and OpenAPI bodies, rebuilt when the set of types changes.
+    std::map<std::string, std::string> m_discoveryCache;
+    std::uint64_t m_discoveryGeneration = 0;
+};
+
+} // namespace rvscope::api

@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: MIT
+#include "api/QueryOptions.h"
+
+#include <charconv>
+
+#include <nlohmann/json.hpp>
+
+#include "model/JsonAccess.h"
+#include "model/StatusErrors.h"
+
+namespace rvscope::api {
+namespace {
+model::Result<std::optional<bool>> boolParameter(const ApiRequest &request, const std::string &name)
+{
+    const std::string *value = request.queryValue(name);
+    if (!value)
+        return std::optional<bool>();
+    auto parsed = parseGoBool(*value);
+    if (!parsed)
+        return model::errors::badRequest("strconv.ParseBool: parsing \"" + *value + "\": invalid syntax (parameter "
+                                         + name + ")");
+    return std::optional<bool>(*parsed);
+}
+
+model::Result<std::optional<std::int64_t>> intParameter(const ApiRequest &request, const std::string &name)
+{
+    const std::string *value = request.queryValue(name);
+    if (!value || value->empty())
+        return std::optional<std::int64_t>();
+    std::int64_t parsed = 0;
+    const char *end = value->data() + value->size();
+    auto [ptr, ec] = std::from_chars(value->data(), end, parsed);
+    if (ec != std::errc() || ptr != end)
+        return model::errors::badRequest("strconv.ParseInt: parsing \"" + *value + "\": invalid syntax (parameter "
+                                         + name + ")");
+    return std::optional<std::int64_t>(parsed);
+}
+
+model::Result<bool> dryRunFrom(const std::string &value)
+{
+    if (value.empty())
+        return false;
+    if (value == "All")
+        return true;
+    return model::errors::badRequest("dryRun: Unsupported value: []string{\"" + value
+                                     + "\"}: supported values: \"All\"");
+}
+} // namespace
+
+std::optional<bool> parseGoBool(const std::string &text)
+{
+    if (text == "1" || text == "t" || text == "T" || text == "TRUE" || text == "true" || text == "True")
+        return true;
+    if (text == "0" || text == "f" || text == "F" || text == "FALSE" || text == "false" || text == "False")
+        return false;
+    return std::nullopt;
+}
+
+model::Result<registry::ListOptions> listOptionsFrom(const ApiRequest &request)
+{
+    registry::ListOptions options;
+    auto text = [&request](const char *name) {
+        const std::string *value = request.queryValue(name);
+        return value ? *value : std::string();
+    };
+    options.labelSelector = text("labelSelector");
+    options.fieldSelector = text("fieldSelector");
+    options.resourceVersion = text("resourceVersion");
+    options.resourceVersionMatch = text("resourceVersionMatch");
+    options.continueToken = text("continue");
+    auto limit = intParameter(request, "limit");
+    if (!limit)
+        return std::move(limit).error();
+    options.limit = limit->value_or(0) > 0 ? **limit : 0;
+    auto timeout = intParameter(request, "timeoutSeconds");
+    if (!timeout)
+        return std::move(timeout).error();
+    options.timeoutSeconds = *timeout;
+    auto bookmarks = boolParameter(request, "allowWatchBookmarks");
+    if (!bookmarks)
+        return std::move(bookmarks).error();
+    options.allowWatchBookmarks = bookmarks->value_or(false);
+    auto initial = boolParameter(request, "sendInitialEvents");
+    if (!initial)
+        return std::move(initial).error();
+    options.sendInitialEvents = *initial;
+    return options;
+}
+
+model::Result<bool> isWatchRequest(const ApiRequest &request)
+{
+    auto watch = boolParameter(request, "watch");
+    if (!watch)
+        return std::move(watch).error();
+    return watch->value_or(false);
+}
+
+model::Result<registry::WriteOptions> writeOptionsFrom(const ApiRequest &request)
+{
+    registry::WriteOptions options;
+    const std::string *dryRun = request.queryValue("dryRun");
+    auto parsed = dryRunFrom(dryRun ? *dryRun : std::string());
+    if (!parsed)
+        return std::move(parsed).error();
+    options.dryRun = *parsed;
+    if (const std::string *manager = request.queryValue("fieldManager"))
+        options.fieldManager = *manager;
+    return options;
+}
+
+model::Result<registry::DeleteOptions> deleteOptionsFrom(const ApiRequest &request)
+{
+    registry::DeleteOptions options;
+    nlohmann::json body = nlohmann::json::object();
+    if (!request.body.empty()) {
+        body = nlohmann::json::parse(request.body, nullptr, /*allow_exceptions=*/false);
+        if (!body.is_object())
+            return model::errors::badRequest("the DeleteOptions body is not a JSON object");
+    }
+    // Body first (kubectl), query parameters as the fallback (the Python client).
+    const nlohmann::json &dryRun = model::member(body, "dryRun");
+    if (dryRun.is_array() && !dryRun.empty()) {
+        auto parsed = dryRunFrom(model::stringOr(dryRun[0]));
+        if (!parsed)
+            return std::move(parsed).error();
+        options.dryRun = *parsed;
+    } else if (const std::string *query = request.queryValue("dryRun")) {
+        auto parsed = dryRunFrom(*query);
+        if (!parsed)
+            return std::move(parsed).error();
+        options.dryRun = *parsed;
+    }
+    const nlohmann::json &preconditions = model::member(body, "preconditions");
+    if (const nlohmann::json &uid = model::member(preconditions, "uid"); uid.is_string())
+        options.preconditions.uid = uid.get<std::string>();
+    if (const nlohmann::json &rv = model::member(preconditions, "resourceVersion"); rv.is_string())
+        options.preconditions.resourceVersion = rv.get<std::string>();
+    if (const nlohmann::json &grace = model::member(body, "gracePeriodSeconds"); grace.is_number_integer()) {
+        options.gracePeriodSeconds = grace.get<std::int64_t>();
+    } else {
+        auto query = intParameter(request, "gracePeriodSeconds");
+        if (!query)
+            return std::move(query).error();
+        options.gracePeriodSeconds = *query;
+    }
+    if (const nlohmann::json &policy = model::member(body, "propagationPolicy"); policy.is_string())
+        options.propagationPolicy = policy.get<std::string>();
+    else if (const std::string *query = request.queryValue("propagationPolicy"))
+        options.propagationPolicy = *query;
+    return options;
+}
+
+} // namespace rvscope::api

@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "api/ApiTypes.h"
+#include "model/Result.h"
+#include "registry/ListOptions.h"
+#include "registry/StoreTypes.h"
+
+// Query parameters (and DELETE bodies) into registry options, with the apiserver's parsing
+// rules: booleans as Go's strconv.ParseBool, unknown parameters ignored (kubectl sends
+// `timeout=32s`), malformed values a 400.
+namespace rvscope::api {
+
+// "1 t T TRUE true True" / "0 f F FALSE false False"; anything else is nullopt.
+std::optional<bool> parseGoBool(const std::string &text);
+
+model::Result<registry::ListOptions> listOptionsFrom(const ApiRequest &request);
+// The `watch` parameter (false when absent).
+model::Result<bool> isWatchRequest(const ApiRequest &request);
+model::Result<registry::WriteOptions> writeOptionsFrom(const ApiRequest &request);
+// DeleteOptions from the JSON body (kubectl) or the query (Python sends no body).
+model::Result<registry::DeleteOptions> deleteOptionsFrom(const ApiRequest &request);
+
+} // namespace rvscope::api

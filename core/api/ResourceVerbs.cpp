@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: MIT
+// ApiHandler: the resource verbs (list, watch, create, get, update, patch, delete,
+// deletecollection) and the /status and /scale subresources.
+#include <random>
+
+#include "api/ApiHandler.h"
+#include "api/QueryOptions.h"
+#include "api/Responses.h"
+#include "api/WatchStream.h"
+#include "model/StatusErrors.h"
+#include "patch/PatchType.h"
+#include "registry/Registry.h"
+#include "registry/ScaleStore.h"
+#include "storage/Storage.h"
+
+namespace rvscope::api {
+namespace {
+
+ApiResponse methodNotAllowed(const std::string &verb, const registry::ResourceType &type)
+{
+    return statusResponse(model::errors::methodNotAllowed(verb + " is not supported on resources of kind \""
+                                                          + type.groupResource().toString() + "\""));
+}
+
+// A namespaced type needs a namespace in the URL to name one object; a cluster-scoped one
+// must not have one.
+std::optional<model::Status> checkScope(const Route &route, const registry::ResourceType &type)
+{
+    if (!type.namespaced() && !route.namespaceName.empty())
+        return model::errors::pathNotFound();
+    return std::nullopt;
+}
+
+std::shared_ptr<const registry::UpdatedObjectInfo> withDelay(std::shared_ptr<const registry::UpdatedObjectInfo> info,
+                                                             int delayMs)
+{
+    if (delayMs <= 0)
+        return info;
+    return std::make_shared<registry::DelayedObjectInfo>(std::move(info), delayMs);
+}
+
+int upstreamDefaultTimeoutMs()
+{
+    // minRequestTimeout 1800 s times a random factor in [1, 2), like the apiserver.
+    static std::mt19937 random{std::random_device{}()};
+    return static_cast<int>(std::uniform_int_distribution<int>(1800, 3599)(random)) * 1000;
+}
+
+} // namespace
+
+QCoro::Task<ApiResponse> ApiHandler::collection(Route route, ApiRequest request)
+{
+    const registry::Registry::Entry *entry = m_registry->find(route.group, route.version, route.resource);
+    const registry::ResourceType &type = *entry->type;
+    std::shared_ptr<registry::Store> store = entry->store;
+    std::shared_ptr<registry::Registry> keepRegistry = m_registry;
+    if (auto wrongScope = checkScope(route, type))
+        co_return statusResponse(*wrongScope);
+
+    if (request.method == "GET") {
+        auto watching = isWatchRequest(request);
+        if (!watching)
+            co_return statusResponse(watching.error());
+        if (*watching)
+            co_return co_await watch(route, std::move(request));
+        auto options = listOptionsFrom(request);
+        if (!options)
+            co_return statusResponse(options.error());
+        auto listed = co_await store->list(route.namespaceName, std::move(options).value());
+        if (!listed)
+            co_return statusResponse(listed.error());
+        co_return listResponse(type, *listed);
+    }
+    if (request.method == "POST") {
+        if (type.namespaced() && route.namespaceName.empty())
+            co_return methodNotAllowed("create", type);
+        auto options = writeOptionsFrom(request);
+        if (!options)
+            co_return statusResponse(options.error());
+        auto object = decodeBody(request, type.kind, type.apiVersion(), m_options.maxBodyBytes);
+        if (!object)
+            co_return statusResponse(object.error());
+        auto created = co_await store->create(route.namespaceName, std::move(object).value(), *options);
+        if (!created)
+            co_return statusResponse(created.error());
+        co_return objectResponse(*created, 201);
+    }
+    if (request.method == "DELETE") {
+        if (type.gvr.resource == "namespaces")
+            co_return methodNotAllowed("deletecollection", type);
+        auto options = deleteOptionsFrom(request);
+        if (!options)
+            co_return statusResponse(options.error());
+        auto listOptions = listOptionsFrom(request);
+        if (!listOptions)
+            co_return statusResponse(listOptions.error());
+        auto removed = co_await store->removeCollection(route.namespaceName, *options, std::move(listOptions).value());
+        if (!removed)
+            co_return statusResponse(removed.error());
+        co_return listResponse(type, *removed);
+    }
+    co_return statusResponse(
+        model::errors::methodNotAllowed("the server does not allow this method on the requested resource"));
+}
+
+QCoro::Task<ApiResponse> ApiHandler::item(Route route, ApiRequest request)
+{
+    const registry::Registry::Entry *entry = m_registry->find(route.group, route.version, route.resource);
+    const registry::ResourceType &type = *entry->type;
+    std::shared_ptr<registry::Store> store = entry->store;
+    std::shared_ptr<registry::Registry> registry = m_registry;
+    if (auto wrongScope = checkScope(route, type))
+        co_return statusResponse(*wrongScope);
+    if (type.namespaced() && route.namespaceName.empty())
+        co_return statusResponse(model::errors::pathNotFound());
+
+    if (request.method == "GET") {
+        auto watching = isWatchRequest(request);
+        if (watching && *watching) {
+            // The legacy single-object watch is the collection watch on that name.
+            request.query["fieldSelector"] = "metadata.name=" + route.name;
+            co_return co_await watch(route, std::move(request));
+        }
+        auto got = co_await store->get(route.namespaceName, route.name);
+        if (!got)
+            co_return statusResponse(got.error());
+        co_return objectResponse(*got);
+    }
+    if (request.method == "PUT" || request.method == "PATCH") {
+        auto options = writeOptionsFrom(request);
+        if (!options)
+            co_return statusResponse(options.error());
+        std::shared_ptr<const registry::UpdatedObjectInfo> info;
+        if (request.method == "PUT") {
+            auto object = decodeBody(request, type.kind, type.apiVersion(), m_options.maxBodyBytes);
+            if (!object)
+                co_return statusResponse(object.error());
+            info = std::make_shared<registry::PutObjectInfo>(std::move(object).value());
+        } else {
+            if (request.body.size() > m_options.maxBodyBytes)
+                co_return statusResponse(model::errors::requestEntityTooLarge("Request entity too large"));
+            auto patch = registry::makePatchInfo(type, request.header("content-type"), request.body);
+            if (!patch)
+                co_return statusResponse(patch.error());
+            info = patch.value();
+            // Server-side apply creates missing objects (kubectl apply --server-side sends
+            // no GET first).
+            const auto patchType = patch::parsePatchType(request.header("content-type"));
+            if (patchType && *patchType == patch::PatchType::ApplyPatch) {
+                if (options->fieldManager.empty())
+                    co_return statusResponse(
+                        model::errors::badRequest("PATCH requests with apply content type require fieldManager"));
+                options->forceAllowCreate = true;
+            }
+        }
+        auto updated = co_await store->update(route.namespaceName, route.name,
+                                              withDelay(std::move(info), m_options.processingDelayMs), *options);
+        if (!updated)
+            co_return statusResponse(updated.error());
+        co_return objectResponse(updated->object, updated->created ? 201 : 200);
+    }
+    if (request.method == "DELETE") {
+        auto options = deleteOptionsFrom(request);
+        if (!options)
+            co_return statusResponse(options.error());
+        model::Result<registry::DeleteResponse> removed;
+        if (type.gvr.resource == "namespaces" && type.gvr.group.empty())
+            removed = co_await registry->removeNamespace(route.name, *options);
+        else
+            removed = co_await store->remove(route.namespaceName, route.name, *options);
+        if (!removed)
+            co_return statusResponse(removed.error());
+        co_return deleteResponse(type, *removed);
+    }
+    co_return statusResponse(
+        model::errors::methodNotAllowed("the server does not allow this method on the requested resource"));
+}
+
+QCoro::Task<ApiResponse> ApiHandler::subresource(Route route, ApiRequest request)
+{
+    const registry::Registry::Entry *entry = m_registry->find(route.group, route.version, route.resource);
+    const registry::ResourceType &type = *entry->type;
+    std::shared_ptr<registry::Registry> registry = m_registry;
+    if (auto wrongScope = checkScope(route, type))
+        co_return statusResponse(*wrongScope);
+    const bool isStatus = route.subresource == "status" && entry->status;
+    const bool isScale = route.subresource == "scale" && entry->scale;
+    if (!isStatus && !isScale)
+        co_return statusResponse(model::errors::pathNotFound());
+    std::shared_ptr<registry::Store> status = entry->status;
+    std::shared_ptr<registry::ScaleStore> scale = entry->scale;
+
+    if (request.method == "GET") {
+        model::Result<model::ObjectPtr> got;
+        if (isScale)
+            got = co_await scale->get(route.namespaceName, route.name);
+        else
+            got = co_await status->get(route.namespaceName, route.name);
+        if (!got)
+            co_return statusResponse(got.error());
+        co_return objectResponse(*got);
+    }
+    if (request.method != "PUT" && request.method != "PATCH")
+        co_return statusResponse(
+            model::errors::methodNotAllowed("the server does not allow this method on the requested resource"));
+    auto options = writeOptionsFrom(request);
+    if (!options)
+        co_return statusResponse(options.error());
+    const std::string kind = isScale ? "Scale" : type.kind;
+    const std::string apiVersion = isScale ? "autoscaling/v1" : type.apiVersion();
+    std::shared_ptr<const registry::UpdatedObjectInfo> info;
+    if (request.method == "PUT") {
+        auto object = decodeBody(request, kind, apiVersion, m_options.maxBodyBytes);
+        if (!object)
+            co_return statusResponse(object.error());
+        info = std::make_shared<registry::PutObjectInfo>(std::move(object).value());
+    } else {
+        auto patchType = patch::patchTypeForRequest(request.header("content-type"),
+                                                    isScale || type.strategy->supportsStrategicMerge());
+        if (!patchType)
+            co_return statusResponse(patchType.error());
+        nlohmann::json body = nlohmann::json::parse(request.body, nullptr, false);
+        if (body.is_discarded())
+            co_return statusResponse(model::errors::badRequest("error decoding patch: invalid JSON"));
+        info = std::make_shared<registry::PatchObjectInfo>(*patchType, std::move(body), kind);
+    }
+    info = withDelay(std::move(info), m_options.processingDelayMs);
+    // Not a conditional expression: g++ 12 miscompiles co_await inside ?:.
+    model::Result<registry::UpdateResponse> updated;
+    if (isScale)
+        updated = co_await scale->update(route.namespaceName, route.name, info, *options);
+    else
+        updated = co_await status->update(route.namespaceName, route.name, info, *options);
+    if (!updated)
+        co_return statusResponse(updated.error());
+    co_return objectResponse(updated->object);
+}
+
+QCoro::Task<ApiResponse> ApiHandler::watch(Route route, ApiRequest request)
+{
+    const registry::Registry::Entry *entry = m_registry->find(route.group, route.version, route.resource);
+    const registry::ResourceType &type = *entry->type;
+    std::shared_ptr<registry::Store> store = entry->store;
+    auto options = listOptionsFrom(request);
+    if (!options)
+        co_return statusResponse(options.error());
+
+    WatchStream::Options streamOptions;
+    streamOptions.kind = type.kind;
+    streamOptions.apiVersion = type.apiVersion();
+    streamOptions.timeoutMs = options->timeoutSeconds && *options->timeoutSeconds > 0
+        ? static_cast<int>(std::min<std::int64_t>(*options->timeoutSeconds, 24 * 3600) * 1000)
+        : upstreamDefaultTimeoutMs();
+    if (options->allowWatchBookmarks) {
+        streamOptions.bookmarkIntervalMs = m_options.bookmarkIntervalMs;
+        std::shared_ptr<storage::Storage> storage = type.storage;
+        streamOptions.currentRevision = [storage]() -> QCoro::Task<std::int64_t> {
+            auto revision = co_await storage->currentRevision();
+            co_return revision ? *revision : 0;
+        };
+    }
+    auto stream = std::make_shared<WatchStream>(std::move(streamOptions));
+    registry::WatchSink sink = stream->sink();
+    auto handle = co_await store->watch(route.namespaceName, std::move(options).value(), std::move(sink));
+    ApiResponse response;
+    response.watch = stream;
+    if (!handle) {
+        // A too-old resourceVersion is not an HTTP error: the stream opens and carries one
+        // ERROR event (upstream's newErrWatcher); clients relist on it.
+        if (handle.error().code != 410)
+            co_return statusResponse(handle.error());
+        registry::WatchEvent expired;
+        expired.type = registry::WatchEventType::Error;
+        expired.error = handle.error();
+        stream->sink()(expired);
+        co_return response;
+    }
+    stream->setHandle(std::move(handle).value());
+    co_return response;
+}
+
+} // namespace rvscope::api

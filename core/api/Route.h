@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <optional>
+#include <string>
+
+namespace rvscope::registry {
+class Registry;
+}
+
+namespace rvscope::api {
+
+// What a request path names. Paths may end in '/', which is ignored (the Python client
+// asks for "/api/v1/").
+struct Route final {
+    enum class Kind {
+        Version,       // /version
+        Health,        // /healthz, /livez, /readyz (and their sub-checks)
+        CoreVersions,  // /api
+        Groups,        // /apis
+        Group,         // /apis/<group>
+        Resources,     // /api/v1, /apis/<group>/<version>
+        OpenApiIndex,  // /openapi/v3
+        OpenApiDoc,    // /openapi/v3/<api/v1 | apis/g/v>
+        Collection,    // [/namespaces/<ns>]/<resource>
+        Item,          // [/namespaces/<ns>]/<resource>/<name>[/<subresource>]
+        BulkGet,       // /apis/bulk.k8s.io/v1/bulkgetoperations (reserved for bulk watch)
+        NotFound,
+    };
+    Kind kind = Kind::NotFound;
+    std::string group;
+    std::string version;
+    std::string resource;
+    std::string namespaceName; // empty: cluster scope or all namespaces
+    std::string name;
+    std::string subresource;
+    std::string openApiKey; // "api/v1" or "apis/apps/v1"
+};
+
+// Resolves `path` against the types the registry serves (a segment after
+// /namespaces/<ns>/ is a resource when one is served under that name, otherwise a
+// subresource of the namespace, as upstream resolves it).
+Route resolveRoute(const std::string &path, const registry::Registry &registry);
+
+} // namespace rvscope::api

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <deque>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include <QtCore/QTimer>
+#include <qcoro/qcorotask.h>
+
+#include "registry/StoreTypes.h"
+#include "storage/WatchHandle.h"
+
+namespace rvscope::api {
+
+// One open watch as the API sends it: every registry event serialized once into the wire
+// form `{"type":"ADDED","object":{...}}` (the object's cached bytes are spliced in, not
+// re-encoded), queued until a transport attaches, ended by an ERROR event, the timeout
+// (timeoutSeconds, or 30-60 minutes like upstream), the client leaving, or shutdown.
+// Optional BOOKMARK events carry the current revision. Core thread only.
+class WatchStream final : public std::enable_shared_from_this<WatchStream> {
+public:
+    struct Options {
+        std::string kind;       // of the watched type, for BOOKMARK objects
+        std::string apiVersion;
+        int timeoutMs = 0;      // 0: none
+        int bookmarkIntervalMs = 0; // 0: no bookmarks
+        // For bookmarks: the revision the watch has caught up with (storage's current).
+        std::function<QCoro::Task<std::int64_t>()> currentRevision;
+    };
+
+    explicit WatchStream(Options options);
+    ~WatchStream();
+    WatchStream(const WatchStream &) = delete;
+    WatchStream &operator=(const WatchStream &) = delete;
+
+    // The sink to give the registry; it may be called before attach().
+    registry::WatchSink sink();
+    void setHandle(storage::WatchHandle handle);
+
+    // The transport's side: each event line (JSON, no newline) in order, then `end` once.
+    // Starts the timers. Events queued before attaching are delivered first.
+    void attach(std::function<void(const std::string &event)> onEvent, std::function<void()> onEnd);
+    // The client went away or the server stops: no more callbacks.
+    void close();
+    bool ended() const { return m_ended; }
+
+    static std::string serialize(const registry::WatchEvent &event);
+
+private:
+    void deliver(std::string line);
+    void finish();
+    QCoro::Task<> sendBookmark();
+
+    Options m_options;
+    storage::WatchHandle m_handle;
+    std::deque<std::string> m_pending;
+    std::function<void(const std::string &)> m_onEvent;
+    std::function<void()> m_onEnd;
+    std::unique_ptr<QTimer> m_timeout;
+    std::unique_ptr<QTimer> m_bookmarks;
+    bool m_ended = false;
+    bool m_finishPending = false;
+};
+
+} // namespace rvscope::api

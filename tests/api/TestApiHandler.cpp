@@ -1,0 +1,330 @@
+// SPDX-License-Identifier: MIT
+// The REST mapping without sockets: requests in, responses out, as kubectl and the Python
+// client would send them (wire contract).
+#include <QtTest/QtTest>
+
+#include "RegistryTestSupport.h"
+#include "api/ApiHandler.h"
+#include "api/WatchStream.h"
+
+using namespace rvscope;
+using api::ApiRequest;
+using api::ApiResponse;
+using testing::run;
+
+namespace {
+struct Fixture {
+    testing::RegistryFixture registryFixture;
+    std::shared_ptr<registry::Registry> registry;
+    api::ApiHandler handler;
+
+    Fixture()
+        : registry(std::shared_ptr<registry::Registry>(registryFixture.registry.get(), [](registry::Registry *) {}))
+        , handler(registry)
+    {
+    }
+
+    ApiResponse call(const std::string &method, const std::string &pathAndQuery, const std::string &body = {},
+                     const std::string &contentType = "application/json")
+    {
+        ApiRequest request;
+        request.method = method;
+        const auto question = pathAndQuery.find('?');
+        request.path = pathAndQuery.substr(0, question);
+        if (question != std::string::npos) {
+            const QUrlQuery query(QString::fromStdString(pathAndQuery.substr(question + 1)));
+            for (const auto &[key, value] : query.queryItems(QUrl::FullyDecoded))
+                request.query[key.toStdString()] = value.toStdString();
+        }
+        request.body = body;
+        if (!body.empty())
+            request.headers["content-type"] = contentType;
+        return run(handler.handle(std::move(request)));
+    }
+};
+
+nlohmann::json json(const ApiResponse &response)
+{
+    return nlohmann::json::parse(response.body, nullptr, false);
+}
+
+// Drains a watch response's events that are already available.
+std::vector<nlohmann::json> events(const ApiResponse &response, bool *ended = nullptr)
+{
+    std::vector<nlohmann::json> lines;
+    bool done = false;
+    response.watch->attach([&lines](const std::string &line) { lines.push_back(nlohmann::json::parse(line)); },
+                           [&done] { done = true; });
+    if (ended)
+        *ended = done;
+    return lines;
+}
+
+const char *CM_FOO = R"({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"foo"},"data":{"a":"1"}})";
+} // namespace
+
+class TestApiHandler final : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void testDiscoveryWithTrailingSlashes_data();
+    void testDiscoveryWithTrailingSlashes();
+    void testUnknownPathIs404Status();
+    void testCrudRoundTrip();
+    void testStalePutIs409WithExactMessage();
+    void testListShape();
+    void testPatchContentTypes();
+    void testBadRequestsChangeNothing_data();
+    void testBadRequestsChangeNothing();
+    void testWatchStreamsEvents();
+    void testWatchTooOldIsErrorEventInA200Stream();
+    void testDeleteResponses();
+    void testScaleSubresource();
+    void testDryRunCreate();
+};
+
+void TestApiHandler::testDiscoveryWithTrailingSlashes_data()
+{
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<QString>("kind");
+    QTest::newRow("/api") << "/api" << "APIVersions";
+    QTest::newRow("/api/") << "/api/" << "APIVersions";
+    QTest::newRow("/apis/") << "/apis/" << "APIGroupList";
+    QTest::newRow("/api/v1/") << "/api/v1/" << "APIResourceList";
+    QTest::newRow("/apis/apps/") << "/apis/apps/" << "APIGroup";
+    QTest::newRow("/apis/apps/v1") << "/apis/apps/v1" << "APIResourceList";
+    QTest::newRow("/version/") << "/version/" << "";
+}
+
+void TestApiHandler::testDiscoveryWithTrailingSlashes()
+{
+    QFETCH(QString, path);
+    QFETCH(QString, kind);
+    Fixture fixture;
+    const ApiResponse response = fixture.call("GET", path.toStdString());
+    QCOMPARE(response.status, 200);
+    const nlohmann::json body = json(response);
+    if (kind.isEmpty())
+        QCOMPARE(body["major"], "1");
+    else
+        QCOMPARE(body["kind"], kind.toStdString());
+}
+
+void TestApiHandler::testUnknownPathIs404Status()
+{
+    Fixture fixture;
+    for (const char *path : {"/nope", "/api/v1/widgets", "/apis/example.com/v1/widgets", "/api/v1/namespaces/default/foos"}) {
+        const ApiResponse response = fixture.call("GET", path);
+        QCOMPARE(response.status, 404);
+        QCOMPARE(json(response)["kind"], "Status");
+        QCOMPARE(json(response)["message"], "the server could not find the requested resource");
+    }
+}
+
+void TestApiHandler::testCrudRoundTrip()
+{
+    Fixture fixture;
+    const ApiResponse created = fixture.call("POST", "/api/v1/namespaces/default/configmaps", CM_FOO);
+    QCOMPARE(created.status, 201);
+    const nlohmann::json object = json(created);
+    QCOMPARE(object["kind"], "ConfigMap");
+    QCOMPARE(object["metadata"]["namespace"], "default");
+
+    const ApiResponse got = fixture.call("GET", "/api/v1/namespaces/default/configmaps/foo");
+    QCOMPARE(got.status, 200);
+    QCOMPARE(json(got), object);
+
+    nlohmann::json changed = object;
+    changed["data"]["a"] = "2";
+    const ApiResponse updated = fixture.call("PUT", "/api/v1/namespaces/default/configmaps/foo", changed.dump());
+    QCOMPARE(updated.status, 200);
+    QVERIFY(json(updated)["metadata"]["resourceVersion"] != object["metadata"]["resourceVersion"]);
+
+    const ApiResponse deleted = fixture.call("DELETE", "/api/v1/namespaces/default/configmaps/foo");
+    QCOMPARE(deleted.status, 200);
+    QCOMPARE(json(deleted)["status"], "Success");
+    QCOMPARE(json(deleted)["details"]["kind"], "configmaps");
+    QCOMPARE(fixture.call("GET", "/api/v1/namespaces/default/configmaps/foo").status, 404);
+}
+
+void TestApiHandler::testStalePutIs409WithExactMessage()
+{
+    Fixture fixture;
+    const nlohmann::json first = json(fixture.call("POST", "/api/v1/namespaces/default/configmaps", CM_FOO));
+    nlohmann::json one = first;
+    one["data"]["bar"] = "one";
+    QCOMPARE(fixture.call("PUT", "/api/v1/namespaces/default/configmaps/foo", one.dump()).status, 200);
+    nlohmann::json two = first;
+    two["data"]["baz"] = "two";
+    const ApiResponse conflict = fixture.call("PUT", "/api/v1/namespaces/default/configmaps/foo", two.dump());
+    QCOMPARE(conflict.status, 409);
+    QCOMPARE(json(conflict)["reason"], "Conflict");
+    QCOMPARE(json(conflict)["message"],
+             "Operation cannot be fulfilled on configmaps \"foo\": the object has been modified; please apply your "
+             "changes to the latest version and try again");
+}
+
+void TestApiHandler::testListShape()
+{
+    Fixture fixture;
+    const ApiResponse empty = fixture.call("GET", "/api/v1/namespaces/default/configmaps");
+    QCOMPARE(empty.status, 200);
+    QCOMPARE(json(empty)["kind"], "ConfigMapList");
+    QCOMPARE(json(empty)["apiVersion"], "v1");
+    QVERIFY(json(empty)["items"].is_array());
+    QVERIFY(json(empty)["metadata"]["resourceVersion"].is_string());
+
+    fixture.call("POST", "/api/v1/namespaces/default/configmaps", CM_FOO);
+    const nlohmann::json all = json(fixture.call("GET", "/api/v1/configmaps?limit=500"));
+    QCOMPARE(all["items"].size(), std::size_t(1));
+    QCOMPARE(all["items"][0]["metadata"]["name"], "foo");
+    QCOMPARE(json(fixture.call("GET", "/apis/apps/v1/deployments"))["kind"], "DeploymentList");
+}
+
+void TestApiHandler::testPatchContentTypes()
+{
+    Fixture fixture;
+    fixture.call("POST", "/api/v1/namespaces/default/configmaps", CM_FOO);
+    const std::string path = "/api/v1/namespaces/default/configmaps/foo";
+    QCOMPARE(fixture.call("PATCH", path, R"({"data":{"s":"3"}})", "application/strategic-merge-patch+json").status, 200);
+    QCOMPARE(fixture.call("PATCH", path, R"({"data":{"m":"4"}})", "application/merge-patch+json").status, 200);
+    const ApiResponse jsonPatch =
+        fixture.call("PATCH", path, R"([{"op":"add","path":"/data/j","value":"2"}])", "application/json-patch+json");
+    QCOMPARE(jsonPatch.status, 200);
+    QCOMPARE(json(jsonPatch)["data"], (nlohmann::json{{"a", "1"}, {"s", "3"}, {"m", "4"}, {"j", "2"}}));
+    const ApiResponse failedTest =
+        fixture.call("PATCH", path, R"([{"op":"test","path":"/data/a","value":"9"}])", "application/json-patch+json");
+    QCOMPARE(failedTest.status, 422);
+    const ApiResponse wrongType = fixture.call("PATCH", path, "{}", "text/plain");
+    QCOMPARE(wrongType.status, 415);
+    QCOMPARE(json(wrongType)["reason"], "UnsupportedMediaType");
+    QCOMPARE(fixture.call("PATCH", "/api/v1/namespaces/default/configmaps/ghost", "{}",
+                          "application/merge-patch+json")
+                 .status,
+             404);
+    // Server-side apply creates a missing object.
+    const ApiResponse applied = fixture.call("PATCH", "/api/v1/namespaces/default/configmaps/made?fieldManager=kubectl",
+                                             R"({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"made"},"data":{"x":"1"}})",
+                                             "application/apply-patch+yaml");
+    QCOMPARE(applied.status, 201);
+}
+
+void TestApiHandler::testBadRequestsChangeNothing_data()
+{
+    QTest::addColumn<QString>("method");
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<QString>("body");
+    QTest::addColumn<int>("status");
+    QTest::newRow("malformed json") << "POST" << "/api/v1/namespaces/default/configmaps" << "{not json" << 400;
+    QTest::newRow("array body") << "POST" << "/api/v1/namespaces/default/configmaps" << "[1]" << 400;
+    QTest::newRow("wrong kind") << "POST" << "/api/v1/namespaces/default/configmaps"
+                                << R"({"kind":"Secret","apiVersion":"v1","metadata":{"name":"x"}})" << 400;
+    QTest::newRow("bad name") << "POST" << "/api/v1/namespaces/default/configmaps" << R"({"metadata":{"name":"Bad_x"}})"
+                              << 422;
+    QTest::newRow("bad bool") << "GET" << "/api/v1/configmaps?watch=maybe" << "" << 400;
+    QTest::newRow("bad limit") << "GET" << "/api/v1/configmaps?limit=ten" << "" << 400;
+    QTest::newRow("bad dryRun") << "POST" << "/api/v1/namespaces/default/configmaps?dryRun=Some"
+                                << R"({"metadata":{"name":"x"}})" << 400;
+    QTest::newRow("create without namespace") << "POST" << "/api/v1/configmaps" << R"({"metadata":{"name":"x"}})"
+                                              << 405;
+    QTest::newRow("namespace on cluster type") << "GET" << "/api/v1/namespaces/default/nodes" << "" << 404;
+}
+
+void TestApiHandler::testBadRequestsChangeNothing()
+{
+    QFETCH(QString, method);
+    QFETCH(QString, path);
+    QFETCH(QString, body);
+    QFETCH(int, status);
+    Fixture fixture;
+    const auto before = run(fixture.registryFixture.storage->currentRevision()).value();
+    const ApiResponse response = fixture.call(method.toStdString(), path.toStdString(), body.toStdString());
+    QCOMPARE(response.status, status);
+    QCOMPARE(json(response)["kind"], "Status");
+    QCOMPARE(json(response)["code"], status);
+    QCOMPARE(run(fixture.registryFixture.storage->currentRevision()).value(), before);
+}
+
+void TestApiHandler::testWatchStreamsEvents()
+{
+    Fixture fixture;
+    fixture.call("POST", "/api/v1/namespaces/default/configmaps", CM_FOO);
+    const ApiResponse watch = fixture.call("GET", "/api/v1/namespaces/default/configmaps?watch=True&resourceVersion=0");
+    QCOMPARE(watch.status, 200);
+    QVERIFY(watch.watch);
+    std::vector<nlohmann::json> lines;
+    watch.watch->attach([&lines](const std::string &line) { lines.push_back(nlohmann::json::parse(line)); }, [] {});
+    QCOMPARE(lines.size(), std::size_t(1));
+    QCOMPARE(lines[0]["type"], "ADDED"); // the synthetic ADDED kubectl get -w swallows
+    fixture.call("PATCH", "/api/v1/namespaces/default/configmaps/foo", R"({"data":{"a":"2"}})",
+                 "application/merge-patch+json");
+    fixture.call("DELETE", "/api/v1/namespaces/default/configmaps/foo");
+    QCOMPARE(lines.size(), std::size_t(3));
+    QCOMPARE(lines[1]["type"], "MODIFIED");
+    QCOMPARE(lines[1]["object"]["kind"], "ConfigMap");
+    QCOMPARE(lines[2]["type"], "DELETED");
+    watch.watch->close();
+}
+
+void TestApiHandler::testWatchTooOldIsErrorEventInA200Stream()
+{
+    Fixture fixture;
+    fixture.call("POST", "/api/v1/namespaces/default/configmaps", CM_FOO);
+    const auto now = run(fixture.registryFixture.storage->currentRevision()).value();
+    run(fixture.registryFixture.storage->compact(now)).value();
+    const ApiResponse watch = fixture.call("GET", "/api/v1/namespaces/default/configmaps?watch=1&resourceVersion=2");
+    QCOMPARE(watch.status, 200);
+    bool ended = false;
+    const auto lines = events(watch, &ended);
+    QCOMPARE(lines.size(), std::size_t(1));
+    QCOMPARE(lines[0]["type"], "ERROR");
+    QCOMPARE(lines[0]["object"]["code"], 410);
+    QCOMPARE(lines[0]["object"]["reason"], "Expired");
+    QVERIFY(ended);
+}
+
+void TestApiHandler::testDeleteResponses()
+{
+    Fixture fixture;
+    const char *pod = R"({"metadata":{"name":"p"},"spec":{"containers":[{"name":"c","image":"nginx"}]}})";
+    QCOMPARE(fixture.call("POST", "/api/v1/namespaces/default/pods", pod).status, 201);
+    const ApiResponse deletedPod = fixture.call("DELETE", "/api/v1/namespaces/default/pods/p");
+    QCOMPARE(deletedPod.status, 200);
+    QCOMPARE(json(deletedPod)["kind"], "Pod"); // pods return the deleted object
+
+    fixture.call("POST", "/api/v1/namespaces/default/configmaps", CM_FOO);
+    const ApiResponse stale = fixture.call("DELETE", "/api/v1/namespaces/default/configmaps/foo",
+                                           R"({"preconditions":{"resourceVersion":"1"}})");
+    QCOMPARE(stale.status, 409);
+    const ApiResponse dryRun =
+        fixture.call("DELETE", "/api/v1/namespaces/default/configmaps/foo", R"({"dryRun":["All"]})");
+    QCOMPARE(dryRun.status, 200);
+    QCOMPARE(fixture.call("GET", "/api/v1/namespaces/default/configmaps/foo").status, 200);
+}
+
+void TestApiHandler::testScaleSubresource()
+{
+    Fixture fixture;
+    const char *deployment = R"({"metadata":{"name":"web"},"spec":{"selector":{"matchLabels":{"app":"web"}},
+        "template":{"metadata":{"labels":{"app":"web"}},"spec":{"containers":[{"name":"c","image":"nginx"}]}}}})";
+    QCOMPARE(fixture.call("POST", "/apis/apps/v1/namespaces/default/deployments", deployment).status, 201);
+    const ApiResponse scaled = fixture.call("PATCH", "/apis/apps/v1/namespaces/default/deployments/web/scale",
+                                            R"({"spec":{"replicas":3}})", "application/merge-patch+json");
+    QVERIFY2(scaled.status == 200, scaled.body.c_str());
+    QCOMPARE(json(scaled)["kind"], "Scale");
+    QCOMPARE(json(scaled)["apiVersion"], "autoscaling/v1");
+    QCOMPARE(json(scaled)["spec"]["replicas"], 3);
+    QCOMPARE(json(scaled)["status"]["selector"], "app=web");
+}
+
+void TestApiHandler::testDryRunCreate()
+{
+    Fixture fixture;
+    const ApiResponse created = fixture.call("POST", "/api/v1/namespaces/default/configmaps?dryRun=All", CM_FOO);
+    QCOMPARE(created.status, 201);
+    QVERIFY(!json(created)["metadata"].contains("resourceVersion"));
+    QCOMPARE(fixture.call("GET", "/api/v1/namespaces/default/configmaps/foo").status, 404);
+}
+
+QTEST_GUILESS_MAIN(TestApiHandler)
+#include "TestApiHandler.moc"
