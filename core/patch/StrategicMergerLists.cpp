@@ -88,6 +88,20 @@ std::vector<json> sortedBy(std::vector<json> items, const json &order, std::stri
     return sorted;
 }
 
+// The merge-key stubs of `list` ({"name":"a"}), or the values of a primitive list: all that
+// ordering compares.
+json identities(const json &list, std::string_view mergeKey)
+{
+    if (mergeKey.empty())
+        return list;
+    json stubs = json::array();
+    for (const json &item : list) {
+        const json *identity = identityOf(item, mergeKey);
+        stubs.push_back(identity ? json{{std::string(mergeKey), *identity}} : json::object());
+    }
+    return stubs;
+}
+
 // Upstream normalizeElementOrder + mergeSortedSlice: patch items take the patch (or
 // $setElementOrder) order, server-only items keep their live order, and the two are
 // interleaved by live position. A server-only item goes first only when both are live items
@@ -115,13 +129,13 @@ json normalizeElementOrder(std::vector<json> patchItems, std::vector<json> serve
 // Splits `merged` into the items `selector` names and the rest (upstream
 // partitionMapsByPresentInList / partitionPrimitivesByPresentInList).
 model::Result<std::pair<std::vector<json>, std::vector<json>>>
-partitionBy(const json &merged, const json &selector, std::string_view mergeKey)
+partitionBy(json merged, const json &selector, std::string_view mergeKey)
 {
     std::pair<std::vector<json>, std::vector<json>> parts;
-    for (const json &item : merged) {
+    for (json &item : merged) {
         if (!identityOf(item, mergeKey))
             return noMergeKey(item, mergeKey);
-        (indexIn(selector, item, mergeKey) != NOT_FOUND ? parts.first : parts.second).push_back(item);
+        (indexIn(selector, item, mergeKey) != NOT_FOUND ? parts.first : parts.second).push_back(std::move(item));
     }
     return parts;
 }
@@ -207,7 +221,7 @@ model::Result<json> StrategicMerger::mergeKeyedList(json original, const json &p
             }
         }
         model::Result<std::pair<std::vector<json>, std::vector<json>>> parts =
-            partitionBy(merged, patch, mergeKey);
+            partitionBy(std::move(merged), patch, mergeKey);
         if (!parts)
             return std::move(parts).error();
         return normalizeElementOrder(std::move(parts->first), std::move(parts->second), patch,
@@ -241,8 +255,9 @@ model::Result<json> StrategicMerger::mergeKeyedList(json original, const json &p
         }
     }
 
-    // A copy: normalizeElementOrder still needs the live order of `original`.
-    json merged = replace ? json::array() : original;
+    // Ordering needs only the live items' identities; the items themselves move.
+    const json liveOrder = identities(original, mergeKey);
+    json merged = replace ? json::array() : std::move(original);
     for (const json &item : plainItems) {
         if (!identityOf(item, mergeKey))
             return noMergeKey(item, mergeKey);
@@ -261,11 +276,11 @@ model::Result<json> StrategicMerger::mergeKeyedList(json original, const json &p
         return merged;
 
     model::Result<std::pair<std::vector<json>, std::vector<json>>> parts =
-        partitionBy(merged, plainItems, mergeKey);
+        partitionBy(std::move(merged), plainItems, mergeKey);
     if (!parts)
         return std::move(parts).error();
     return normalizeElementOrder(std::move(parts->first), std::move(parts->second), plainItems,
-                                 original, mergeKey);
+                                 liveOrder, mergeKey);
 }
 
 model::VoidResult StrategicMerger::applySetElementOrder(json &result, json &patch,
@@ -311,7 +326,7 @@ model::VoidResult StrategicMerger::applySetElementOrder(json &result, json &patc
             continue;
         }
         model::Result<std::pair<std::vector<json>, std::vector<json>>> parts =
-            partitionBy(merged, order, mergeKey);
+            partitionBy(std::move(merged), order, mergeKey);
         if (!parts)
             return std::move(parts).error();
         result[*field] = normalizeElementOrder(std::move(parts->first), std::move(parts->second),
