@@ -13,7 +13,7 @@ BUILD_PACKAGES=(cmake g++ ninja-build pkg-config
     qt6-base-dev qt6-httpserver-dev qt6-websockets-dev qcoro-qt6-dev nlohmann-json3-dev
     libgoogle-perftools-dev libprotobuf-dev protobuf-compiler)
 # What the test suite needs beyond the build (offscreen GUI tests need fonts).
-TEST_PACKAGES=(fonts-dejavu-core)
+TEST_PACKAGES=(fonts-dejavu-core python3-kubernetes)
 
 missing_packages() {
     local p

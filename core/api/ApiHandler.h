@@ -39,6 +39,12 @@ public:
     QCoro::Task<ApiResponse> handle(ApiRequest request);
     const Options &options() const { return m_options; }
     void setProcessingDelay(int milliseconds) { m_options.processingDelayMs = milliseconds; }
+    // The address /api advertises (known once the server has bound its port).
+    void setServerAddress(std::string address)
+    {
+        m_options.serverAddress = std::move(address);
+        m_discoveryCache.clear();
+    }
 
 private:
     ApiResponse discovery(const Route &route, const ApiRequest &request);

@@ -4,18 +4,63 @@
 #include <QtHttpServer/QHttpServerRequest>
 #include <QtNetwork/QTcpServer>
 #include <QtNetwork/QTcpSocket>
+#include <qcoro/qcorotask.h>
 
+#include "api/ApiHandler.h"
+#include "api/WatchStream.h"
 #include "model/StatusErrors.h"
 #include "server/HttpResponse.h"
 
 namespace rvscope::server {
+namespace {
+const char *methodName(QHttpServerRequest::Method method)
+{
+    switch (method) {
+    case QHttpServerRequest::Method::Get: return "GET";
+    case QHttpServerRequest::Method::Put: return "PUT";
+    case QHttpServerRequest::Method::Delete: return "DELETE";
+    case QHttpServerRequest::Method::Post: return "POST";
+    case QHttpServerRequest::Method::Head: return "HEAD";
+    case QHttpServerRequest::Method::Options: return "OPTIONS";
+    case QHttpServerRequest::Method::Patch: return "PATCH";
+    default: return "UNKNOWN";
+    }
+}
 
-ApiServer::ApiServer(QObject *parent)
+api::ApiRequest toApiRequest(const QHttpServerRequest &request)
+{
+    api::ApiRequest out;
+    out.method = methodName(request.method());
+    out.path = request.url().path(QUrl::FullyDecoded).toStdString();
+    for (const auto &[key, value] : request.query().queryItems(QUrl::FullyDecoded))
+        out.query[key.toStdString()] = value.toStdString();
+    for (const auto &[name, value] : request.headers())
+        out.headers[name.toLower().toStdString()] = value.toStdString();
+    out.body = request.body().toStdString();
+    return out;
+}
+
+QByteArray chunk(const std::string &line)
+{
+    // Every event ends in '\n': the Python client splits the stream on newlines.
+    QByteArray out = QByteArray::number(qulonglong(line.size() + 1), 16);
+    out += "\r\n";
+    out.append(line.data(), qsizetype(line.size()));
+    out += "\n\r\n";
+    return out;
+}
+} // namespace
+
+ApiServer::ApiServer(std::shared_ptr<api::ApiHandler> handler, QObject *parent)
     : QAbstractHttpServer(parent)
+    , m_handler(std::move(handler))
 {
 }
 
-ApiServer::~ApiServer() = default;
+ApiServer::~ApiServer()
+{
+    closeWatches();
+}
 
 quint16 ApiServer::start(const QHostAddress &address, quint16 port, QString *error)
 {
@@ -29,19 +74,85 @@ quint16 ApiServer::start(const QHostAddress &address, quint16 port, QString *err
 
 bool ApiServer::handleRequest(const QHttpServerRequest &request, QTcpSocket *socket)
 {
-    const QString path = request.url().path();
-    HttpResponse response;
-    if (path == u"/healthz" || path == u"/livez" || path == u"/readyz") {
-        response.contentType = "text/plain; charset=utf-8";
-        response.body = "ok";
-    } else {
-        response = HttpResponse::fromStatus(model::errors::pathNotFound());
-    }
+    socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
     const bool keepAlive = request.value("connection").toLower() != "close";
-    socket->write(response.serialize(keepAlive));
+    QPointer<QTcpSocket> guarded(socket);
+    api::ApiRequest apiRequest = toApiRequest(request);
+    // The handler runs to completion at once unless a write waits (the lab's processing
+    // delay, a remote storage); the socket is guarded for the late case.
+    QCoro::Task<api::ApiResponse> task = m_handler->handle(std::move(apiRequest));
+    QPointer<ApiServer> self(this);
+    task.then([self, guarded, keepAlive](api::ApiResponse response) {
+        if (self)
+            self->respond(guarded, std::move(response), keepAlive);
+    });
+    return true;
+}
+
+void ApiServer::respond(QPointer<QTcpSocket> socket, api::ApiResponse response, bool keepAlive)
+{
+    if (!socket) {
+        if (response.watch)
+            response.watch->close();
+        return;
+    }
+    if (response.watch) {
+        startWatch(socket, std::move(response.watch));
+        return;
+    }
+    HttpResponse http;
+    http.status = response.status;
+    http.contentType = QByteArray::fromStdString(response.contentType);
+    http.body = QByteArray::fromStdString(response.body);
+    for (const auto &[name, value] : response.headers)
+        http.headers.emplace_back(QByteArray::fromStdString(name), QByteArray::fromStdString(value));
+    socket->write(http.serialize(keepAlive));
     if (!keepAlive)
         socket->disconnectFromHost();
-    return true;
+}
+
+void ApiServer::startWatch(QPointer<QTcpSocket> socket, std::shared_ptr<api::WatchStream> stream)
+{
+    // Headers go out at once so that clients unblock before the first event.
+    socket->write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nCache-Control: no-cache, private\r\n"
+                  "Transfer-Encoding: chunked\r\n\r\n");
+    QTcpSocket *key = socket.data();
+    m_watches[key] = OpenWatch{socket, stream};
+    QPointer<ApiServer> self(this);
+    connect(socket.data(), &QTcpSocket::disconnected, this, [self, key] {
+        if (!self)
+            return;
+        auto it = self->m_watches.find(key);
+        if (it != self->m_watches.end()) {
+            it->second.stream->close();
+            self->m_watches.erase(it);
+        }
+    });
+    stream->attach(
+        [socket](const std::string &line) {
+            if (socket)
+                socket->write(chunk(line));
+        },
+        [self, socket, key] {
+            if (socket)
+                socket->write("0\r\n\r\n");
+            if (self)
+                self->m_watches.erase(key);
+        });
+}
+
+void ApiServer::closeWatches()
+{
+    // End each stream through its own end callback (terminating chunk), then forget them.
+    auto watches = std::move(m_watches);
+    m_watches.clear();
+    for (auto &[key, watch] : watches) {
+        watch.stream->close();
+        if (watch.socket) {
+            watch.socket->write("0\r\n\r\n");
+            watch.socket->flush();
+        }
+    }
 }
 
 void ApiServer::missingHandler(const QHttpServerRequest &, QTcpSocket *socket)

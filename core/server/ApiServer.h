@@ -1,15 +1,27 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <map>
+#include <memory>
+
+#include <QtCore/QPointer>
 #include <QtHttpServer/QAbstractHttpServer>
 #include <QtNetwork/QHostAddress>
 
+namespace rvscope::api {
+class ApiHandler;
+class WatchStream;
+struct ApiRequest;
+struct ApiResponse;
+}
+
 namespace rvscope::server {
 
-// The HTTP/1.1 transport of rvscope's Kubernetes-compatible API. It answers the health
-// endpoints (/healthz, /livez, /readyz) and, until the REST API is routed through it, a
-// Kubernetes 404 Status for every other path. Each response leaves in one socket write
-// (status line, headers and body together) so that no request waits on Nagle/delayed ACK.
+// The HTTP/1.1 transport of the Kubernetes-compatible API: it turns each request into an
+// api::ApiRequest, runs the ApiHandler, and writes the response in one socket write
+// (TCP_NODELAY on every connection, so no request waits on Nagle/delayed ACK). Watch
+// responses become chunked streams of newline-terminated JSON events that end on timeout,
+// on an ERROR event, when the client leaves, or at shutdown.
 //
 // Lives in, and must only be used from, the thread that created it (the core thread).
 class ApiServer final : public QAbstractHttpServer {
@@ -17,19 +29,31 @@ class ApiServer final : public QAbstractHttpServer {
     Q_DISABLE_COPY_MOVE(ApiServer)
 
 public:
-    explicit ApiServer(QObject *parent = nullptr);
+    explicit ApiServer(std::shared_ptr<api::ApiHandler> handler, QObject *parent = nullptr);
     ~ApiServer() override;
 
     // Binds and starts accepting. Returns the bound port, or 0 with `error` set.
     quint16 start(const QHostAddress &address, quint16 port, QString *error = nullptr);
     quint16 port() const { return m_port; }
+    // Ends every open watch stream cleanly (terminating chunk written).
+    void closeWatches();
+    std::size_t openWatchCount() const { return m_watches.size(); }
 
 protected:
     bool handleRequest(const QHttpServerRequest &request, QTcpSocket *socket) override;
     void missingHandler(const QHttpServerRequest &request, QTcpSocket *socket) override;
 
 private:
+    void respond(QPointer<QTcpSocket> socket, api::ApiResponse response, bool keepAlive);
+    void startWatch(QPointer<QTcpSocket> socket, std::shared_ptr<api::WatchStream> stream);
+
+    std::shared_ptr<api::ApiHandler> m_handler;
     quint16 m_port = 0;
+    struct OpenWatch {
+        QPointer<QTcpSocket> socket;
+        std::shared_ptr<api::WatchStream> stream;
+    };
+    std::map<QTcpSocket *, OpenWatch> m_watches;
 };
 
 } // namespace rvscope::server
