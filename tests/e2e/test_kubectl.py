@@ -1,0 +1,131 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: MIT
+"""kubectl 1.32 against a real `rvscope serve` (wire contract §9.3 commands)."""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+from rvscope_server import RvscopeServer, kubectl
+
+BINARY = os.environ["RVSCOPE_BINARY"]
+
+
+class KubectlEndToEnd(unittest.TestCase):
+    def setUp(self):
+        self.server = RvscopeServer(BINARY)
+
+    def tearDown(self):
+        self.assertEqual(self.server.stop(), 0)
+
+    def k(self, *args, **kwargs):
+        return kubectl(self.server, *args, **kwargs)
+
+    def write(self, text):
+        handle = tempfile.NamedTemporaryFile("w", suffix=".yaml", delete=False)
+        handle.write(text)
+        handle.close()
+        return handle.name
+
+    def test_api_resources(self):
+        out = self.k("api-resources").stdout
+        for line in ("configmaps", "cm", "deployments", "deploy", "leases", "customresourcedefinitions"):
+            self.assertIn(line, out)
+
+    def test_create_get_json_and_yaml(self):
+        path = self.write("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: foo\ndata:\n  a: '1'\n")
+        self.assertIn("configmap/foo created", self.k("create", "-f", path).stdout)
+        obj = json.loads(self.k("get", "cm", "foo", "-o", "json").stdout)
+        self.assertEqual(obj["data"], {"a": "1"})
+        self.assertTrue(obj["metadata"]["resourceVersion"].isdigit())
+        self.assertIn("name: foo", self.k("get", "configmap", "foo", "-o", "yaml").stdout)
+        self.assertIn("foo", self.k("get", "configmaps").stdout)
+
+    def test_imperative_creates_send_protobuf(self):
+        self.k("create", "configmap", "pb", "--from-literal=a=1")
+        self.k("create", "secret", "generic", "s", "--from-literal=p=secret")
+        self.k("create", "namespace", "team")
+        self.k("create", "deployment", "web", "--image=nginx:1.27", "-n", "team")
+        self.k("run", "p1", "--image=nginx")
+        self.assertEqual(json.loads(self.k("get", "cm", "pb", "-o", "json").stdout)["data"], {"a": "1"})
+        self.assertEqual(json.loads(self.k("get", "secret", "s", "-o", "json").stdout)["data"], {"p": "c2VjcmV0"})
+        deploy = json.loads(self.k("get", "deploy", "web", "-n", "team", "-o", "json").stdout)
+        self.assertEqual(deploy["spec"]["template"]["spec"]["containers"][0]["image"], "nginx:1.27")
+        self.assertIn("p1", self.k("get", "pods").stdout)
+
+    def test_replace_with_stale_resource_version_conflicts(self):
+        self.k("create", "configmap", "foo", "--from-literal=a=1")
+        stale = self.k("get", "cm", "foo", "-o", "json").stdout
+        self.k("patch", "cm", "foo", "--type", "merge", "-p", '{"data":{"a":"2"}}')
+        path = self.write(stale)
+        result = self.k("replace", "-f", path, check=False)
+        self.assertNotEqual(result.returncode, 0)
+        self.assertIn("the object has been modified; please apply your changes to the latest version", result.stderr)
+
+    def test_apply_twice_and_unchanged(self):
+        manifest = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: app\ndata:\n  x: '1'\n  y: '2'\n"
+        self.assertIn("created", self.k("apply", "-f", self.write(manifest)).stdout)
+        changed = manifest.replace("  y: '2'\n", "  z: '3'\n")
+        self.assertIn("configured", self.k("apply", "-f", self.write(changed)).stdout)
+        self.assertIn("unchanged", self.k("apply", "-f", self.write(changed)).stdout)
+        self.assertEqual(json.loads(self.k("get", "cm", "app", "-o", "json").stdout)["data"], {"x": "1", "z": "3"})
+
+    def test_patch_types(self):
+        self.k("create", "configmap", "foo", "--from-literal=a=1")
+        self.k("patch", "cm", "foo", "--type", "merge", "-p", '{"data":{"m":"1"}}')
+        self.k("patch", "cm", "foo", "--type", "json", "-p", '[{"op":"add","path":"/data/j","value":"2"}]')
+        self.k("patch", "cm", "foo", "--type", "strategic", "-p", '{"data":{"s":"3"}}')
+        data = json.loads(self.k("get", "cm", "foo", "-o", "json").stdout)["data"]
+        self.assertEqual(data, {"a": "1", "m": "1", "j": "2", "s": "3"})
+
+    def test_edit_with_scripted_editor(self):
+        self.k("create", "configmap", "foo", "--from-literal=a=before")
+        editor = self.write("#!/bin/sh\nsed -i 's/a: before/a: edited/' \"$1\"\n")
+        os.chmod(editor, 0o755)
+        self.k("edit", "cm", "foo", env={"EDITOR": editor, "KUBE_EDITOR": editor})
+        self.assertEqual(json.loads(self.k("get", "cm", "foo", "-o", "json").stdout)["data"], {"a": "edited"})
+
+    def test_diff_shows_pending_change(self):
+        self.k("create", "configmap", "foo", "--from-literal=a=1")
+        path = self.write("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: foo\ndata:\n  a: '2'\n")
+        result = self.k("diff", "-f", path, check=False)
+        self.assertEqual(result.returncode, 1, result.stderr)  # 1: differences found
+        self.assertIn("+  a: \"2\"", result.stdout)
+        self.assertEqual(json.loads(self.k("get", "cm", "foo", "-o", "json").stdout)["data"], {"a": "1"})
+
+    def test_delete_and_scale(self):
+        self.k("create", "deployment", "web", "--image=nginx")
+        self.assertIn("scaled", self.k("scale", "deploy", "web", "--replicas=3").stdout)
+        self.assertEqual(self.k("get", "deploy", "web", "-o", "jsonpath={.spec.replicas}").stdout, "3")
+        self.assertIn('deployment.apps "web" deleted', self.k("delete", "deploy", "web").stdout)
+        self.assertNotEqual(self.k("get", "deploy", "web", check=False).returncode, 0)
+
+    def test_get_watch_output_watch_events(self):
+        self.k("create", "configmap", "foo", "--from-literal=a=1")
+        cache = tempfile.mkdtemp()
+        watcher = subprocess.Popen(
+            ["kubectl", f"--server={self.server.url}", f"--cache-dir={cache}", "get", "cm", "foo", "-w",
+             "--output-watch-events", "-o", "json"],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        time.sleep(1.5)
+        self.k("patch", "cm", "foo", "--type", "merge", "-p", '{"data":{"a":"2"}}')
+        self.k("delete", "cm", "foo")
+        time.sleep(1.0)
+        watcher.terminate()
+        out, err = watcher.communicate(timeout=10)
+        decoder = json.JSONDecoder()
+        events, index = [], 0
+        while index < len(out.strip()):
+            event, end = decoder.raw_decode(out, index)
+            events.append(event["type"])
+            index = end
+            while index < len(out) and out[index].isspace():
+                index += 1
+        self.assertEqual(events[-2:], ["MODIFIED", "DELETED"], out + err)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
