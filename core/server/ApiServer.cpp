@@ -3,6 +3,7 @@
 
 #include <QtHttpServer/QHttpServerRequest>
 #include <QtNetwork/QTcpServer>
+#include <QtCore/QUrlQuery>
 #include <QtNetwork/QTcpSocket>
 #include <qcoro/qcorotask.h>
 
@@ -55,6 +56,8 @@ ApiServer::ApiServer(std::shared_ptr<api::ApiHandler> handler, QObject *parent)
     : QAbstractHttpServer(parent)
     , m_handler(std::move(handler))
 {
+    // Qt accepts an upgrade only when this signal has a receiver.
+    connect(this, &QAbstractHttpServer::newWebSocketConnection, this, &ApiServer::handleWebSocketConnections);
 }
 
 ApiServer::~ApiServer()
@@ -75,6 +78,9 @@ quint16 ApiServer::start(const QHostAddress &address, quint16 port, QString *err
 bool ApiServer::handleRequest(const QHttpServerRequest &request, QTcpSocket *socket)
 {
     socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
+    // An upgrade is answered by Qt; the watch starts in handleWebSocketConnections().
+    if (request.value("upgrade").toLower() == "websocket")
+        return true;
     const bool keepAlive = request.value("connection").toLower() != "close";
     QPointer<QTcpSocket> guarded(socket);
     api::ApiRequest apiRequest = toApiRequest(request);
@@ -141,8 +147,74 @@ void ApiServer::startWatch(QPointer<QTcpSocket> socket, std::shared_ptr<api::Wat
         });
 }
 
+void ApiServer::handleWebSocketConnections()
+{
+    while (hasPendingWebSocketConnections()) {
+        std::unique_ptr<QWebSocket> socket = nextPendingWebSocketConnection();
+        if (!socket)
+            continue;
+        const QUrl url = socket->requestUrl();
+        api::ApiRequest request;
+        request.method = "GET";
+        request.path = url.path(QUrl::FullyDecoded).toStdString();
+        for (const auto &[key, value] : QUrlQuery(url).queryItems(QUrl::FullyDecoded))
+            request.query[key.toStdString()] = value.toStdString();
+        request.query["watch"] = "true";
+        QCoro::Task<api::ApiResponse> task = m_handler->handle(std::move(request));
+        QPointer<ApiServer> self(this);
+        auto shared = std::make_shared<std::unique_ptr<QWebSocket>>(std::move(socket));
+        task.then([self, shared](api::ApiResponse response) {
+            if (self)
+                self->serveWebSocket(std::move(*shared), std::move(response));
+        });
+    }
+}
+
+void ApiServer::serveWebSocket(std::unique_ptr<QWebSocket> socket, api::ApiResponse response)
+{
+    if (!response.watch) {
+        // Not a watchable path (or a bad request): the Status, then close.
+        socket->sendTextMessage(QString::fromStdString(response.body));
+        socket->close();
+        socket.release()->deleteLater();
+        return;
+    }
+    QWebSocket *key = socket.get();
+    QPointer<QWebSocket> guarded(key);
+    std::shared_ptr<api::WatchStream> stream = response.watch;
+    m_webSocketWatches[key] = WebSocketWatch{std::move(socket), stream};
+    QPointer<ApiServer> self(this);
+    auto forget = [self, key] {
+        if (!self)
+            return;
+        auto it = self->m_webSocketWatches.find(key);
+        if (it == self->m_webSocketWatches.end())
+            return;
+        it->second.stream->close();
+        it->second.socket.release()->deleteLater();
+        self->m_webSocketWatches.erase(it);
+    };
+    connect(key, &QWebSocket::disconnected, this, forget);
+    stream->attach(
+        [guarded](const std::string &line) {
+            if (guarded)
+                guarded->sendTextMessage(QString::fromStdString(line + '\n'));
+        },
+        [guarded] {
+            if (guarded)
+                guarded->close();
+        });
+}
+
 void ApiServer::closeWatches()
 {
+    // Moved out first: closing a socket runs its disconnected handler, which edits the map.
+    auto webSocketWatches = std::move(m_webSocketWatches);
+    m_webSocketWatches.clear();
+    for (auto &[key, watch] : webSocketWatches) {
+        watch.stream->close();
+        watch.socket->close();
+    }
     // End each stream through its own end callback (terminating chunk), then forget them.
     auto watches = std::move(m_watches);
     m_watches.clear();

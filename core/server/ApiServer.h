@@ -7,6 +7,7 @@
 #include <QtCore/QPointer>
 #include <QtHttpServer/QAbstractHttpServer>
 #include <QtNetwork/QHostAddress>
+#include <QtWebSockets/QWebSocket>
 
 namespace rvscope::api {
 class ApiHandler;
@@ -37,7 +38,7 @@ public:
     quint16 port() const { return m_port; }
     // Ends every open watch stream cleanly (terminating chunk written).
     void closeWatches();
-    std::size_t openWatchCount() const { return m_watches.size(); }
+    std::size_t openWatchCount() const { return m_watches.size() + m_webSocketWatches.size(); }
 
 protected:
     bool handleRequest(const QHttpServerRequest &request, QTcpSocket *socket) override;
@@ -45,6 +46,9 @@ protected:
 
 private:
     void respond(QPointer<QTcpSocket> socket, api::ApiResponse response, bool keepAlive);
+    // Watch over WebSocket on the same paths: one text message per event (wire contract §7).
+    void handleWebSocketConnections();
+    void serveWebSocket(std::unique_ptr<QWebSocket> socket, api::ApiResponse response);
     void startWatch(QPointer<QTcpSocket> socket, std::shared_ptr<api::WatchStream> stream);
 
     std::shared_ptr<api::ApiHandler> m_handler;
@@ -54,6 +58,11 @@ private:
         std::shared_ptr<api::WatchStream> stream;
     };
     std::map<QTcpSocket *, OpenWatch> m_watches;
+    struct WebSocketWatch {
+        std::unique_ptr<QWebSocket> socket;
+        std::shared_ptr<api::WatchStream> stream;
+    };
+    std::map<QWebSocket *, WebSocketWatch> m_webSocketWatches;
 };
 
 } // namespace rvscope::server

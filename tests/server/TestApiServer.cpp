@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: MIT
+// The HTTP/WebSocket transport with real sockets on 127.0.0.1: keep-alive, chunked watch
+// streams, WebSocket watch, timeouts and shutdown, garbage on the wire.
+#include <QtNetwork/QTcpSocket>
+#include <QtTest/QtTest>
+#include <QtWebSockets/QWebSocket>
+
+#include "RegistryTestSupport.h"
+#include "api/ApiHandler.h"
+#include "server/ApiServer.h"
+
+using namespace rvscope;
+
+namespace {
+struct Fixture {
+    testing::RegistryFixture registryFixture;
+    std::shared_ptr<api::ApiHandler> handler;
+    std::unique_ptr<server::ApiServer> server;
+    quint16 port = 0;
+
+    Fixture()
+    {
+        std::shared_ptr<registry::Registry> registry(registryFixture.registry.get(), [](registry::Registry *) {});
+        handler = std::make_shared<api::ApiHandler>(registry);
+        server = std::make_unique<server::ApiServer>(handler);
+        port = server->start(QHostAddress::LocalHost, 0);
+    }
+};
+
+QByteArray request(const QByteArray &method, const QByteArray &path, const QByteArray &body = {})
+{
+    QByteArray out = method + ' ' + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n";
+    if (!body.isEmpty())
+        out += "Content-Type: application/json\r\nContent-Length: " + QByteArray::number(body.size()) + "\r\n";
+    return out + "\r\n" + body;
+}
+
+// Reads until `done(buffer)` holds, with the event loop running (the server is in-process).
+bool readUntil(QTcpSocket &socket, QByteArray &buffer, const std::function<bool(const QByteArray &)> &done)
+{
+    QElapsedTimer timer;
+    timer.start();
+    while (!done(buffer) && timer.elapsed() < 5000) {
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+        buffer += socket.readAll();
+    }
+    return done(buffer);
+}
+
+int statusOf(const QByteArray &response)
+{
+    return response.mid(9, 3).toInt();
+}
+
+const QByteArray CM = R"({"metadata":{"name":"foo"},"data":{"a":"1"}})";
+} // namespace
+
+class TestApiServer final : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void testKeepAliveServesSeveralRequests();
+    void testChunkedWatchStream();
+    void testWatchTimeoutEndsStream();
+    void testShutdownEndsWatches();
+    void testWebSocketWatch();
+    void testGarbageDoesNotStopTheServer();
+};
+
+void TestApiServer::testKeepAliveServesSeveralRequests()
+{
+    Fixture fixture;
+    QTcpSocket socket;
+    socket.connectToHost(QHostAddress::LocalHost, fixture.port);
+    QVERIFY(socket.waitForConnected(5000));
+    QByteArray buffer;
+    socket.write(request("POST", "/api/v1/namespaces/default/configmaps", CM));
+    QVERIFY(readUntil(socket, buffer, [](const QByteArray &b) { return b.contains("\"foo\""); }));
+    QCOMPARE(statusOf(buffer), 201);
+    buffer.clear();
+    socket.write(request("GET", "/api/v1/namespaces/default/configmaps/foo"));
+    QVERIFY(readUntil(socket, buffer, [](const QByteArray &b) { return b.contains("\"foo\""); }));
+    QCOMPARE(statusOf(buffer), 200);
+    QVERIFY(buffer.contains("Content-Length: "));
+}
+
+void TestApiServer::testChunkedWatchStream()
+{
+    Fixture fixture;
+    QTcpSocket watcher;
+    watcher.connectToHost(QHostAddress::LocalHost, fixture.port);
+    QVERIFY(watcher.waitForConnected(5000));
+    watcher.write(request("GET", "/api/v1/namespaces/default/configmaps?watch=true"));
+    QByteArray stream;
+    QVERIFY(readUntil(watcher, stream, [](const QByteArray &b) { return b.contains("\r\n\r\n"); }));
+    QCOMPARE(statusOf(stream), 200);
+    QVERIFY(stream.contains("Transfer-Encoding: chunked"));
+
+    QTcpSocket writer;
+    writer.connectToHost(QHostAddress::LocalHost, fixture.port);
+    QVERIFY(writer.waitForConnected(5000));
+    writer.write(request("POST", "/api/v1/namespaces/default/configmaps", CM));
+    QVERIFY(readUntil(watcher, stream, [](const QByteArray &b) { return b.contains("\"type\":\"ADDED\""); }));
+    // Each event is one chunk ending in a newline (the Python client splits on it).
+    QVERIFY(stream.contains("}\n\r\n"));
+}
+
+void TestApiServer::testWatchTimeoutEndsStream()
+{
+    Fixture fixture;
+    QTcpSocket watcher;
+    watcher.connectToHost(QHostAddress::LocalHost, fixture.port);
+    QVERIFY(watcher.waitForConnected(5000));
+    watcher.write(request("GET", "/api/v1/namespaces/default/configmaps?watch=1&timeoutSeconds=1"));
+    QByteArray stream;
+    QVERIFY(readUntil(watcher, stream, [](const QByteArray &b) { return b.endsWith("0\r\n\r\n"); }));
+    QCOMPARE(fixture.server->openWatchCount(), std::size_t(0));
+}
+
+void TestApiServer::testShutdownEndsWatches()
+{
+    Fixture fixture;
+    QTcpSocket watcher;
+    watcher.connectToHost(QHostAddress::LocalHost, fixture.port);
+    QVERIFY(watcher.waitForConnected(5000));
+    watcher.write(request("GET", "/api/v1/namespaces/default/configmaps?watch=1"));
+    QByteArray stream;
+    QVERIFY(readUntil(watcher, stream, [](const QByteArray &b) { return b.contains("\r\n\r\n"); }));
+    QTRY_COMPARE(fixture.server->openWatchCount(), std::size_t(1));
+    fixture.server->closeWatches();
+    QVERIFY(readUntil(watcher, stream, [](const QByteArray &b) { return b.endsWith("0\r\n\r\n"); }));
+}
+
+void TestApiServer::testWebSocketWatch()
+{
+    Fixture fixture;
+    QWebSocket socket;
+    QStringList messages;
+    connect(&socket, &QWebSocket::textMessageReceived, this, [&messages](const QString &m) { messages << m; });
+    QSignalSpy connected(&socket, &QWebSocket::connected);
+    socket.open(QUrl(QStringLiteral("ws://127.0.0.1:%1/api/v1/namespaces/default/configmaps?watch=true")
+                         .arg(fixture.port)));
+    QVERIFY(connected.wait(5000));
+    QTRY_COMPARE(fixture.server->openWatchCount(), std::size_t(1));
+
+    QTcpSocket writer;
+    writer.connectToHost(QHostAddress::LocalHost, fixture.port);
+    QVERIFY(writer.waitForConnected(5000));
+    writer.write(request("POST", "/api/v1/namespaces/default/configmaps", CM));
+    QTRY_COMPARE(messages.size(), 1);
+    const auto event = nlohmann::json::parse(messages[0].toStdString());
+    QCOMPARE(event["type"], "ADDED");
+    QCOMPARE(event["object"]["metadata"]["name"], "foo");
+    QVERIFY(messages[0].endsWith(u'\n'));
+    socket.close();
+    QTRY_COMPARE(fixture.server->openWatchCount(), std::size_t(0));
+}
+
+void TestApiServer::testGarbageDoesNotStopTheServer()
+{
+    Fixture fixture;
+    QTcpSocket garbage;
+    garbage.connectToHost(QHostAddress::LocalHost, fixture.port);
+    QVERIFY(garbage.waitForConnected(5000));
+    garbage.write(QByteArray("\x00\x01\x02 this is not HTTP\r\n\r\n", 25));
+    garbage.write(QByteArray(70000, 'x'));
+    QTest::qWait(50);
+    QTcpSocket socket;
+    socket.connectToHost(QHostAddress::LocalHost, fixture.port);
+    QVERIFY(socket.waitForConnected(5000));
+    QByteArray buffer;
+    socket.write(request("GET", "/healthz"));
+    QVERIFY(readUntil(socket, buffer, [](const QByteArray &b) { return b.endsWith("ok"); }));
+    QCOMPARE(statusOf(buffer), 200);
+}
+
+QTEST_GUILESS_MAIN(TestApiServer)
+#include "TestApiServer.moc"
