@@ -1,29 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "registry/strategies/ConfigMapStrategy.h"
 
-#include <cctype>
 
 #include "model/JsonAccess.h"
 #include "registry/validation/FieldErrors.h"
+#include "registry/validation/NameValidation.h"
 
 namespace rvscope::registry {
 namespace {
-const char *const CONFIG_KEY_DETAIL =
-    "a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or "
-    "'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')";
-
-bool validConfigKey(const std::string &key)
-{
-    // [-._a-zA-Z0-9]+ by hand: std::regex costs microseconds per key on every write.
-    if (key.empty() || key.size() > 253 || key == "." || key == ".." || key.rfind("..", 0) == 0)
-        return false;
-    for (const unsigned char c : key) {
-        if (!std::isalnum(c) && c != '-' && c != '_' && c != '.')
-            return false;
-    }
-    return true;
-}
-
 void validateMap(const nlohmann::json &json, const char *field, bool stringValues,
                  std::vector<model::StatusCause> &causes)
 {
@@ -36,8 +20,8 @@ void validateMap(const nlohmann::json &json, const char *field, bool stringValue
     }
     for (const auto &[key, value] : it->items()) {
         const std::string path = std::string(field) + '[' + key + ']';
-        if (!validConfigKey(key))
-            causes.push_back(invalidField(path, key, CONFIG_KEY_DETAIL));
+        for (const std::string &error : isConfigMapKey(key))
+            causes.push_back(invalidField(path, key, error));
         if (!value.is_string())
             causes.push_back(invalidFieldJson(path, value, stringValues ? "must be a string" : "must be base64"));
     }

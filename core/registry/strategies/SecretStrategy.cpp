@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "registry/strategies/SecretStrategy.h"
 
-#include <regex>
 
 #include "model/JsonAccess.h"
 #include "registry/strategies/Base64.h"
 #include "registry/strategies/JsonEdit.h"
 #include "registry/strategies/StrategyErrors.h"
 #include "registry/validation/FieldErrors.h"
+#include "registry/validation/NameValidation.h"
 
 namespace rvscope::registry {
 namespace {
@@ -18,25 +18,6 @@ constexpr std::size_t MAX_SECRET_SIZE = 1024 * 1024;
 const char *const REDACTED = "<secret contents redacted>";
 const char *const IMMUTABLE_DETAIL = "field is immutable when `immutable` is set";
 
-// validation.IsConfigMapKey.
-std::vector<std::string> configKeyErrors(const std::string &key)
-{
-    static const std::regex pattern("[-._a-zA-Z0-9]+");
-    std::vector<std::string> errors;
-    if (key.size() > 253)
-        errors.emplace_back("must be no more than 253 characters");
-    if (!std::regex_match(key, pattern))
-        errors.emplace_back("a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. "
-                            "'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is "
-                            "'[-._a-zA-Z0-9]+')");
-    if (key == ".")
-        errors.emplace_back("must not be '.'");
-    else if (key == "..")
-        errors.emplace_back("must not be '..'");
-    else if (key.rfind("..", 0) == 0)
-        errors.emplace_back("must not start with '..'");
-    return errors;
-}
 
 // Decoded data values by key (those that decode), reporting the keys and values that do not.
 std::map<std::string, std::string> validateData(const nlohmann::json &data, Causes &causes)
@@ -51,7 +32,7 @@ std::map<std::string, std::string> validateData(const nlohmann::json &data, Caus
     std::size_t total = 0;
     for (const auto &[key, value] : data.items()) {
         const std::string path = "data[" + key + ']';
-        for (const std::string &error : configKeyErrors(key))
+        for (const std::string &error : isConfigMapKey(key))
             causes.push_back(invalidField(path, key, error));
         if (value.is_null()) {
             decoded[key];

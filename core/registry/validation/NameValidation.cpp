@@ -245,4 +245,27 @@ std::string generateNameFrom(std::string_view base, std::mt19937 &random)
     return name;
 }
 
+std::vector<std::string> isConfigMapKey(std::string_view key)
+{
+    std::vector<std::string> errors;
+    if (key.size() > 253)
+        errors.emplace_back("must be no more than 253 characters");
+    bool valid = !key.empty();
+    for (const char c : key) {
+        const bool alnum = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+        valid = valid && (alnum || c == '-' || c == '_' || c == '.');
+    }
+    if (!valid)
+        errors.emplace_back("a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. "
+                            "'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is "
+                            "'[-._a-zA-Z0-9]+')");
+    if (key == ".")
+        errors.emplace_back("must not be '.'");
+    else if (key == "..")
+        errors.emplace_back("must not be '..'");
+    else if (key.substr(0, 2) == "..")
+        errors.emplace_back("must not start with '..'");
+    return errors;
+}
+
 } // namespace rvscope::registry

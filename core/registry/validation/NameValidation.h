@@ -35,6 +35,10 @@ std::vector<std::string> isQualifiedName(std::string_view value);
 // A label value: empty, or a qualified name's name part (at most 63 characters).
 std::vector<std::string> isValidLabelValue(std::string_view value);
 
+// validation.IsConfigMapKey: a ConfigMap/Secret data key ([-._a-zA-Z0-9]+, at most 253
+// characters, not "." or "..", not starting with "..").
+std::vector<std::string> isConfigMapKey(std::string_view key);
+
 // apimachinery's ValidateNameFunc: checks an object name, or with `prefix` a generateName
 // (whose trailing '-' is allowed because random characters will follow it).
 using ValidateNameFunc = std::vector<std::string> (*)(std::string_view name, bool prefix);
