@@ -32,7 +32,7 @@ const json *identityOf(const json &item, std::string_view mergeKey)
         return &item;
     if (!item.is_object())
         return nullptr;
-    auto it = item.find(std::string(mergeKey));
+    auto it = item.find(mergeKey); // heterogeneous lookup: no key string is built
     return it == item.end() ? nullptr : &*it;
 }
 

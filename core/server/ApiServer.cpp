@@ -102,6 +102,15 @@ void ApiServer::respond(QPointer<QTcpSocket> socket, api::ApiResponse response, 
             response.watch->close();
         return;
     }
+    if (response.watch && openWatchCount() >= m_maxWatches) {
+        response.watch->close();
+        response = api::ApiResponse();
+        const model::Status refused = model::errors::tooManyRequests(
+            "too many open watches (" + std::to_string(m_maxWatches) + "), please try again later", 1);
+        response.status = refused.code;
+        response.body = refused.toJson().dump();
+        response.headers.emplace_back("Retry-After", "1");
+    }
     if (response.watch) {
         startWatch(socket, std::move(response.watch));
         return;
@@ -172,6 +181,11 @@ void ApiServer::handleWebSocketConnections()
 
 void ApiServer::serveWebSocket(std::unique_ptr<QWebSocket> socket, api::ApiResponse response)
 {
+    if (response.watch && openWatchCount() >= m_maxWatches) {
+        response.watch->close();
+        response.watch.reset();
+        response.body = model::errors::tooManyRequests("too many open watches, please try again later", 1).toJson().dump();
+    }
     if (!response.watch) {
         // Not a watchable path (or a bad request): the Status, then close.
         socket->sendTextMessage(QString::fromStdString(response.body));

@@ -30,7 +30,12 @@ class ApiServer final : public QAbstractHttpServer {
     Q_DISABLE_COPY_MOVE(ApiServer)
 
 public:
+    // At most this many watches (HTTP and WebSocket) are open at once; one more is refused
+    // with 429 TooManyRequests and Retry-After, like the apiserver's max-in-flight limit.
+    static constexpr std::size_t DEFAULT_MAX_WATCHES = 20000;
+
     explicit ApiServer(std::shared_ptr<api::ApiHandler> handler, QObject *parent = nullptr);
+    void setMaxWatches(std::size_t maxWatches) { m_maxWatches = maxWatches; }
     ~ApiServer() override;
 
     // Binds and starts accepting. Returns the bound port, or 0 with `error` set.
@@ -53,6 +58,7 @@ private:
 
     std::shared_ptr<api::ApiHandler> m_handler;
     quint16 m_port = 0;
+    std::size_t m_maxWatches = DEFAULT_MAX_WATCHES;
     struct OpenWatch {
         QPointer<QTcpSocket> socket;
         std::shared_ptr<api::WatchStream> stream;

@@ -65,6 +65,7 @@ private Q_SLOTS:
     void testShutdownEndsWatches();
     void testWebSocketWatch();
     void testGarbageDoesNotStopTheServer();
+    void testWatchLimitRefusesWith429();
 };
 
 void TestApiServer::testKeepAliveServesSeveralRequests()
@@ -172,6 +173,30 @@ void TestApiServer::testGarbageDoesNotStopTheServer()
     socket.write(request("GET", "/healthz"));
     QVERIFY(readUntil(socket, buffer, [](const QByteArray &b) { return b.endsWith("ok"); }));
     QCOMPARE(statusOf(buffer), 200);
+}
+
+void TestApiServer::testWatchLimitRefusesWith429()
+{
+    Fixture fixture;
+    fixture.server->setMaxWatches(1);
+    QTcpSocket first;
+    first.connectToHost(QHostAddress::LocalHost, fixture.port);
+    QVERIFY(first.waitForConnected(5000));
+    first.write(request("GET", "/api/v1/configmaps?watch=1"));
+    QByteArray stream;
+    QVERIFY(readUntil(first, stream, [](const QByteArray &b) { return b.contains("\r\n\r\n"); }));
+    QTcpSocket second;
+    second.connectToHost(QHostAddress::LocalHost, fixture.port);
+    QVERIFY(second.waitForConnected(5000));
+    second.write(request("GET", "/api/v1/configmaps?watch=1"));
+    QByteArray refused;
+    QVERIFY(readUntil(second, refused, [](const QByteArray &b) { return b.contains("TooManyRequests"); }));
+    QCOMPARE(statusOf(refused), 429);
+    QVERIFY(refused.contains("Retry-After: 1"));
+    // Plain requests are not limited.
+    QByteArray listed;
+    second.write(request("GET", "/api/v1/configmaps"));
+    QVERIFY(readUntil(second, listed, [](const QByteArray &b) { return b.contains("ConfigMapList"); }));
 }
 
 QTEST_GUILESS_MAIN(TestApiServer)

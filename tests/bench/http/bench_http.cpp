@@ -1,0 +1,271 @@
+// SPDX-License-Identifier: MIT
+// HTTP benchmark: rvscope's Kubernetes API against etcd 3.4 (its v3 JSON gateway, with and
+// without fsync) and against nginx serving a static JSON file, each a separate process on
+// 127.0.0.1, driven by N keep-alive clients from this process. Prints a table of every
+// workload and then the side-by-side ratios with their goals ("ok"/"MISS", never asserted).
+//
+//   bench_http [--smoke] [--seconds S] [--filter TEXT] [--rvscope PATH] [--etcd PATH]
+//              [--nginx PATH] [--no-nginx]
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <QtCore/QCoreApplication>
+#include <QtCore/QFileInfo>
+#include <QtCore/QStandardPaths>
+
+#include "HttpConnection.h"
+#include "LoadGenerator.h"
+#include "ServerProcess.h"
+#include "Workloads.h"
+
+using namespace rvscope::bench::http;
+
+namespace {
+
+struct Options {
+    bool smoke = false;
+    bool nginx = true;
+    double seconds = 3.0;
+    std::string filter;
+    QString rvscope;
+    QString etcd;
+    QString nginxBinary;
+};
+
+Options parseOptions(int argc, char **argv)
+{
+    Options options;
+#ifdef RVSCOPE_BINARY
+    options.rvscope = QStringLiteral(RVSCOPE_BINARY);
+#endif
+    for (int i = 1; i < argc; ++i) {
+        const bool hasValue = i + 1 < argc;
+        if (std::strcmp(argv[i], "--smoke") == 0)
+            options.smoke = true;
+        else if (std::strcmp(argv[i], "--no-nginx") == 0)
+            options.nginx = false;
+        else if (std::strcmp(argv[i], "--seconds") == 0 && hasValue)
+            options.seconds = std::atof(argv[++i]);
+        else if (std::strcmp(argv[i], "--filter") == 0 && hasValue)
+            options.filter = argv[++i];
+        else if (std::strcmp(argv[i], "--rvscope") == 0 && hasValue)
+            options.rvscope = QString::fromLocal8Bit(argv[++i]);
+        else if (std::strcmp(argv[i], "--etcd") == 0 && hasValue)
+            options.etcd = QString::fromLocal8Bit(argv[++i]);
+        else if (std::strcmp(argv[i], "--nginx") == 0 && hasValue)
+            options.nginxBinary = QString::fromLocal8Bit(argv[++i]);
+    }
+    if (options.etcd.isEmpty())
+        options.etcd = QStandardPaths::findExecutable(QStringLiteral("etcd"));
+    if (options.nginxBinary.isEmpty()) {
+        options.nginxBinary = QStandardPaths::findExecutable(QStringLiteral("nginx"));
+        if (options.nginxBinary.isEmpty())
+            options.nginxBinary = QStandardPaths::findExecutable(QStringLiteral("nginx"), {QStringLiteral("/usr/sbin")});
+    }
+    if (options.smoke)
+        options.seconds = 0.2;
+    return options;
+}
+
+class Bench final {
+public:
+    explicit Bench(const Options &options) : m_options(options) {}
+
+    // Runs one workload (after an unmeasured warm-up) and prints its row; keeps the result
+    // under `id` for the ratios.
+    void run(const std::string &id, const char *server, const std::string &workload, int port, int clients,
+             const std::function<std::unique_ptr<ClientScript>(int)> &makeScript)
+    {
+        if (!m_options.filter.empty() && id.find(m_options.filter) == std::string::npos)
+            return;
+        if (m_options.smoke)
+            clients = 2;
+        else
+            runLoad(port, clients, std::min(0.5, m_options.seconds / 5), makeScript);
+        const LoadResult result = runLoad(port, clients, m_options.seconds, makeScript);
+        m_results[id] = result;
+        if (!result.error.empty()) {
+            std::printf("%-18s %-34s %7d  error: %s\n", server, workload.c_str(), clients, result.error.c_str());
+            return;
+        }
+        std::printf("%-18s %-34s %7d %10.0f %9.1f%% %8.2f %8.2f %8ld\n", server, workload.c_str(), clients,
+                    result.opsPerSecond(), 100 * result.conflictRate(), result.p50Ms, result.p99Ms, result.failures);
+        std::fflush(stdout);
+    }
+
+    const LoadResult *result(const std::string &id) const
+    {
+        const auto found = m_results.find(id);
+        return found == m_results.end() || !found->second.error.empty() ? nullptr : &found->second;
+    }
+
+    // One ratio line: ours/baseline against a minimum.
+    void ratio(const std::string &name, const std::string &oursId, const std::string &baselineId, double goal) const
+    {
+        const LoadResult *ours = result(oursId);
+        const LoadResult *baseline = result(baselineId);
+        if (!ours || !baseline) {
+            std::printf("%-58s %12s %12s %8s %12s\n", name.c_str(), ours ? "" : "n/a", baseline ? "" : "n/a", "-",
+                        "skipped");
+            return;
+        }
+        const double value = baseline->opsPerSecond() > 0 ? ours->opsPerSecond() / baseline->opsPerSecond() : 0;
+        char verdict[32];
+        std::snprintf(verdict, sizeof verdict, ">=%.2f %s", goal, value >= goal ? "ok" : "MISS");
+        std::printf("%-58s %12.0f %12.0f %8.2f %12s\n", name.c_str(), ours->opsPerSecond(), baseline->opsPerSecond(),
+                    value, verdict);
+    }
+
+    void latencyGoal(const std::string &name, const std::string &id, double maxP99Ms) const
+    {
+        const LoadResult *measured = result(id);
+        if (!measured) {
+            std::printf("%-58s %12s %12s %8s %12s\n", name.c_str(), "n/a", "", "-", "skipped");
+            return;
+        }
+        char verdict[32];
+        std::snprintf(verdict, sizeof verdict, "<=%.0fms %s", maxP99Ms, measured->p99Ms <= maxP99Ms ? "ok" : "MISS");
+        std::printf("%-58s %10.2fms %12s %8s %12s\n", name.c_str(), measured->p99Ms, "", "-", verdict);
+    }
+
+private:
+    const Options &m_options;
+    std::map<std::string, LoadResult> m_results;
+};
+
+// Blocking request on a fresh connection; the status, or 0 when the request failed.
+int request(int port, const std::string &bytes, HttpResponse *out = nullptr)
+{
+    HttpConnection connection;
+    HttpResponse response;
+    if (!connection.open(port) || !connection.roundTrip(bytes, response))
+        return 0;
+    if (out)
+        *out = response;
+    return response.status;
+}
+
+const std::vector<int> CLIENT_COUNTS = {8, 64};
+constexpr int DISTINCT_CLIENTS = 64;
+const std::string CONFIGMAPS = "/api/v1/namespaces/default/configmaps";
+
+std::string distinctName(int client)
+{
+    return "cm-" + std::to_string(client);
+}
+
+std::string etcdKey(const std::string &name)
+{
+    return "/registry/configmaps/default/" + name;
+}
+
+void runEtcd(Bench &bench, const Options &options, bool fsync)
+{
+    const char *server = fsync ? "etcd fsync" : "etcd no-fsync";
+    const std::string tag = fsync ? "etcd-fsync" : "etcd-nofsync";
+    ServerProcess etcd;
+    if (!etcd.startEtcd(options.etcd, fsync)) {
+        std::printf("%-18s skipped: %s\n", server, qPrintable(etcd.error()));
+        return;
+    }
+    const int port = etcd.port();
+    for (int client = 0; client < DISTINCT_CLIENTS; ++client)
+        request(port, makeRequest("POST", "/v3/kv/put", etcdPutJson(etcdKey(distinctName(client)))));
+    if (request(port, makeRequest("POST", "/v3/kv/put", etcdPutJson(etcdKey("hot")))) != 200) {
+        std::printf("%-18s skipped: cannot put the hot key\n", server);
+        return;
+    }
+    for (int clients : CLIENT_COUNTS)
+        bench.run(tag + "/hot/" + std::to_string(clients), server, "range + txn CAS, hot key", port, clients,
+                  [](int client) { return makeEtcdCasScript(etcdKey("hot"), client); });
+    bench.run(tag + "/distinct/" + std::to_string(DISTINCT_CLIENTS), server, "range + txn CAS, key per client", port,
+              DISTINCT_CLIENTS,
+              [](int client) { return makeEtcdCasScript(etcdKey(distinctName(client)), client); });
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    QCoreApplication app(argc, argv);
+    const Options options = parseOptions(argc, argv);
+    Bench bench(options);
+
+    std::printf("bench_http: %s, %.1f s per measurement, servers are child processes on 127.0.0.1\n",
+                options.smoke ? "smoke (2 clients)" : "full", options.seconds);
+    std::printf("%-18s %-34s %7s %10s %10s %8s %8s %8s\n", "server", "workload", "clients", "ok ops/s", "conflicts",
+                "p50 ms", "p99 ms", "failed");
+
+    std::string staticBody;
+    {
+        ServerProcess rvscope;
+        if (options.rvscope.isEmpty() || !rvscope.startRvscope(options.rvscope)) {
+            std::printf("rvscope: cannot start '%s': %s\n", qPrintable(options.rvscope), qPrintable(rvscope.error()));
+            return 1;
+        }
+        const int port = rvscope.port();
+        bool created = request(port, makeRequest("POST", CONFIGMAPS, configMapJson("read-target"))) == 201
+            && request(port, makeRequest("POST", CONFIGMAPS, configMapJson("hot"))) == 201;
+        for (int client = 0; client < DISTINCT_CLIENTS; ++client)
+            created = request(port, makeRequest("POST", CONFIGMAPS, configMapJson(distinctName(client)))) == 201 && created;
+        HttpResponse readTarget;
+        if (!created || request(port, makeRequest("GET", CONFIGMAPS + "/read-target"), &readTarget) != 200) {
+            std::printf("rvscope: cannot create the ConfigMaps\n");
+            return 1;
+        }
+        staticBody = readTarget.body;
+        for (int clients : CLIENT_COUNTS)
+            bench.run("rvscope/get/" + std::to_string(clients), "rvscope",
+                      "GET configmap (" + std::to_string(staticBody.size()) + " B)", port, clients,
+                      [](int) { return makeGetScript(CONFIGMAPS + "/read-target"); });
+        for (int clients : CLIENT_COUNTS)
+            bench.run("rvscope/hot/" + std::to_string(clients), "rvscope", "GET + PUT, hot configmap", port, clients,
+                      [](int client) { return makeConfigMapUpdateScript("hot", client); });
+        bench.run("rvscope/distinct/" + std::to_string(DISTINCT_CLIENTS), "rvscope", "GET + PUT, configmap per client",
+                  port, DISTINCT_CLIENTS,
+                  [](int client) { return makeConfigMapUpdateScript(distinctName(client), client); });
+    }
+
+    if (options.nginx && !options.nginxBinary.isEmpty()) {
+        ServerProcess nginx;
+        if (nginx.startNginx(options.nginxBinary, staticBody)) {
+            for (int clients : CLIENT_COUNTS)
+                bench.run("static/get/" + std::to_string(clients), "nginx (1 worker)", "GET static JSON (same bytes)",
+                          nginx.port(), clients, [](int) { return makeGetScript("/static.json"); });
+        } else {
+            std::printf("%-18s skipped: %s\n", "nginx", qPrintable(nginx.error()));
+        }
+    } else {
+        std::printf("%-18s skipped: %s\n", "nginx", options.nginx ? "no nginx binary" : "--no-nginx");
+    }
+
+    if (options.etcd.isEmpty() || !QFileInfo(options.etcd).isExecutable()) {
+        std::printf("%-18s skipped: no etcd binary (apt-get install etcd-server)\n", "etcd");
+    } else {
+        runEtcd(bench, options, true);
+        runEtcd(bench, options, false);
+    }
+
+    std::printf("\n%-58s %12s %12s %8s %12s\n", "goal (successful ops/s)", "rvscope", "baseline", "ratio", "goal");
+    for (int clients : CLIENT_COUNTS) {
+        const std::string n = std::to_string(clients);
+        bench.ratio("hot-key updates, " + n + " clients: rvscope / etcd fsync", "rvscope/hot/" + n,
+                    "etcd-fsync/hot/" + n, 10);
+        bench.ratio("hot-key updates, " + n + " clients: rvscope / etcd no-fsync", "rvscope/hot/" + n,
+                    "etcd-nofsync/hot/" + n, 5);
+    }
+    for (int clients : CLIENT_COUNTS) {
+        const std::string n = std::to_string(clients);
+        bench.ratio("GET, " + n + " clients: rvscope / nginx static", "rvscope/get/" + n, "static/get/" + n, 0.5);
+    }
+    const std::string d = std::to_string(DISTINCT_CLIENTS);
+    bench.ratio("distinct-key updates, " + d + " clients: rvscope / etcd fsync", "rvscope/distinct/" + d,
+                "etcd-fsync/distinct/" + d, 3);
+    bench.ratio("distinct-key updates, " + d + " clients: rvscope / etcd no-fsync", "rvscope/distinct/" + d,
+                "etcd-nofsync/distinct/" + d, 3);
+    bench.latencyGoal("distinct-key updates, " + d + " clients: rvscope p99", "rvscope/distinct/" + d, 10);
+    return 0;
+}
