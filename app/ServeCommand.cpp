@@ -6,21 +6,9 @@
 #include <QtCore/QCoreApplication>
 
 #include "SignalWatcher.h"
-#include "api/ApiHandler.h"
-#include "registry/Registry.h"
-#include "server/ApiServer.h"
-#include "storage/MemoryStorage.h"
-
-#include <qcoro/qcorotask.h>
+#include "engine/Engine.h"
 
 namespace rvscope::app {
-namespace {
-QString urlHost(const QHostAddress &address)
-{
-    return address.protocol() == QAbstractSocket::IPv6Protocol ? u'[' + address.toString() + u']'
-                                                                : address.toString();
-}
-} // namespace
 
 int runServe(const ServeOptions &options)
 {
@@ -28,29 +16,27 @@ int runServe(const ServeOptions &options)
     QObject::connect(&watcher, &SignalWatcher::terminationRequested, QCoreApplication::instance(),
                      [](int) { QCoreApplication::quit(); });
 
-    // A fresh apiserver: an empty store holding only the initial namespaces.
-    auto storage = std::make_shared<storage::MemoryStorage>(storage::MemoryStorage::Options{options.watchHistory});
-    auto registry = std::make_shared<registry::Registry>(storage);
-    if (auto booted = QCoro::waitFor(registry->bootstrap()); !booted) {
-        std::fprintf(stderr, "rvscope: cannot initialize the store: %s\n", booted.error().message.c_str());
-        return 1;
-    }
-    api::ApiHandler::Options apiOptions;
-    auto handler = std::make_shared<api::ApiHandler>(registry, apiOptions);
-    server::ApiServer server(handler);
-    QString error;
-    const quint16 port = server.start(options.address, options.port, &error);
-    if (port == 0) {
-        std::fprintf(stderr, "rvscope: cannot listen on %s:%u: %s\n", qPrintable(urlHost(options.address)),
-                     options.port, qPrintable(error));
-        return 1;
-    }
-    handler->setServerAddress((urlHost(options.address) + u':' + QString::number(port)).toStdString());
-    std::printf("listening on http://%s:%u\n", qPrintable(urlHost(options.address)), port);
-    std::fflush(stdout);
+    // The same Engine as the GUI: the core (a fresh apiserver's store and the HTTP server)
+    // runs in its own thread; this thread only reports and waits for a signal.
+    engine::EngineOptions engineOptions;
+    engineOptions.watchHistory = options.watchHistory;
+    engine::Engine engine(engineOptions);
+    int exitCode = 0;
+    QObject::connect(&engine, &engine::Engine::serverStateChanged, QCoreApplication::instance(),
+                     [&exitCode, &options](const engine::ServerState &state) {
+                         if (state.running) {
+                             std::printf("listening on %s\n", qPrintable(state.url()));
+                             std::fflush(stdout);
+                             return;
+                         }
+                         std::fprintf(stderr, "rvscope: cannot listen on %s:%u: %s\n",
+                                      qPrintable(options.address.toString()), options.port, qPrintable(state.error));
+                         exitCode = 1;
+                         QCoreApplication::exit(1);
+                     });
+    engine.startServer(options.address, options.port);
     const int code = QCoreApplication::exec();
-    server.closeWatches();
-    return code;
+    return exitCode != 0 ? exitCode : code;
 }
 
 } // namespace rvscope::app

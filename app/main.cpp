@@ -8,6 +8,7 @@
 #include "CommandLine.h"
 #include "MainWindow.h"
 #include "ServeCommand.h"
+#include "engine/Engine.h"
 
 namespace {
 
@@ -64,7 +65,13 @@ int main(int argc, char **argv)
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("rvscope"));
     QApplication::setOrganizationName(QStringLiteral("rvscope"));
-    rvscope::ui::MainWindow window;
+    rvscope::engine::EngineOptions engineOptions;
+    engineOptions.watchHistory = command.serve.watchHistory;
+    rvscope::engine::Engine engine(engineOptions);
+    // The embedded server starts with the window, so kubectl can connect right away; a
+    // taken port shows in the status bar instead of failing the app.
+    engine.startServer(command.serve.address, command.serve.port);
+    rvscope::ui::MainWindow window(engine);
     window.show();
     return QApplication::exec();
 }

@@ -2,10 +2,14 @@
 #include "MainWindow.h"
 
 #include <QtCore/QSettings>
+#include <QtGui/QAction>
 #include <QtGui/QCloseEvent>
 #include <QtWidgets/QDockWidget>
 #include <QtWidgets/QLabel>
 #include <QtWidgets/QStatusBar>
+#include <QtWidgets/QToolBar>
+
+#include "engine/Engine.h"
 
 namespace rvscope::ui {
 namespace {
@@ -19,8 +23,9 @@ QLabel *placeholderLabel(const QString &text, QWidget *parent)
 }
 } // namespace
 
-MainWindow::MainWindow(QWidget *parent)
+MainWindow::MainWindow(engine::Engine &engine, QWidget *parent)
     : QMainWindow(parent)
+    , m_engine(engine)
 {
     setObjectName(QStringLiteral("MainWindow"));
     setWindowTitle(QStringLiteral("rvscope"));
@@ -50,7 +55,27 @@ MainWindow::MainWindow(QWidget *parent)
     }
     first->raise();
 
-    statusBar()->showMessage(tr("server off"));
+    QToolBar *toolbar = addToolBar(tr("Main"));
+    toolbar->setObjectName(QStringLiteral("mainToolBar"));
+    m_serverAction = toolbar->addAction(tr("Server"));
+    m_serverAction->setObjectName(QStringLiteral("serverAction"));
+    m_serverAction->setCheckable(true);
+    m_serverAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    m_serverAction->setToolTip(tr("Start or stop the embedded Kubernetes API server (Ctrl+E)"));
+    connect(m_serverAction, &QAction::triggered, this, &MainWindow::toggleServer);
+
+    m_revisionLabel = new QLabel(this);
+    m_revisionLabel->setObjectName(QStringLiteral("revisionLabel"));
+    m_serverLabel = new QLabel(tr("server off"), this);
+    m_serverLabel->setObjectName(QStringLiteral("serverLabel"));
+    m_serverLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    statusBar()->addWidget(m_revisionLabel);
+    statusBar()->addPermanentWidget(m_serverLabel);
+    connect(&m_engine, &engine::Engine::serverStateChanged, this, &MainWindow::handleServerState);
+    connect(&m_engine, &engine::Engine::statsUpdated, this, &MainWindow::handleStats);
+    handleServerState(m_engine.serverState());
+    handleStats(m_engine.stats());
+
     resize(1280, 800);
     restoreLayout();
 }
@@ -79,6 +104,36 @@ void MainWindow::saveLayout() const
     QSettings settings;
     settings.setValue(QStringLiteral("mainWindow/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("mainWindow/state"), saveState());
+}
+
+void MainWindow::handleServerState(const engine::ServerState &state)
+{
+    m_serverAction->setChecked(state.running);
+    if (state.running)
+        m_serverLabel->setText(tr("server %1").arg(state.url()));
+    else if (!state.error.isEmpty())
+        m_serverLabel->setText(tr("server off: %1").arg(state.error));
+    else
+        m_serverLabel->setText(tr("server off"));
+}
+
+void MainWindow::handleStats(const engine::CoreStats &stats)
+{
+    m_revisionLabel->setText(tr("revision %1 · %2 objects · %3 watches")
+                                 .arg(stats.revision)
+                                 .arg(qulonglong(stats.objects))
+                                 .arg(qulonglong(stats.openWatches)));
+}
+
+void MainWindow::toggleServer()
+{
+    if (m_engine.serverState().running) {
+        m_engine.stopServer();
+        return;
+    }
+    const engine::ServerState last = m_engine.serverState();
+    m_engine.startServer(last.address.isNull() ? QHostAddress(QHostAddress::LocalHost) : last.address,
+                         last.port != 0 ? last.port : 8001);
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)

@@ -3,7 +3,15 @@
 
 #include <QtWidgets/QMainWindow>
 
+class QAction;
 class QDockWidget;
+class QLabel;
+
+namespace rvscope::engine {
+class Engine;
+struct CoreStats;
+struct ServerState;
+}
 
 namespace rvscope::ui {
 
@@ -14,7 +22,8 @@ class MainWindow final : public QMainWindow {
     Q_DISABLE_COPY_MOVE(MainWindow)
 
 public:
-    explicit MainWindow(QWidget *parent = nullptr);
+    // `engine` must outlive the window.
+    explicit MainWindow(engine::Engine &engine, QWidget *parent = nullptr);
     ~MainWindow() override;
 
 protected:
@@ -25,6 +34,14 @@ private:
                           const QString &placeholder);
     void restoreLayout();
     void saveLayout() const;
+    void handleServerState(const engine::ServerState &state);
+    void handleStats(const engine::CoreStats &stats);
+    void toggleServer();
+
+    engine::Engine &m_engine;
+    QAction *m_serverAction = nullptr;
+    QLabel *m_revisionLabel = nullptr;
+    QLabel *m_serverLabel = nullptr;
 };
 
 } // namespace rvscope::ui

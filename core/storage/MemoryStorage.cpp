@@ -224,6 +224,11 @@ QCoro::Task<model::Result<Revision>> MemoryStorage::currentRevision()
     co_return m_state->revision;
 }
 
+Revision MemoryStorage::revision() const
+{
+    return m_state->revision;
+}
+
 Revision MemoryStorage::oldestWatchableRevision() const
 {
     return m_state->oldestRetained - 1;

@@ -46,6 +46,8 @@ public:
     QCoro::Task<model::Result<Revision>> compact(Revision revision) override;
     QCoro::Task<model::Result<Revision>> currentRevision() override;
 
+    // The current revision, synchronously (for stats; the Storage call is the contract).
+    Revision revision() const;
     // The oldest revision a watch may start from (fromRevision >= this) right now.
     Revision oldestWatchableRevision() const;
     std::size_t objectCount() const;

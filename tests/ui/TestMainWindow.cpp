@@ -4,8 +4,13 @@
 #include <QtTest/QtTest>
 #include <QtWidgets/QDockWidget>
 
-#include "MainWindow.h"
+#include <QtGui/QAction>
+#include <QtWidgets/QLabel>
 
+#include "MainWindow.h"
+#include "engine/Engine.h"
+
+using rvscope::engine::Engine;
 using rvscope::ui::MainWindow;
 
 class TestMainWindow final : public QObject {
@@ -15,6 +20,7 @@ private Q_SLOTS:
     void initTestCase();
     void testPanelsOfTheLayout();
     void testLayoutIsPersisted();
+    void testStatusBarShowsServerAndRevision();
 };
 
 void TestMainWindow::initTestCase()
@@ -27,7 +33,8 @@ void TestMainWindow::initTestCase()
 
 void TestMainWindow::testPanelsOfTheLayout()
 {
-    MainWindow window;
+    Engine engine;
+    MainWindow window(engine);
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     const QStringList expected = {"clientsDock", "objectsDock",  "inspectorDock", "conflictsDock",
@@ -45,18 +52,37 @@ void TestMainWindow::testPanelsOfTheLayout()
 
 void TestMainWindow::testLayoutIsPersisted()
 {
+    Engine engine;
     {
-        MainWindow window;
+        MainWindow window(engine);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         auto *inspector = window.findChild<QDockWidget *>("inspectorDock");
         window.addDockWidget(Qt::LeftDockWidgetArea, inspector);
         window.close();
     }
-    MainWindow reopened;
+    MainWindow reopened(engine);
     reopened.show();
     QVERIFY(QTest::qWaitForWindowExposed(&reopened));
     QCOMPARE(reopened.dockWidgetArea(reopened.findChild<QDockWidget *>("inspectorDock")), Qt::LeftDockWidgetArea);
+}
+
+void TestMainWindow::testStatusBarShowsServerAndRevision()
+{
+    Engine engine;
+    MainWindow window(engine);
+    window.show();
+    auto *server = window.findChild<QLabel *>("serverLabel");
+    auto *revision = window.findChild<QLabel *>("revisionLabel");
+    QVERIFY(server && revision);
+    QCOMPARE(server->text(), QStringLiteral("server off"));
+    engine.startServer(QHostAddress::LocalHost, 0);
+    QTRY_VERIFY(server->text().startsWith(QStringLiteral("server http://127.0.0.1:")));
+    QTRY_VERIFY(revision->text().contains(QStringLiteral("4 objects")));
+    auto *toggle = window.findChild<QAction *>("serverAction");
+    QVERIFY(toggle && toggle->isChecked());
+    toggle->trigger(); // stops the server
+    QTRY_COMPARE(server->text(), QStringLiteral("server off"));
 }
 
 QTEST_MAIN(TestMainWindow)
