@@ -131,6 +131,16 @@ model::Result<registry::DeleteOptions> deleteOptionsFrom(const ApiRequest &reque
         options.dryRun = *parsed;
     }
     const nlohmann::json &preconditions = model::member(body, "preconditions");
+    if (!preconditions.is_null() && !preconditions.is_object())
+        return model::errors::badRequest("DeleteOptions: json: cannot unmarshal " + std::string(preconditions.type_name())
+                                         + " into Go struct field DeleteOptions.preconditions of type v1.Preconditions");
+    for (const char *field : {"uid", "resourceVersion"}) {
+        const nlohmann::json &value = model::member(preconditions, field);
+        if (!value.is_null() && !value.is_string())
+            return model::errors::badRequest(std::string("DeleteOptions: json: cannot unmarshal ") + value.type_name()
+                                             + " into Go struct field Preconditions.preconditions." + field
+                                             + " of type string");
+    }
     if (const nlohmann::json &uid = model::member(preconditions, "uid"); uid.is_string())
         options.preconditions.uid = uid.get<std::string>();
     if (const nlohmann::json &rv = model::member(preconditions, "resourceVersion"); rv.is_string())

@@ -2,6 +2,7 @@
 #include "registry/ScaleStore.h"
 
 #include "registry/strategies/DeploymentScale.h"
+#include "registry/validation/ObjectDecoding.h"
 
 namespace rvscope::registry {
 namespace {
@@ -24,6 +25,8 @@ public:
         auto newScale = co_await scaleInfo->updatedObject(std::make_shared<const model::Object>(*oldScale));
         if (!newScale)
             co_return std::move(newScale).error();
+        if (auto undecodable = checkDecodable(*newScale, "Scale", "autoscaling/v1"))
+            co_return *undecodable;
         co_return applyScaleToDeployment(*newScale, *existing);
     }
 

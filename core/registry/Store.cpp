@@ -6,6 +6,7 @@
 #include "model/StatusErrors.h"
 #include "registry/ErrorTranslation.h"
 #include "registry/validation/NameValidation.h"
+#include "registry/validation/ObjectDecoding.h"
 #include "storage/Storage.h"
 
 namespace rvscope::registry {
@@ -55,6 +56,8 @@ Store::Store(std::shared_ptr<const ResourceType> type, std::shared_ptr<const Str
 std::optional<model::Status> Store::prepareCreate(const std::string &ns, model::Object &object)
 {
     const ResourceType &type = *m_type;
+    if (auto undecodable = checkDecodable(object, type.kind, type.apiVersion()))
+        return undecodable;
     nlohmann::json &json = object.mutableJson();
     json["kind"] = type.kind;
     json["apiVersion"] = type.apiVersion();
@@ -138,6 +141,8 @@ model::Result<model::Object> Store::prepareUpdate(const std::string &ns, const s
                                                   const ObjectPtr &existing) const
 {
     const ResourceType &type = *m_type;
+    if (auto undecodable = checkDecodable(object, type.kind, type.apiVersion()))
+        return *undecodable;
     if (object.name() != name) {
         return model::errors::badRequest("the name of the object (" + object.name()
                                          + ") does not match the name on the URL (" + name + ")");

@@ -81,6 +81,8 @@ private Q_SLOTS:
     void testDeleteResponses();
     void testScaleSubresource();
     void testDryRunCreate();
+    void testHostileBodiesGetStatuses_data();
+    void testHostileBodiesGetStatuses();
 };
 
 void TestApiHandler::testDiscoveryWithTrailingSlashes_data()
@@ -324,6 +326,63 @@ void TestApiHandler::testDryRunCreate()
     QCOMPARE(created.status, 201);
     QVERIFY(!json(created)["metadata"].contains("resourceVersion"));
     QCOMPARE(fixture.call("GET", "/api/v1/namespaces/default/configmaps/foo").status, 404);
+}
+
+void TestApiHandler::testHostileBodiesGetStatuses_data()
+{
+    QTest::addColumn<QString>("method");
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<QString>("contentType");
+    QTest::addColumn<QString>("body");
+    const QString cm = "/api/v1/namespaces/default/configmaps/foo";
+    const QString deploy = "/apis/apps/v1/namespaces/default/deployments/web";
+    const QString jsonPatch = "application/json-patch+json";
+    const QString merge = "application/merge-patch+json";
+    const QString smp = "application/strategic-merge-patch+json";
+    QTest::newRow("metadata replaced by a string") << "PATCH" << cm << jsonPatch
+                                                   << R"([{"op":"replace","path":"/metadata","value":"x"}])";
+    QTest::newRow("metadata removed") << "PATCH" << cm << jsonPatch << R"([{"op":"remove","path":"/metadata"}])";
+    QTest::newRow("name made a number") << "PATCH" << cm << merge << R"({"metadata":{"name":5}})";
+    QTest::newRow("labels made a list") << "PATCH" << cm << merge << R"({"metadata":{"labels":["a"]}})";
+    QTest::newRow("data made a string") << "PATCH" << cm << smp << R"({"data":"x"})";
+    QTest::newRow("whole object a list") << "PATCH" << cm << jsonPatch << R"([{"op":"replace","path":"","value":[1]}])";
+    QTest::newRow("finalizers a string") << "PATCH" << cm << merge << R"({"metadata":{"finalizers":"x"}})";
+    QTest::newRow("resourceVersion a number") << "PATCH" << cm << merge << R"({"metadata":{"resourceVersion":5}})";
+    QTest::newRow("put metadata string") << "PUT" << cm << "application/json" << R"({"metadata":"x"})";
+    QTest::newRow("spec a string") << "PATCH" << deploy << merge << R"({"spec":"x"})";
+    QTest::newRow("template a list") << "PATCH" << deploy << smp << R"({"spec":{"template":[]}})";
+    QTest::newRow("containers a map") << "PATCH" << deploy << smp << R"({"spec":{"template":{"spec":{"containers":{"a":1}}}}})";
+    QTest::newRow("selector null") << "PATCH" << deploy << merge << R"({"spec":{"selector":null}})";
+    QTest::newRow("replicas a string") << "PATCH" << deploy << merge << R"({"spec":{"replicas":"many"}})";
+    QTest::newRow("scale spec a list") << "PATCH" << (deploy + "/scale") << merge << R"({"spec":[]})";
+    QTest::newRow("status of a list") << "PATCH" << (deploy + "/status") << merge << R"({"status":[1]})";
+    QTest::newRow("create metadata list") << "POST" << "/api/v1/namespaces/default/configmaps" << "application/json"
+                                          << R"({"metadata":[]})";
+    QTest::newRow("create pod containers string") << "POST" << "/api/v1/namespaces/default/pods" << "application/json"
+                                                  << R"({"metadata":{"name":"p"},"spec":{"containers":"x"}})";
+    QTest::newRow("delete options list") << "DELETE" << cm << "application/json" << "[1]";
+    QTest::newRow("delete preconditions string") << "DELETE" << cm << "application/json" << R"({"preconditions":"x"})";
+}
+
+void TestApiHandler::testHostileBodiesGetStatuses()
+{
+    QFETCH(QString, method);
+    QFETCH(QString, path);
+    QFETCH(QString, contentType);
+    QFETCH(QString, body);
+    Fixture fixture;
+    QCOMPARE(fixture.call("POST", "/api/v1/namespaces/default/configmaps", CM_FOO).status, 201);
+    const char *deployment = R"({"metadata":{"name":"web"},"spec":{"selector":{"matchLabels":{"app":"web"}},
+        "template":{"metadata":{"labels":{"app":"web"}},"spec":{"containers":[{"name":"c","image":"nginx"}]}}}})";
+    QCOMPARE(fixture.call("POST", "/apis/apps/v1/namespaces/default/deployments", deployment).status, 201);
+    const auto before = run(fixture.registryFixture.storage->currentRevision()).value();
+    const ApiResponse response =
+        fixture.call(method.toStdString(), path.toStdString(), body.toStdString(), contentType.toStdString());
+    QVERIFY2(response.status >= 400 && response.status < 500, response.body.c_str());
+    QCOMPARE(json(response)["kind"], "Status");
+    QCOMPARE(run(fixture.registryFixture.storage->currentRevision()).value(), before);
+    // And the server still serves.
+    QCOMPARE(fixture.call("GET", "/api/v1/namespaces/default/configmaps/foo").status, 200);
 }
 
 QTEST_GUILESS_MAIN(TestApiHandler)

@@ -23,8 +23,8 @@ const std::string &etcdPaddingBase64()
 }
 std::string etcdValueBase64(long counter)
 {
-    char digits[ETCD_COUNTER_BYTES + 1];
-    std::snprintf(digits, sizeof digits, "%012ld", counter % 1000000000000L);
+    char digits[32];
+    std::snprintf(digits, sizeof digits, "%012lu", static_cast<unsigned long>(counter) % 1000000000000UL);
     return base64(std::string(digits, ETCD_COUNTER_BYTES)) + etcdPaddingBase64();
 }
 

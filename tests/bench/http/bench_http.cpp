@@ -4,8 +4,9 @@
 // 127.0.0.1, driven by N keep-alive clients from this process. Prints a table of every
 // workload and then the side-by-side ratios with their goals ("ok"/"MISS", never asserted).
 //
-//   bench_http [--smoke] [--seconds S] [--filter TEXT] [--rvscope PATH] [--etcd PATH]
+//   bench_http [--smoke] [--seconds S] [--rounds N] [--filter TEXT] [--rvscope PATH] [--etcd PATH]
 //              [--nginx PATH] [--no-nginx]
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <map>
@@ -28,7 +29,8 @@ namespace {
 struct Options {
     bool smoke = false;
     bool nginx = true;
-    double seconds = 3.0;
+    double seconds = 2.0;
+    int rounds = 3;
     std::string filter;
     QString rvscope;
     QString etcd;
@@ -49,6 +51,8 @@ Options parseOptions(int argc, char **argv)
             options.nginx = false;
         else if (std::strcmp(argv[i], "--seconds") == 0 && hasValue)
             options.seconds = std::atof(argv[++i]);
+        else if (std::strcmp(argv[i], "--rounds") == 0 && hasValue)
+            options.rounds = std::max(1, std::atoi(argv[++i]));
         else if (std::strcmp(argv[i], "--filter") == 0 && hasValue)
             options.filter = argv[++i];
         else if (std::strcmp(argv[i], "--rvscope") == 0 && hasValue)
@@ -65,34 +69,58 @@ Options parseOptions(int argc, char **argv)
         if (options.nginxBinary.isEmpty())
             options.nginxBinary = QStandardPaths::findExecutable(QStringLiteral("nginx"), {QStringLiteral("/usr/sbin")});
     }
-    if (options.smoke)
+    if (options.smoke) {
         options.seconds = 0.2;
+        options.rounds = 1;
+    }
     return options;
 }
 
+// A workload is registered once and measured in every round; rounds interleave all servers
+// so that the shared machine's noise spreads over all of them, like BenchHarness's
+// alternating rounds. The row printed is the round with the median ops/s.
 class Bench final {
 public:
     explicit Bench(const Options &options) : m_options(options) {}
 
-    // Runs one workload (after an unmeasured warm-up) and prints its row; keeps the result
-    // under `id` for the ratios.
-    void run(const std::string &id, const char *server, const std::string &workload, int port, int clients,
-             const std::function<std::unique_ptr<ClientScript>(int)> &makeScript)
+    void add(const std::string &id, const char *server, const std::string &workload, int port, int clients,
+             std::function<std::unique_ptr<ClientScript>(int)> makeScript)
     {
         if (!m_options.filter.empty() && id.find(m_options.filter) == std::string::npos)
             return;
-        if (m_options.smoke)
-            clients = 2;
-        else
-            runLoad(port, clients, std::min(0.5, m_options.seconds / 5), makeScript);
-        const LoadResult result = runLoad(port, clients, m_options.seconds, makeScript);
-        m_results[id] = result;
-        if (!result.error.empty()) {
-            std::printf("%-18s %-34s %7d  error: %s\n", server, workload.c_str(), clients, result.error.c_str());
-            return;
+        m_workloads.push_back({id, server, workload, port, m_options.smoke ? 2 : clients, std::move(makeScript)});
+    }
+
+    void runAll()
+    {
+        std::map<std::string, std::vector<LoadResult>> rounds;
+        for (int round = 0; round < m_options.rounds; ++round) {
+            std::fprintf(stderr, "round %d/%d\n", round + 1, m_options.rounds);
+            for (const Workload &workload : m_workloads) {
+                if (!m_options.smoke) // unmeasured warm-up: connections, caches, compaction
+                    runLoad(workload.port, workload.clients, std::min(0.5, m_options.seconds / 5), workload.makeScript);
+                rounds[workload.id].push_back(runLoad(workload.port, workload.clients, m_options.seconds, workload.makeScript));
+            }
         }
-        std::printf("%-18s %-34s %7d %10.0f %9.1f%% %8.2f %8.2f %8ld\n", server, workload.c_str(), clients,
-                    result.opsPerSecond(), 100 * result.conflictRate(), result.p50Ms, result.p99Ms, result.failures);
+        std::printf("%-18s %-34s %7s %10s %10s %8s %8s %8s %16s\n", "server", "workload", "clients", "ok ops/s",
+                    "conflicts", "p50 ms", "p99 ms", "failed", "ops/s min..max");
+        for (const Workload &workload : m_workloads) {
+            std::vector<LoadResult> &results = rounds[workload.id];
+            std::sort(results.begin(), results.end(),
+                      [](const LoadResult &a, const LoadResult &b) { return a.opsPerSecond() < b.opsPerSecond(); });
+            const LoadResult &result = results[results.size() / 2];
+            m_results[workload.id] = result;
+            if (!result.error.empty()) {
+                std::printf("%-18s %-34s %7d  error: %s\n", workload.server, workload.name.c_str(), workload.clients,
+                            result.error.c_str());
+                continue;
+            }
+            char spread[40];
+            std::snprintf(spread, sizeof spread, "%.0f..%.0f", results.front().opsPerSecond(), results.back().opsPerSecond());
+            std::printf("%-18s %-34s %7d %10.0f %9.1f%% %8.2f %8.2f %8ld %16s\n", workload.server,
+                        workload.name.c_str(), workload.clients, result.opsPerSecond(), 100 * result.conflictRate(),
+                        result.p50Ms, result.p99Ms, result.failures, spread);
+        }
         std::fflush(stdout);
     }
 
@@ -132,7 +160,17 @@ public:
     }
 
 private:
+    struct Workload {
+        std::string id;
+        const char *server;
+        std::string name;
+        int port;
+        int clients;
+        std::function<std::unique_ptr<ClientScript>(int)> makeScript;
+    };
+
     const Options &m_options;
+    std::vector<Workload> m_workloads;
     std::map<std::string, LoadResult> m_results;
 };
 
@@ -162,28 +200,31 @@ std::string etcdKey(const std::string &name)
     return "/registry/configmaps/default/" + name;
 }
 
-void runEtcd(Bench &bench, const Options &options, bool fsync)
+// Starts etcd, writes the keys and registers its workloads; false (with a printed reason)
+// when etcd cannot run.
+bool addEtcd(Bench &bench, const Options &options, ServerProcess &etcd, bool fsync)
 {
     const char *server = fsync ? "etcd fsync" : "etcd no-fsync";
     const std::string tag = fsync ? "etcd-fsync" : "etcd-nofsync";
-    ServerProcess etcd;
     if (!etcd.startEtcd(options.etcd, fsync)) {
         std::printf("%-18s skipped: %s\n", server, qPrintable(etcd.error()));
-        return;
+        return false;
     }
     const int port = etcd.port();
+    bool written = request(port, makeRequest("POST", "/v3/kv/put", etcdPutJson(etcdKey("hot")))) == 200;
     for (int client = 0; client < DISTINCT_CLIENTS; ++client)
-        request(port, makeRequest("POST", "/v3/kv/put", etcdPutJson(etcdKey(distinctName(client)))));
-    if (request(port, makeRequest("POST", "/v3/kv/put", etcdPutJson(etcdKey("hot")))) != 200) {
-        std::printf("%-18s skipped: cannot put the hot key\n", server);
-        return;
+        written = request(port, makeRequest("POST", "/v3/kv/put", etcdPutJson(etcdKey(distinctName(client))))) == 200
+            && written;
+    if (!written) {
+        std::printf("%-18s skipped: cannot put the keys\n", server);
+        return false;
     }
     for (int clients : CLIENT_COUNTS)
-        bench.run(tag + "/hot/" + std::to_string(clients), server, "range + txn CAS, hot key", port, clients,
+        bench.add(tag + "/hot/" + std::to_string(clients), server, "range + txn CAS, hot key", port, clients,
                   [](int client) { return makeEtcdCasScript(etcdKey("hot"), client); });
-    bench.run(tag + "/distinct/" + std::to_string(DISTINCT_CLIENTS), server, "range + txn CAS, key per client", port,
-              DISTINCT_CLIENTS,
-              [](int client) { return makeEtcdCasScript(etcdKey(distinctName(client)), client); });
+    bench.add(tag + "/distinct/" + std::to_string(DISTINCT_CLIENTS), server, "range + txn CAS, key per client", port,
+              DISTINCT_CLIENTS, [](int client) { return makeEtcdCasScript(etcdKey(distinctName(client)), client); });
+    return true;
 }
 
 } // namespace
@@ -194,60 +235,57 @@ int main(int argc, char **argv)
     const Options options = parseOptions(argc, argv);
     Bench bench(options);
 
-    std::printf("bench_http: %s, %.1f s per measurement, servers are child processes on 127.0.0.1\n",
-                options.smoke ? "smoke (2 clients)" : "full", options.seconds);
-    std::printf("%-18s %-34s %7s %10s %10s %8s %8s %8s\n", "server", "workload", "clients", "ok ops/s", "conflicts",
-                "p50 ms", "p99 ms", "failed");
+    std::printf("bench_http: %s, %d round(s) of %.1f s per workload, median round shown; servers are child "
+                "processes on 127.0.0.1\n",
+                options.smoke ? "smoke (2 clients, figures meaningless)" : "full", options.rounds, options.seconds);
 
-    std::string staticBody;
-    {
-        ServerProcess rvscope;
-        if (options.rvscope.isEmpty() || !rvscope.startRvscope(options.rvscope)) {
-            std::printf("rvscope: cannot start '%s': %s\n", qPrintable(options.rvscope), qPrintable(rvscope.error()));
-            return 1;
-        }
-        const int port = rvscope.port();
-        bool created = request(port, makeRequest("POST", CONFIGMAPS, configMapJson("read-target"))) == 201
-            && request(port, makeRequest("POST", CONFIGMAPS, configMapJson("hot"))) == 201;
-        for (int client = 0; client < DISTINCT_CLIENTS; ++client)
-            created = request(port, makeRequest("POST", CONFIGMAPS, configMapJson(distinctName(client)))) == 201 && created;
-        HttpResponse readTarget;
-        if (!created || request(port, makeRequest("GET", CONFIGMAPS + "/read-target"), &readTarget) != 200) {
-            std::printf("rvscope: cannot create the ConfigMaps\n");
-            return 1;
-        }
-        staticBody = readTarget.body;
-        for (int clients : CLIENT_COUNTS)
-            bench.run("rvscope/get/" + std::to_string(clients), "rvscope",
-                      "GET configmap (" + std::to_string(staticBody.size()) + " B)", port, clients,
-                      [](int) { return makeGetScript(CONFIGMAPS + "/read-target"); });
-        for (int clients : CLIENT_COUNTS)
-            bench.run("rvscope/hot/" + std::to_string(clients), "rvscope", "GET + PUT, hot configmap", port, clients,
-                      [](int client) { return makeConfigMapUpdateScript("hot", client); });
-        bench.run("rvscope/distinct/" + std::to_string(DISTINCT_CLIENTS), "rvscope", "GET + PUT, configmap per client",
-                  port, DISTINCT_CLIENTS,
-                  [](int client) { return makeConfigMapUpdateScript(distinctName(client), client); });
+    ServerProcess rvscope;
+    if (options.rvscope.isEmpty() || !rvscope.startRvscope(options.rvscope)) {
+        std::printf("rvscope: cannot start '%s': %s\n", qPrintable(options.rvscope), qPrintable(rvscope.error()));
+        return 1;
     }
+    const int port = rvscope.port();
+    bool created = request(port, makeRequest("POST", CONFIGMAPS, configMapJson("read-target"))) == 201
+        && request(port, makeRequest("POST", CONFIGMAPS, configMapJson("hot"))) == 201;
+    for (int client = 0; client < DISTINCT_CLIENTS; ++client)
+        created = request(port, makeRequest("POST", CONFIGMAPS, configMapJson(distinctName(client)))) == 201 && created;
+    HttpResponse readTarget;
+    if (!created || request(port, makeRequest("GET", CONFIGMAPS + "/read-target"), &readTarget) != 200) {
+        std::printf("rvscope: cannot create the ConfigMaps\n");
+        return 1;
+    }
+    const std::string &staticBody = readTarget.body;
+    for (int clients : CLIENT_COUNTS)
+        bench.add("rvscope/get/" + std::to_string(clients), "rvscope",
+                  "GET configmap (" + std::to_string(staticBody.size()) + " B)", port, clients,
+                  [](int) { return makeGetScript(CONFIGMAPS + "/read-target"); });
+    for (int clients : CLIENT_COUNTS)
+        bench.add("rvscope/hot/" + std::to_string(clients), "rvscope", "GET + PUT, hot configmap", port, clients,
+                  [](int client) { return makeConfigMapUpdateScript("hot", client); });
+    bench.add("rvscope/distinct/" + std::to_string(DISTINCT_CLIENTS), "rvscope", "GET + PUT, configmap per client", port,
+              DISTINCT_CLIENTS, [](int client) { return makeConfigMapUpdateScript(distinctName(client), client); });
 
-    if (options.nginx && !options.nginxBinary.isEmpty()) {
-        ServerProcess nginx;
-        if (nginx.startNginx(options.nginxBinary, staticBody)) {
-            for (int clients : CLIENT_COUNTS)
-                bench.run("static/get/" + std::to_string(clients), "nginx (1 worker)", "GET static JSON (same bytes)",
-                          nginx.port(), clients, [](int) { return makeGetScript("/static.json"); });
-        } else {
-            std::printf("%-18s skipped: %s\n", "nginx", qPrintable(nginx.error()));
-        }
-    } else {
+    ServerProcess nginx;
+    if (!options.nginx || options.nginxBinary.isEmpty()) {
         std::printf("%-18s skipped: %s\n", "nginx", options.nginx ? "no nginx binary" : "--no-nginx");
+    } else if (!nginx.startNginx(options.nginxBinary, staticBody)) {
+        std::printf("%-18s skipped: %s\n", "nginx", qPrintable(nginx.error()));
+    } else {
+        for (int clients : CLIENT_COUNTS)
+            bench.add("static/get/" + std::to_string(clients), "nginx (1 worker)", "GET static JSON (same bytes)",
+                      nginx.port(), clients, [](int) { return makeGetScript("/static.json"); });
     }
 
+    ServerProcess etcdFsync;
+    ServerProcess etcdNoFsync;
     if (options.etcd.isEmpty() || !QFileInfo(options.etcd).isExecutable()) {
         std::printf("%-18s skipped: no etcd binary (apt-get install etcd-server)\n", "etcd");
     } else {
-        runEtcd(bench, options, true);
-        runEtcd(bench, options, false);
+        addEtcd(bench, options, etcdFsync, true);
+        addEtcd(bench, options, etcdNoFsync, false);
     }
+
+    bench.runAll();
 
     std::printf("\n%-58s %12s %12s %8s %12s\n", "goal (successful ops/s)", "rvscope", "baseline", "ratio", "goal");
     for (int clients : CLIENT_COUNTS) {

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+namespace rvscope::history {
+
+// One journaled operation as the core saw it. Plain value type, safe to copy between threads.
+//
+// resourceVersionSent is the precondition the client sent (empty: unconditional).
+// resourceVersionProduced is the revision a successful write committed (for delete: the
+// revision of the deletion, i.e. the DELETED event's resourceVersion) and, for reads, the
+// resourceVersion that was read. `object` is the object written or read (null if unknown);
+// for a list it may hold the list. `endNs` is empty while the operation is still pending
+// (no response yet): checkers treat it as "may or may not have taken effect".
+struct OperationRecord final {
+    std::uint64_t id = 0;
+    std::string clientId;
+    std::string verb; // get, list, create, update, patch, delete, watch
+    std::string key;  // "/registry/configmaps/default/foo" or "configmaps/default/foo"
+    std::string resourceVersionSent;
+    std::int64_t startNs = 0;
+    std::optional<std::int64_t> endNs;
+    int statusCode = 0;
+    std::string reason;
+    std::string resourceVersionProduced;
+    int casRetries = 0;
+    nlohmann::json object;
+    std::string strategy;
+
+    bool pending() const { return !endNs.has_value(); }
+    bool succeeded() const { return !pending() && statusCode >= 200 && statusCode < 300; }
+    bool isWrite() const { return verb == "create" || verb == "update" || verb == "patch" || verb == "delete"; }
+    bool isConditional() const { return !resourceVersionSent.empty(); }
+};
+
+// One event delivered on a watch stream. `watcherId` names the watcher or bulk-watch channel;
+// `operationId`, when non-zero, is the id of the "watch" OperationRecord that opened it (its
+// key is the watched prefix, its resourceVersionSent the start resourceVersion).
+struct WatchDelivery final {
+    std::string watcherId;
+    std::uint64_t operationId = 0;
+    std::string eventType; // ADDED, MODIFIED, DELETED, BOOKMARK, ERROR
+    std::string resourceVersion;
+    std::string key;
+    std::int64_t timeNs = 0;
+};
+
+// "configmaps/default/foo" for both "/registry/configmaps/default/foo" and
+// "configmaps/default/foo", so records from storage and from HTTP clients compare equal.
+inline std::string normalizedKey(std::string_view key)
+{
+    constexpr std::string_view registryPrefix = "/registry/";
+    if (key.substr(0, registryPrefix.size()) == registryPrefix)
+        key.remove_prefix(registryPrefix.size());
+    while (!key.empty() && key.front() == '/')
+        key.remove_prefix(1);
+    return std::string(key);
+}
+
+} // namespace rvscope::history

@@ -1,0 +1,304 @@
+// SPDX-License-Identifier: MIT
+#include <QtTest/QtTest>
+
+#include <chrono>
+
+#include "HistoryBuilders.h"
+#include "history/LinearizabilityChecker.h"
+
+using namespace rvscope::history;
+using rvscope::history::testing::counterObject;
+using rvscope::history::testing::record;
+using rvscope::history::testing::simulateCasCounter;
+
+namespace {
+
+std::string joined(const Verdict &verdict)
+{
+    std::string text = verdict.summary;
+    for (const std::string &finding : verdict.findings)
+        text += "\n  " + finding;
+    return text;
+}
+
+Verdict check(const std::vector<OperationRecord> &ops, std::chrono::milliseconds budget = std::chrono::milliseconds(5000))
+{
+    return LinearizabilityChecker(LinearizabilityChecker::Options{budget}).check(ops);
+}
+
+} // namespace
+
+class TestLinearizabilityChecker final : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void testSequentialHistoryPasses();
+    void testConcurrentReadOfOlderValuePasses();
+    void testConflictConcurrentWithWritePasses();
+    void testConflictThatShouldHaveSucceededFails();
+    void testStaleReadAfterCompletedWriteFails();
+    void testReadOfWrongValueFails();
+    void testTwoWritesFromSameRevisionFail();
+    void testDuplicateProducedRevisionFails();
+    void testUnconditionalWritesPass();
+    void testCreateDeleteAndAbsence();
+    void testPendingWriteMayOrMayNotTakeEffect();
+    void testKeysAreCheckedIndependently();
+    void testEmptyHistoryPasses();
+    void testLargeGeneratedHistoryPasses();
+    void testLargeHistoryWithStaleReadFails();
+    void testExhaustedBudgetIsUnknown();
+    void testManySmallGeneratedHistoriesPass();
+};
+
+void TestLinearizabilityChecker::testSequentialHistoryPasses()
+{
+    std::vector<OperationRecord> ops{
+        record(1, "a", "create", 0, 10, 201, "", "1", counterObject(0)),
+        record(2, "a", "get", 20, 30, 200, "", "1", counterObject(0)),
+        record(3, "a", "update", 40, 50, 200, "1", "2", counterObject(1)),
+        record(4, "b", "update", 60, 70, 409, "1", ""),
+        record(5, "b", "get", 80, 90, 200, "", "2", counterObject(1)),
+    };
+    const Verdict verdict = check(ops);
+    QVERIFY2(verdict.passed(), joined(verdict).c_str());
+}
+
+void TestLinearizabilityChecker::testConcurrentReadOfOlderValuePasses()
+{
+    // The read overlaps the write, so it may be ordered before it.
+    std::vector<OperationRecord> ops{
+        record(1, "a", "create", 0, 10, 201, "", "1", counterObject(0)),
+        record(2, "a", "update", 20, 60, 200, "1", "2", counterObject(1)),
+        record(3, "b", "get", 30, 70, 200, "", "1", counterObject(0)),
+        record(4, "c", "get", 25, 65, 200, "", "2", counterObject(1)),
+    };
+    const Verdict verdict = check(ops);
+    QVERIFY2(verdict.passed(), joined(verdict).c_str());
+}
+
+void TestLinearizabilityChecker::testConflictConcurrentWithWritePasses()
+{
+    std::vector<OperationRecord> ops{
+        record(1, "a", "create", 0, 10, 201, "", "1", counterObject(0)),
+        record(2, "b", "update", 20, 40, 409, "1", ""), // may follow op 3's commit
+        record(3, "a", "update", 15, 30, 200, "1", "2", counterObject(1)),
+    };
+    const Verdict verdict = check(ops);
+    QVERIFY2(verdict.passed(), joined(verdict).c_str());
+}
+
+void TestLinearizabilityChecker::testConflictThatShouldHaveSucceededFails()
+{
+    std::vector<OperationRecord> ops{
+        record(1, "a", "create", 0, 10, 201, "", "1", counterObject(0)),
+        record(2, "b", "update", 20, 30, 409, "1", ""), // rv 1 was current the whole time
+        record(3, "a", "update", 40, 50, 200, "1", "2", counterObject(1)),
+    };
+    const Verdict verdict = check(ops);
+    QVERIFY2(verdict.failed(), joined(verdict).c_str());
+    QCOMPARE(verdict.findings.size(), std::size_t(1));
+    QVERIFY2(verdict.findings[0].find("op 2 ") != std::string::npos, joined(verdict).c_str());
+}
+
+void TestLinearizabilityChecker::testStaleReadAfterCompletedWriteFails()
+{
+    std::vector<OperationRecord> ops{
+        record(1, "a", "create", 0, 10, 201, "", "1", counterObject(0)),
+        record(2, "a", "update", 20, 30, 200, "1", "2", counterObject(1)),
+        record(3, "b", "get", 40, 50, 200, "", "1", counterObject(0)), // starts after op 2 ended
+    };
+    const Verdict verdict = check(ops);
+    QVERIFY2(verdict.failed(), joined(verdict).c_str());
+    QVERIFY2(verdict.findings[0].find("op 3 ") != std::string::npos, joined(verdict).c_str());
+}
+
+void TestLinearizabilityChecker::testReadOfWrongValueFails()
+{
+    std::vector<OperationRecord> ops{
+        record(1, "a", "create", 0, 10, 201, "", "1", counterObject(0)),
+        record(2, "b", "get", 40, 50, 200, "", "1", counterObject(7)),
+    };
+    QVERIFY(check(ops).failed());
+}
+
+void TestLinearizabilityChecker::testTwoWritesFromSameRevisionFail()
+{
+    // Both preconditions name rv 1; only the first can have held.
+    std::vector<OperationRecord> ops{
+        record(1, "a", "create", 0, 10, 201, "", "1", counterObject(0)),
+        record(2, "a", "update", 20, 40, 200, "1", "2", counterObject(1)),
+        record(3, "b", "update", 20, 40, 200, "1", "3", counterObject(1)),
+    };
+    QVERIFY(check(ops).failed());
+}
+
+void TestLinearizabilityChecker::testDuplicateProducedRevisionFails()
+{
+    std::vector<OperationRecord> ops{
+        record(1, "a", "create", 0, 10, 201, "", "1", counterObject(0)),
+        record(2, "a", "update", 20, 40, 200, "", "2", counterObject(1)),
+        record(3, "b", "update", 20, 40, 200, "", "2", counterObject(2)),
+    };
+    const Verdict verdict = check(ops);
+    QVERIFY(verdict.failed());
+    QVERIFY2(verdict.findings[0].find("produced by two writes") != std::string::npos, joined(verdict).c_str());
+}
+
+void TestLinearizabilityChecker::testUnconditionalWritesPass()
+{
+    std::vector<OperationRecord> ops{
+        record(1, "a", "create", 0, 10, 201, "", "1", counterObject(0)),
+        record(2, "a", "update", 20, 40, 200, "", "3", counterObject(1)),
+        record(3, "b", "update", 20, 40, 200, "", "2", counterObject(1)),
+        record(4, "c", "get", 50, 60, 200, "", "3", counterObject(1)),
+    };
+    const Verdict verdict = check(ops);
+    QVERIFY2(verdict.passed(), joined(verdict).c_str());
+}
+
+void TestLinearizabilityChecker::testCreateDeleteAndAbsence()
+{
+    std::vector<OperationRecord> ops{
+        record(1, "a", "get", 0, 5, 404, "", ""),
+        record(2, "a", "create", 10, 20, 201, "", "1", counterObject(0)),
+        record(3, "b", "create", 12, 22, 409, "", ""),
+        record(4, "a", "delete", 30, 40, 200, "1", "2"),
+        record(5, "b", "get", 50, 60, 404, "", ""),
+        record(6, "b", "update", 50, 60, 404, "1", ""),
+        record(7, "b", "create", 70, 80, 201, "", "3", counterObject(5)),
+        record(8, "a", "get", 90, 95, 200, "", "3", counterObject(5)),
+    };
+    Verdict verdict = check(ops);
+    QVERIFY2(verdict.passed(), joined(verdict).c_str());
+
+    ops.push_back(record(9, "c", "get", 100, 110, 404, "", "")); // absent although present
+    verdict = check(ops);
+    QVERIFY2(verdict.failed(), joined(verdict).c_str());
+}
+
+void TestLinearizabilityChecker::testPendingWriteMayOrMayNotTakeEffect()
+{
+    std::vector<OperationRecord> ops{
+        record(1, "a", "create", 0, 10, 201, "", "1", counterObject(0)),
+        record(2, "a", "update", 20, -1, 0, "1", ""), // no response
+        record(3, "b", "get", 30, 40, 200, "", "1", counterObject(0)),
+    };
+    Verdict verdict = check(ops);
+    QVERIFY2(verdict.passed(), joined(verdict).c_str());
+
+    // It took effect: a later read sees a revision nobody else produced.
+    ops.push_back(record(4, "b", "get", 50, 60, 200, "", "2", counterObject(1)));
+    ops.push_back(record(5, "c", "update", 70, 80, 200, "2", "3", counterObject(2)));
+    verdict = check(ops);
+    QVERIFY2(verdict.passed(), joined(verdict).c_str());
+
+    // A 504 has an unknown outcome too; but a read of an unexplained revision without any
+    // pending write is a violation.
+    ops[1].endNs = 25;
+    ops[1].statusCode = 504;
+    QVERIFY(check(ops).passed());
+    ops.erase(ops.begin() + 1);
+    QVERIFY(check(ops).failed());
+}
+
+void TestLinearizabilityChecker::testKeysAreCheckedIndependently()
+{
+    const std::string other = "configmaps/default/other";
+    std::vector<OperationRecord> ops{
+        record(1, "a", "create", 0, 10, 201, "", "1", counterObject(0)),
+        record(2, "a", "create", 0, 10, 201, "", "2", counterObject(0, "other"), other),
+        record(3, "a", "update", 20, 30, 200, "2", "3", counterObject(1, "other"), other),
+        record(4, "b", "get", 40, 50, 200, "", "1", counterObject(0)),
+    };
+    Verdict verdict = check(ops);
+    QVERIFY2(verdict.passed(), joined(verdict).c_str());
+    QVERIFY2(verdict.summary.find("2 keys") != std::string::npos, verdict.summary.c_str());
+
+    ops.push_back(record(5, "b", "get", 40, 50, 200, "", "2", counterObject(0, "other"), other));
+    verdict = check(ops);
+    QVERIFY(verdict.failed());
+    QCOMPARE(verdict.findings.size(), std::size_t(1));
+    QVERIFY2(verdict.findings[0].rfind("configmaps/default/other", 0) == 0, joined(verdict).c_str());
+}
+
+void TestLinearizabilityChecker::testEmptyHistoryPasses()
+{
+    QVERIFY(check({}).passed());
+}
+
+void TestLinearizabilityChecker::testLargeGeneratedHistoryPasses()
+{
+    const auto ops = simulateCasCounter(64, 1500, 42);
+    QElapsedTimer timer;
+    timer.start();
+    Verdict verdict = check(ops, std::chrono::milliseconds(60000));
+    qInfo("linearizability of %zu operations (64 clients, one hot key): %lld ms", ops.size(),
+          static_cast<long long>(timer.elapsed()));
+    QVERIFY2(verdict.passed(), joined(verdict).c_str());
+
+    // The same with about 1% of the writes' responses lost (pending or 504) after commit.
+    auto lossy = ops;
+    std::size_t lost = 0;
+    for (std::size_t i = 5; i < lossy.size(); i += 97) {
+        if (lossy[i].verb != "update")
+            continue;
+        ++lost;
+        lossy[i].resourceVersionProduced.clear();
+        if (i % 2 == 0)
+            lossy[i].endNs.reset();
+        else
+            lossy[i].statusCode = 504;
+    }
+    timer.restart();
+    verdict = check(lossy, std::chrono::milliseconds(60000));
+    qInfo("... with %zu lost responses: %lld ms", lost, static_cast<long long>(timer.elapsed()));
+    QVERIFY2(verdict.passed(), joined(verdict).c_str());
+}
+
+void TestLinearizabilityChecker::testLargeHistoryWithStaleReadFails()
+{
+    auto ops = simulateCasCounter(64, 300, 7);
+    // A read long after everything else that returns the very first revision.
+    const std::int64_t end = *ops.back().endNs + 1'000'000;
+    ops.push_back(record(999999, "late", "get", end, end + 10, 200, "", "1", counterObject(0)));
+    const Verdict verdict = check(ops, std::chrono::milliseconds(60000));
+    QVERIFY2(verdict.failed(), joined(verdict).c_str());
+    QVERIFY2(verdict.findings[0].find("op 999999") != std::string::npos, joined(verdict).c_str());
+}
+
+void TestLinearizabilityChecker::testExhaustedBudgetIsUnknown()
+{
+    const auto ops = simulateCasCounter(64, 200, 3);
+    const Verdict verdict = check(ops, std::chrono::milliseconds(0));
+    QCOMPARE(verdict.outcome, Verdict::Outcome::Unknown);
+    QVERIFY2(verdict.summary.find("time budget") != std::string::npos, verdict.summary.c_str());
+}
+
+void TestLinearizabilityChecker::testManySmallGeneratedHistoriesPass()
+{
+    for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+        for (bool blind : {false, true}) {
+            auto ops = simulateCasCounter(8, 60, seed, blind);
+            Verdict verdict = check(ops);
+            QVERIFY2(verdict.passed(), (std::to_string(seed) + ": " + joined(verdict)).c_str());
+            // Writes whose response was lost: pending, or a 504, but committed all the same.
+            for (std::size_t i = 3; i < ops.size(); i += 7) {
+                if (ops[i].verb != "update")
+                    continue;
+                ops[i].resourceVersionProduced.clear();
+                if (i % 2 == 0) {
+                    ops[i].endNs.reset();
+                    ops[i].statusCode = 0;
+                } else {
+                    ops[i].statusCode = 504;
+                }
+            }
+            verdict = check(ops);
+            QVERIFY2(verdict.passed(), (std::to_string(seed) + " with lost responses: " + joined(verdict)).c_str());
+        }
+    }
+}
+
+QTEST_GUILESS_MAIN(TestLinearizabilityChecker)
+#include "TestLinearizabilityChecker.moc"
