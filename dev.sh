@@ -12,6 +12,8 @@ BUILD_DIR=${BUILD_DIR:-build}
 BUILD_PACKAGES=(cmake g++ ninja-build pkg-config
     qt6-base-dev qt6-httpserver-dev qt6-websockets-dev qcoro-qt6-dev nlohmann-json3-dev
     libgoogle-perftools-dev libprotobuf-dev protobuf-compiler)
+# What the HTTP benchmark compares against (etcd 3.4 and a static nginx), on loopback only.
+BENCH_PACKAGES=(etcd-server etcd-client nginx-light)
 # What the test suite needs beyond the build (offscreen GUI tests need fonts).
 TEST_PACKAGES=(fonts-dejavu-core python3-kubernetes)
 
@@ -60,9 +62,9 @@ test)
     exec ctest --test-dir "$BUILD_DIR" --output-on-failure --parallel "$(nproc)" "$@"
     ;;
 bench)
-    install_packages "${BUILD_PACKAGES[@]}"
+    install_packages "${BUILD_PACKAGES[@]}" "${BENCH_PACKAGES[@]}"
     build
-    for bench in "$BUILD_DIR"/tests/bench/bench_*; do
+    for bench in "$BUILD_DIR"/tests/bench/bench_* "$BUILD_DIR"/tests/bench/http/bench_http; do
         [ -x "$bench" ] && "$bench" "$@"
     done
     ;;
