@@ -84,6 +84,10 @@ public:
                 m_orphans.push_back(op.sent);
         }
         std::sort(m_orphans.begin(), m_orphans.end());
+        m_chainSent.assign(m_produced.size(), -1);
+        for (const RegisterOp &op : m_ops)
+            if (op.chainIndex >= 0 && op.conditional)
+                m_chainSent[static_cast<std::size_t>(op.chainIndex)] = op.sent;
         m_state.exists = initialExists;
         m_state.unbound = initialExists; // present at an unknown resourceVersion
         buildEntries();
@@ -123,6 +127,17 @@ private:
         auto it = m_unlinearizedConflicts.find(s.rv);
         return it != m_unlinearizedConflicts.end() && it->second > 0;
     }
+    // True when a waiting read of the current rv or the next chain link's precondition needs
+    // the state to stay at its current (known) rv: rvs only grow, so leaving it is fatal.
+    bool mustStayAtCurrentRv(const State &s) const
+    {
+        if (s.unbound || !s.exists)
+            return false;
+        auto it = m_unlinearizedReads.find(s.rv);
+        if (it != m_unlinearizedReads.end() && it->second > 0)
+            return true;
+        return s.chain < static_cast<std::int32_t>(m_chainSent.size()) && m_chainSent[static_cast<std::size_t>(s.chain)] == s.rv;
+    }
     std::optional<State> step(const RegisterOp &op, State s) const;
     void buildEntries();
     void lift(std::int32_t op);
@@ -135,6 +150,7 @@ private:
     std::vector<RegisterOp> m_ops;
     const std::vector<std::int64_t> &m_produced;
     std::vector<std::int64_t> m_orphans;
+    std::vector<std::int64_t> m_chainSent; // the precondition of each chain link (-1: none)
     std::unordered_map<std::int64_t, std::int32_t> m_unlinearizedReads;     // by rv
     std::unordered_map<std::int64_t, std::int32_t> m_unlinearizedConflicts; // by rv sent
     std::int32_t m_required = 0;
@@ -192,7 +208,7 @@ std::optional<State> Search::step(const RegisterOp &op, State s) const
     case RegisterOpKind::PendingCreate:
     case RegisterOpKind::PendingWrite:
     case RegisterOpKind::PendingDelete:
-        if (s.exists != (op.kind != RegisterOpKind::PendingCreate) || !preconditionHolds(op, s))
+        if (s.exists != (op.kind != RegisterOpKind::PendingCreate) || mustStayAtCurrentRv(s) || !preconditionHolds(op, s))
             return std::nullopt;
         // Taking effect is only worth trying when something could observe it: an orphan rv
         // or a waiting 409 on the current rv for a write, absence or a create for the others.
@@ -324,6 +340,7 @@ SearchResult Search::run(std::chrono::steady_clock::time_point deadline)
     struct Frame final {
         std::int32_t op;
         State before;
+        bool stateless; // the op left the state unchanged
     };
     std::vector<Frame> stack;
     std::unordered_set<CacheKey, CacheKeyHash> cache;
@@ -347,7 +364,7 @@ SearchResult Search::run(std::chrono::steady_clock::time_point deadline)
                 setLinearized(op);
                 m_state = *next;
                 if (cache.insert(cacheKey()).second) {
-                    stack.push_back({op, before});
+                    stack.push_back({op, before, before == m_state});
                     lift(op);
                     remaining -= op < m_required ? 1 : 0;
                     entry = m_next[static_cast<std::size_t>(m_head)];
@@ -364,15 +381,22 @@ SearchResult Search::run(std::chrono::steady_clock::time_point deadline)
             culprit = op;
             culpritState = m_state;
         }
-        if (stack.empty())
+        // Backtrack. An operation that left the state unchanged was linearized as early as it
+        // could be, which never hurts (it can be moved to the front of any linearization of
+        // the rest), so not linearizing it there cannot succeed either: keep popping.
+        bool resumed = false;
+        while (!stack.empty() && !resumed) {
+            const Frame top = stack.back();
+            stack.pop_back();
+            m_state = top.before;
+            clearLinearized(top.op);
+            unlift(top.op);
+            remaining += top.op < m_required ? 1 : 0;
+            entry = m_next[static_cast<std::size_t>(2 * top.op)];
+            resumed = !top.stateless;
+        }
+        if (!resumed)
             break;
-        const Frame top = stack.back();
-        stack.pop_back();
-        m_state = top.before;
-        clearLinearized(top.op);
-        unlift(top.op);
-        remaining += top.op < m_required ? 1 : 0;
-        entry = m_next[static_cast<std::size_t>(2 * top.op)];
     }
     if (remaining == 0)
         return {SearchResult::Outcome::Linearizable, {}};
