@@ -23,6 +23,18 @@ ApiHandler::ApiHandler(std::shared_ptr<registry::Registry> registry, Options opt
 
 QCoro::Task<ApiResponse> ApiHandler::handle(ApiRequest request)
 {
+    // The last line of defence: no request may take the server down, whatever a library
+    // below throws on input nobody anticipated.
+    try {
+        co_return co_await dispatch(std::move(request));
+    } catch (const std::exception &error) {
+        co_return statusResponse(model::Status::internalError(
+            std::string("an error on the server (\"") + error.what() + "\") has prevented the request from succeeding"));
+    }
+}
+
+QCoro::Task<ApiResponse> ApiHandler::dispatch(ApiRequest request)
+{
     const Route route = resolveRoute(request.path, *m_registry);
     switch (route.kind) {
     case Route::Kind::Health: {

@@ -36,6 +36,7 @@ public:
     explicit ApiHandler(std::shared_ptr<registry::Registry> registry);
     ApiHandler(std::shared_ptr<registry::Registry> registry, Options options);
 
+    // Never throws: anything unexpected below becomes a 500 Status for this request only.
     QCoro::Task<ApiResponse> handle(ApiRequest request);
     const Options &options() const { return m_options; }
     void setProcessingDelay(int milliseconds) { m_options.processingDelayMs = milliseconds; }
@@ -47,6 +48,7 @@ public:
     }
 
 private:
+    QCoro::Task<ApiResponse> dispatch(ApiRequest request);
     ApiResponse discovery(const Route &route, const ApiRequest &request);
     QCoro::Task<ApiResponse> collection(Route route, ApiRequest request);
     QCoro::Task<ApiResponse> item(Route route, ApiRequest request);
