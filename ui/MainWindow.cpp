@@ -38,8 +38,8 @@ MainWindow::MainWindow(engine::Engine &engine, QWidget *parent)
     QDockWidget *objects = addPanel(QStringLiteral("objectsDock"), tr("Objects"), Qt::LeftDockWidgetArea,
                                     tr("Stored objects and their resourceVersions"));
     splitDockWidget(clients, objects, Qt::Vertical);
-    addPanel(QStringLiteral("inspectorDock"), tr("Inspector"), Qt::RightDockWidgetArea,
-             tr("The selected operation: request, Status, diff"));
+    QDockWidget *inspector = addPanel(QStringLiteral("inspectorDock"), tr("Inspector"), Qt::RightDockWidgetArea,
+                                      tr("The selected operation: request, Status, diff"));
 
     QDockWidget *first = nullptr;
     const std::pair<const char *, QString> bottom[] = {
@@ -54,6 +54,9 @@ MainWindow::MainWindow(engine::Engine &engine, QWidget *parent)
             first = dock;
     }
     first->raise();
+    // A first-run layout with room for every panel; restoreLayout() replaces it later.
+    resizeDocks({clients, inspector}, {280, 320}, Qt::Horizontal);
+    resizeDocks({first}, {220}, Qt::Vertical);
 
     QToolBar *toolbar = addToolBar(tr("Main"));
     toolbar->setObjectName(QStringLiteral("mainToolBar"));

@@ -4,7 +4,9 @@
 #include <QtTest/QtTest>
 #include <QtWidgets/QDockWidget>
 
+#include <QtCore/QDir>
 #include <QtGui/QAction>
+#include <QtGui/QImage>
 #include <QtWidgets/QLabel>
 
 #include "MainWindow.h"
@@ -21,6 +23,7 @@ private Q_SLOTS:
     void testPanelsOfTheLayout();
     void testLayoutIsPersisted();
     void testStatusBarShowsServerAndRevision();
+    void testScreenshotIsNotBlank();
 };
 
 void TestMainWindow::initTestCase()
@@ -83,6 +86,30 @@ void TestMainWindow::testStatusBarShowsServerAndRevision()
     QVERIFY(toggle && toggle->isChecked());
     toggle->trigger(); // stops the server
     QTRY_COMPARE(server->text(), QStringLiteral("server off"));
+}
+
+void TestMainWindow::testScreenshotIsNotBlank()
+{
+    QSettings().clear(); // the first-run layout
+    Engine engine;
+    MainWindow window(engine);
+    window.resize(1280, 800);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    engine.startServer(QHostAddress::LocalHost, 0);
+    QTRY_VERIFY(engine.serverState().running);
+    const QImage image = window.grab().toImage();
+    QVERIFY(!image.isNull());
+    // Kept as a test artifact, to look at.
+    const QString path = QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("mainwindow.png"));
+    QVERIFY(image.save(path));
+    // Not blank: the panels and their titles paint many distinct colours.
+    QSet<QRgb> colours;
+    for (int y = 0; y < image.height(); y += 7) {
+        for (int x = 0; x < image.width(); x += 7)
+            colours.insert(image.pixel(x, y));
+    }
+    QVERIFY2(colours.size() > 8, qPrintable(QStringLiteral("only %1 colours").arg(colours.size())));
 }
 
 QTEST_MAIN(TestMainWindow)
