@@ -171,7 +171,8 @@ bool DeploymentStrategy::generationChanged(const model::Object &object, const mo
 {
     // Annotations count because the controller copies them to the ReplicaSets.
     return !jsonedit::semanticEqual(member(object.json(), "spec"), member(old.json(), "spec"))
-        || object.annotations() != old.annotations();
+        || !jsonedit::semanticEqual(model::memberAt(object.json(), "metadata", "annotations"),
+                                    model::memberAt(old.json(), "metadata", "annotations"));
 }
 
 void DeploymentStrategy::prepareForCreate(model::Object &object) const
