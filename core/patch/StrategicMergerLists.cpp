@@ -255,6 +255,32 @@ model::Result<json> StrategicMerger::mergeKeyedList(json original, const json &p
         }
     }
 
+    // The common kubectl case: every patch item names an existing item, in live order, with
+    // no directives. Upstream's ordering then keeps the live order, so merge in place.
+    if (!replace && plainItems.size() == patch.size()) {
+        std::size_t previous = 0;
+        bool inLiveOrder = true;
+        std::vector<std::size_t> positions;
+        for (const json &item : plainItems) {
+            const std::size_t index = identityOf(item, mergeKey) ? indexIn(original, item, mergeKey) : NOT_FOUND;
+            if (index == NOT_FOUND || (!positions.empty() && index <= previous)) {
+                inLiveOrder = false;
+                break;
+            }
+            positions.push_back(index);
+            previous = index;
+        }
+        if (inLiveOrder) {
+            for (std::size_t i = 0; i < positions.size(); ++i) {
+                model::Result<MergedValue> value = mergeMap(std::move(original[positions[i]]), plainItems[i], path);
+                if (!value)
+                    return std::move(value).error();
+                original[positions[i]] = std::move(value->value);
+            }
+            return original;
+        }
+    }
+
     // Ordering needs only the live items' identities; the items themselves move.
     const json liveOrder = identities(original, mergeKey);
     json merged = replace ? json::array() : std::move(original);
