@@ -6,6 +6,9 @@
 //
 //   bench_http [--smoke] [--seconds S] [--rounds N] [--filter TEXT] [--rvscope PATH] [--etcd PATH]
 //              [--nginx PATH] [--no-nginx]
+//
+// The watch fan-out workload (ids rvscope/watch/W, etcd-fsync/watch/W, etcd-nofsync/watch/W;
+// `--filter watch` selects just these) runs once per server after the table above.
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -20,6 +23,7 @@
 #include "HttpConnection.h"
 #include "LoadGenerator.h"
 #include "ServerProcess.h"
+#include "WatchFanout.h"
 #include "Workloads.h"
 
 using namespace rvscope::bench::http;
@@ -93,6 +97,8 @@ public:
 
     void runAll()
     {
+        if (m_workloads.empty())
+            return;
         std::map<std::string, std::vector<LoadResult>> rounds;
         for (int round = 0; round < m_options.rounds; ++round) {
             std::fprintf(stderr, "round %d/%d\n", round + 1, m_options.rounds);
@@ -187,6 +193,15 @@ int request(int port, const std::string &bytes, HttpResponse *out = nullptr)
 }
 
 const std::vector<int> CLIENT_COUNTS = {8, 64};
+constexpr int WATCHERS_FULL = 1000;
+constexpr int WATCHERS_SMOKE = 20;
+constexpr int WATCH_WRITERS = 4;
+constexpr double WATCH_SECONDS = 3.0;
+
+bool selected(const Options &options, const std::string &id)
+{
+    return options.filter.empty() || id.find(options.filter) != std::string::npos;
+}
 constexpr int DISTINCT_CLIENTS = 64;
 const std::string CONFIGMAPS = "/api/v1/namespaces/default/configmaps";
 
@@ -234,10 +249,19 @@ int main(int argc, char **argv)
     QCoreApplication app(argc, argv);
     const Options options = parseOptions(argc, argv);
     Bench bench(options);
+    const int watchers = options.smoke ? WATCHERS_SMOKE : WATCHERS_FULL;
+    const bool watchSelected = selected(options, "rvscope/watch/" + std::to_string(watchers))
+        || selected(options, "etcd-fsync/watch/" + std::to_string(watchers))
+        || selected(options, "etcd-nofsync/watch/" + std::to_string(watchers));
+    // W watch sockets (+ writers, + the servers' own, which inherit this limit): raise the soft
+    // RLIMIT_NOFILE before the servers start if it is too small.
+    const std::string descriptorNote = watchSelected ? ensureDescriptorLimit(2L * watchers + 512) : std::string();
 
     std::printf("bench_http: %s, %d round(s) of %.1f s per workload, median round shown; servers are child "
                 "processes on 127.0.0.1\n",
                 options.smoke ? "smoke (2 clients, figures meaningless)" : "full", options.rounds, options.seconds);
+    if (!descriptorNote.empty())
+        std::printf("note: %s\n", descriptorNote.c_str());
 
     ServerProcess rvscope;
     if (options.rvscope.isEmpty() || !rvscope.startRvscope(options.rvscope)) {
@@ -278,14 +302,67 @@ int main(int argc, char **argv)
 
     ServerProcess etcdFsync;
     ServerProcess etcdNoFsync;
+    bool etcdFsyncUp = false;
+    bool etcdNoFsyncUp = false;
     if (options.etcd.isEmpty() || !QFileInfo(options.etcd).isExecutable()) {
         std::printf("%-18s skipped: no etcd binary (apt-get install etcd-server)\n", "etcd");
     } else {
-        addEtcd(bench, options, etcdFsync, true);
-        addEtcd(bench, options, etcdNoFsync, false);
+        etcdFsyncUp = addEtcd(bench, options, etcdFsync, true);
+        etcdNoFsyncUp = addEtcd(bench, options, etcdNoFsync, false);
     }
 
     bench.runAll();
+
+    std::map<std::string, WatchResult> watchResults;
+    if (watchSelected) {
+        WatchOptions watchOptions;
+        watchOptions.watchers = watchers;
+        watchOptions.writers = options.smoke ? 1 : WATCH_WRITERS;
+        watchOptions.seconds = options.smoke ? 0.3 : WATCH_SECONDS;
+        watchOptions.drainSeconds = options.smoke ? 1.0 : 3.0;
+        struct Target {
+            std::string id;
+            const char *server;
+            WatchServer kind;
+            int port;
+            std::string name;
+        };
+        std::vector<Target> targets;
+        const std::string w = std::to_string(watchers);
+        targets.push_back({"rvscope/watch/" + w, "rvscope", WatchServer::Rvscope, port, "watch-target"});
+        if (etcdFsyncUp)
+            targets.push_back({"etcd-fsync/watch/" + w, "etcd fsync", WatchServer::Etcd, etcdFsync.port(),
+                               etcdKey("watch-target")});
+        if (etcdNoFsyncUp)
+            targets.push_back({"etcd-nofsync/watch/" + w, "etcd no-fsync", WatchServer::Etcd, etcdNoFsync.port(),
+                               etcdKey("watch-target")});
+        std::printf("\nwatch fan-out: %d watchers, %d closed-loop writer(s) (<= %d writes not yet at every watcher), "
+                    "%.1f s window, one run per server; latency = write sent -> last watcher got its event\n",
+                    watchers, watchOptions.writers, watchOptions.maxUndelivered, watchOptions.seconds);
+        std::printf("%-18s %-34s %7s %10s %10s %8s %8s %8s %16s\n", "server", "workload", "watches", "events/s",
+                    "writes/s", "p50 ms", "p99 ms", "undeliv", "opened/closed");
+        for (const Target &target : targets) {
+            if (!selected(options, target.id))
+                continue;
+            std::fprintf(stderr, "watch fan-out: %s\n", target.id.c_str());
+            const WatchResult result = runWatchFanout(target.kind, target.port, target.name, watchOptions);
+            const char *workload = target.kind == WatchServer::Rvscope ? "watch configmaps, PATCH one"
+                                                                       : "/v3/watch one key, kv/put it";
+            if (!result.error.empty()) {
+                std::printf("%-18s %-34s %7d  error: %s\n", target.server, workload, watchers, result.error.c_str());
+                continue;
+            }
+            watchResults[target.id] = result;
+            char opened[40];
+            std::snprintf(opened, sizeof opened, "%d/%d %d", result.opened, result.requested, result.closedEarly);
+            std::printf("%-18s %-34s %7d %10.0f %10.0f %8.2f %8.2f %8ld %16s\n", target.server, workload,
+                        result.opened, result.eventsPerSecond(), result.writesPerSecond(), result.p50Ms,
+                        result.p99Ms, result.undelivered, opened);
+            if (result.writeFailures > 0)
+                std::printf("%-18s   (%ld failed writes)\n", "", result.writeFailures);
+        }
+        std::fflush(stdout);
+    }
 
     std::printf("\n%-58s %12s %12s %8s %12s\n", "goal (successful ops/s)", "rvscope", "baseline", "ratio", "goal");
     for (int clients : CLIENT_COUNTS) {
@@ -305,5 +382,29 @@ int main(int argc, char **argv)
     bench.ratio("distinct-key updates, " + d + " clients: rvscope / etcd no-fsync", "rvscope/distinct/" + d,
                 "etcd-nofsync/distinct/" + d, 3);
     bench.latencyGoal("distinct-key updates, " + d + " clients: rvscope p99", "rvscope/distinct/" + d, 10);
+    if (watchSelected) {
+        const std::string w = std::to_string(watchers);
+        for (const auto &[tag, label] : {std::pair<std::string, std::string>{"etcd-fsync", "etcd fsync"},
+                                         std::pair<std::string, std::string>{"etcd-nofsync", "etcd no-fsync"}}) {
+            const std::string name = "watch fan-out, " + w + " watchers: rvscope / " + label + " events/s";
+            const auto ours = watchResults.find("rvscope/watch/" + w);
+            const auto baseline = watchResults.find(tag + "/watch/" + w);
+            if (ours == watchResults.end() || baseline == watchResults.end()) {
+                std::printf("%-58s %12s %12s %8s %12s\n", name.c_str(), ours == watchResults.end() ? "n/a" : "",
+                            baseline == watchResults.end() ? "n/a" : "", "-", "skipped");
+                continue;
+            }
+            const double oursRate = ours->second.eventsPerSecond();
+            const double baseRate = baseline->second.eventsPerSecond();
+            const double value = baseRate > 0 ? oursRate / baseRate : 0;
+            const bool p99ok = ours->second.p99Ms <= baseline->second.p99Ms;
+            char verdict[32];
+            std::snprintf(verdict, sizeof verdict, ">=3.00 %s", value >= 3.0 && p99ok ? "ok" : "MISS");
+            std::printf("%-58s %12.0f %12.0f %8.2f %12s  (goal >= 3.00, at p99 no worse than etcd's: p99 %.2f vs "
+                        "%.2f ms)\n",
+                        name.c_str(), oursRate, baseRate, value, verdict, ours->second.p99Ms,
+                        baseline->second.p99Ms);
+        }
+    }
     return 0;
 }
