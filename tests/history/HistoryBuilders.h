@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "history/Verdict.h"
+
 #include <cstdint>
 #include <optional>
 #include <queue>
@@ -108,6 +110,15 @@ inline std::vector<OperationRecord> simulateCasCounter(int clients, int opsPerCl
         }
     }
     return history;
+}
+
+// A verdict as one readable string, for failure messages.
+inline std::string joined(const Verdict &verdict)
+{
+    std::string text = verdict.summary;
+    for (const std::string &finding : verdict.findings)
+        text += "\n  " + finding;
+    return text;
 }
 
 } // namespace rvscope::history::testing

@@ -7,19 +7,13 @@
 #include "history/LinearizabilityChecker.h"
 
 using namespace rvscope::history;
+using rvscope::history::testing::joined;
 using rvscope::history::testing::counterObject;
 using rvscope::history::testing::record;
 using rvscope::history::testing::simulateCasCounter;
 
 namespace {
 
-std::string joined(const Verdict &verdict)
-{
-    std::string text = verdict.summary;
-    for (const std::string &finding : verdict.findings)
-        text += "\n  " + finding;
-    return text;
-}
 
 Verdict check(const std::vector<OperationRecord> &ops, std::chrono::milliseconds budget = std::chrono::milliseconds(5000))
 {

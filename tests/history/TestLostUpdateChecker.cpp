@@ -6,6 +6,7 @@
 #include "history/LostUpdateChecker.h"
 
 using namespace rvscope::history;
+using rvscope::history::testing::joined;
 using rvscope::history::testing::counterObject;
 using rvscope::history::testing::kHotKey;
 using rvscope::history::testing::record;
@@ -13,13 +14,6 @@ using rvscope::history::testing::simulateCasCounter;
 
 namespace {
 
-std::string joined(const Verdict &verdict)
-{
-    std::string text = verdict.summary;
-    for (const std::string &finding : verdict.findings)
-        text += "\n  " + finding;
-    return text;
-}
 
 bool anyFindingContains(const Verdict &verdict, const std::string &text)
 {

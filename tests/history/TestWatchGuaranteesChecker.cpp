@@ -6,6 +6,7 @@
 #include "history/WatchGuaranteesChecker.h"
 
 using namespace rvscope::history;
+using rvscope::history::testing::joined;
 using rvscope::history::testing::counterObject;
 using rvscope::history::testing::record;
 using rvscope::history::testing::simulateCasCounter;
@@ -16,13 +17,6 @@ const std::string kFoo = "/registry/configmaps/default/foo";
 const std::string kBar = "/registry/configmaps/default/bar";
 const std::string kSecret = "/registry/secrets/default/s";
 
-std::string joined(const Verdict &verdict)
-{
-    std::string text = verdict.summary;
-    for (const std::string &finding : verdict.findings)
-        text += "\n  " + finding;
-    return text;
-}
 
 bool anyFindingContains(const Verdict &verdict, const std::string &text)
 {

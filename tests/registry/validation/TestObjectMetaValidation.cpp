@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include <QTest>
 
+#include "ValidationMessages.h"
+
 #include <nlohmann/json.hpp>
 
 #include "model/Object.h"
@@ -26,27 +28,9 @@ QStringList describe(const std::vector<StatusCause> &causes)
     return lines;
 }
 
-const QString SUBDOMAIN_ERROR =
-    "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must "
-    "start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is "
-    "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
-const QString LABEL_ERROR =
-    "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and "
-    "end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is "
-    "'[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
-const QString DNS1035_ERROR =
-    "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic "
-    "character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for "
-    "validation is '[a-z]([-a-z0-9]*[a-z0-9])?')";
-const QString NAME_PART_ERROR =
-    "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an "
-    "alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is "
-    "'([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
-const QString LABEL_VALUE_ERROR =
-    "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must "
-    "start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used "
-    "for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
 } // namespace
+
+using namespace validation_messages;
 
 // ObjectMeta validation on create/update: the 422 causes for names, namespaces, labels and
 // annotations, with apimachinery's field paths and texts.
