@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include <QtCore/QList>
 #include <QtCore/QMetaType>
 #include <QtCore/QString>
 #include <QtNetwork/QHostAddress>
@@ -32,7 +33,39 @@ struct CoreStats final {
     std::size_t openWatches = 0; // HTTP and WebSocket watches of the embedded server
 };
 
+// One journaled operation as the GUI draws it (a value copy of history::OperationRecord
+// without the object; the object is fetched on demand for the selected operation).
+// Revisions are integers (0: none sent / none produced); times are monotonic ns.
+struct OperationSummary final {
+    quint64 id = 0;
+    QString clientId;
+    QString verb;     // get, list, create, update, patch, delete, watch
+    QString key;      // "configmaps/default/foo"
+    QString strategy; // the client's strategy ("raw-put", "retry-default", ...; empty for HTTP clients)
+    qint64 rvSent = 0;
+    qint64 rvProduced = 0;
+    qint64 startNs = 0;
+    qint64 endNs = -1; // -1: pending
+    int statusCode = 0;
+    QString reason; // "Conflict", "NotFound", ... empty on success
+    int casRetries = 0;
+    bool noop = false; // a write that changed nothing (same resourceVersion)
+
+    bool pending() const { return endNs < 0; }
+    bool conflict() const { return statusCode == 409; }
+    bool isWrite() const
+    {
+        return verb == QLatin1String("create") || verb == QLatin1String("update") || verb == QLatin1String("patch")
+            || verb == QLatin1String("delete");
+    }
+};
+
+// Operations completed since the last batch, in completion order (sent every ~33 ms).
+using OperationBatch = QList<OperationSummary>;
+
 } // namespace rvscope::engine
 
+Q_DECLARE_METATYPE(rvscope::engine::OperationSummary)
+Q_DECLARE_METATYPE(rvscope::engine::OperationBatch)
 Q_DECLARE_METATYPE(rvscope::engine::ServerState)
 Q_DECLARE_METATYPE(rvscope::engine::CoreStats)
