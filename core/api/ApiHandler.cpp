@@ -2,6 +2,9 @@
 // ApiHandler: routing, discovery and OpenAPI. The resource verbs are in ResourceVerbs.cpp.
 #include "api/ApiHandler.h"
 
+#include <chrono>
+#include <optional>
+
 #include "api/Responses.h"
 #include "api/discovery/Discovery.h"
 #include "api/discovery/OpenApi.h"
@@ -9,6 +12,13 @@
 #include "registry/Registry.h"
 
 namespace rvscope::api {
+namespace {
+std::int64_t steadyNowNs()
+{
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+} // namespace
 
 ApiHandler::ApiHandler(std::shared_ptr<registry::Registry> registry)
     : ApiHandler(std::move(registry), Options{})
@@ -23,19 +33,75 @@ ApiHandler::ApiHandler(std::shared_ptr<registry::Registry> registry, Options opt
 
 QCoro::Task<ApiResponse> ApiHandler::handle(ApiRequest request)
 {
+    const std::int64_t startNs = steadyNowNs();
+    Route route = resolveRoute(request.path, *m_registry);
+    const bool reported = m_observer && (route.kind == Route::Kind::Collection || route.kind == Route::Kind::Item);
+    std::optional<OperationReport> pending;
+    if (reported) {
+        pending.emplace();
+        pending->clientId = request.header("x-rvscope-client");
+        if (pending->clientId.empty()) {
+            const std::string agent = request.header("user-agent");
+            pending->clientId = agent.substr(0, agent.find_first_of(" /"));
+        }
+        if (pending->clientId.empty())
+            pending->clientId = request.user;
+        pending->strategy = request.header("x-rvscope-strategy");
+        pending->verb = request.method;
+        pending->startNs = startNs;
+    }
+    ApiResponse response;
     // The last line of defence: no request may take the server down, whatever a library
     // below throws on input nobody anticipated.
     try {
-        co_return co_await dispatch(std::move(request));
+        response = co_await dispatch(route, std::move(request));
     } catch (const std::exception &error) {
-        co_return statusResponse(model::Status::internalError(
+        response = statusResponse(model::Status::internalError(
             std::string("an error on the server (\"") + error.what() + "\") has prevented the request from succeeding"));
     }
+    if (pending)
+        report(route, std::move(*pending), response);
+    co_return response;
 }
 
-QCoro::Task<ApiResponse> ApiHandler::dispatch(ApiRequest request)
+// `report` arrives with client, strategy, start time and the HTTP method as its verb.
+void ApiHandler::report(const Route &route, OperationReport report, const ApiResponse &response) const
 {
-    const Route route = resolveRoute(request.path, *m_registry);
+    const std::string method = std::move(report.verb);
+    const bool collection = route.kind == Route::Kind::Collection;
+    if (response.watch)
+        report.verb = "watch";
+    else if (method == "GET")
+        report.verb = collection ? "list" : "get";
+    else if (method == "POST")
+        report.verb = "create";
+    else if (method == "PUT")
+        report.verb = "update";
+    else if (method == "PATCH")
+        report.verb = "patch";
+    else if (method == "DELETE")
+        report.verb = collection ? "deletecollection" : "delete";
+    else
+        report.verb = method;
+    report.key = route.resource;
+    if (!route.namespaceName.empty())
+        report.key += '/' + route.namespaceName;
+    // A create names its object in the body: the key is the created object's.
+    std::string name = route.name;
+    if (name.empty())
+        name = response.outcome.objectName;
+    if (!name.empty())
+        report.key += '/' + name;
+    if (!route.subresource.empty())
+        report.key += '/' + route.subresource;
+    report.endNs = steadyNowNs();
+    report.statusCode = response.status;
+    report.outcome = response.outcome;
+    m_observer(report);
+}
+
+QCoro::Task<ApiResponse> ApiHandler::dispatch(Route route, ApiRequest request)
+{
     switch (route.kind) {
     case Route::Kind::Health: {
         ApiResponse ok = jsonResponse(200, "ok");

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -36,8 +37,13 @@ public:
     explicit ApiHandler(std::shared_ptr<registry::Registry> registry);
     ApiHandler(std::shared_ptr<registry::Registry> registry, Options options);
 
+    // Called with every resource request's report once its response is ready (the
+    // operation journal). Discovery, OpenAPI and health requests are not reported.
+    using OperationObserver = std::function<void(const OperationReport &)>;
+
     // Never throws: anything unexpected below becomes a 500 Status for this request only.
     QCoro::Task<ApiResponse> handle(ApiRequest request);
+    void setObserver(OperationObserver observer) { m_observer = std::move(observer); }
     const Options &options() const { return m_options; }
     void setProcessingDelay(int milliseconds) { m_options.processingDelayMs = milliseconds; }
     // The address /api advertises (known once the server has bound its port).
@@ -48,7 +54,8 @@ public:
     }
 
 private:
-    QCoro::Task<ApiResponse> dispatch(ApiRequest request);
+    QCoro::Task<ApiResponse> dispatch(Route route, ApiRequest request);
+    void report(const Route &route, OperationReport report, const ApiResponse &response) const;
     ApiResponse discovery(const Route &route, const ApiRequest &request);
     QCoro::Task<ApiResponse> collection(Route route, ApiRequest request);
     QCoro::Task<ApiResponse> item(Route route, ApiRequest request);
@@ -58,6 +65,7 @@ private:
 
     std::shared_ptr<registry::Registry> m_registry;
     Options m_options;
+    OperationObserver m_observer;
     // Discovery and OpenAPI bodies, rebuilt when the set of types changes.
     std::map<std::string, std::string> m_discoveryCache;
     std::uint64_t m_discoveryGeneration = 0;

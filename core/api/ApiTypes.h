@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
 #include <string>
 #include <vector>
+
+#include "model/Object.h"
 
 namespace rvscope::api {
 
@@ -27,6 +30,18 @@ struct ApiRequest final {
     const std::string *queryValue(const std::string &name) const;
 };
 
+// What a resource request did, as the operation journal records it. The verbs fill it in;
+// transports ignore it.
+struct ApiOutcome final {
+    std::string resourceVersionSent; // the precondition or read resourceVersion the client sent
+    std::string reason;              // the Status reason of an error response
+    model::ObjectPtr object;         // the object written, read or deleted (null for lists)
+    std::string resourceVersionProduced; // committed (writes), read (get, list) or "" (errors)
+    std::string objectName; // a create's object name (its URL names none)
+    int casRetries = 0;
+    bool noop = false;
+};
+
 // A complete response, or the start of a watch stream (status 200, chunked JSON lines or
 // WebSocket messages, fed by `watch`).
 struct ApiResponse final {
@@ -35,6 +50,20 @@ struct ApiResponse final {
     std::string body;
     std::vector<std::pair<std::string, std::string>> headers;
     std::shared_ptr<WatchStream> watch;
+    ApiOutcome outcome;
+};
+
+// One resource operation as the handler saw it, reported to the handler's observer (the
+// operation journal) when its response is ready. Times are steady-clock nanoseconds.
+struct OperationReport final {
+    std::string clientId; // X-Rvscope-Client, else the User-Agent's product, else the user
+    std::string strategy; // X-Rvscope-Strategy (rvscope's own clients), else empty
+    std::string verb;     // get list create update patch delete deletecollection watch
+    std::string key;      // resource[/namespace][/name][/subresource]: "configmaps/default/foo"
+    std::int64_t startNs = 0;
+    std::int64_t endNs = 0;
+    int statusCode = 0;
+    ApiOutcome outcome;
 };
 
 } // namespace rvscope::api

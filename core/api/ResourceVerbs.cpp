@@ -7,6 +7,7 @@
 #include "api/QueryOptions.h"
 #include "api/Responses.h"
 #include "api/WatchStream.h"
+#include "model/JsonAccess.h"
 #include "model/StatusErrors.h"
 #include "patch/PatchType.h"
 #include "registry/Registry.h"
@@ -39,6 +40,40 @@ std::shared_ptr<const registry::UpdatedObjectInfo> withDelay(std::shared_ptr<con
     return std::make_shared<registry::DelayedObjectInfo>(std::move(info), delayMs);
 }
 
+// The resourceVersion a PATCH body carries as a precondition: metadata.resourceVersion of a
+// merge, strategic or apply patch, or the value a JSON patch tests, replaces or adds at
+// /metadata/resourceVersion. Empty when there is none (the common case costs one find).
+std::string patchResourceVersion(const std::string &body)
+{
+    if (body.find("resourceVersion") == std::string::npos)
+        return {};
+    const nlohmann::json json = nlohmann::json::parse(body, nullptr, /*allow_exceptions=*/false);
+    auto stringAt = [](const nlohmann::json &value) { return value.is_string() ? value.get<std::string>() : std::string(); };
+    if (json.is_array()) {
+        for (const auto &op : json) {
+            if (op.is_object() && model::member(op, "path") == "/metadata/resourceVersion")
+                return stringAt(model::member(op, "value"));
+        }
+        return {};
+    }
+    return stringAt(model::memberAt(json, "metadata", "resourceVersion"));
+}
+
+ApiResponse updatedResponse(const registry::UpdateResponse &updated, std::string resourceVersionSent)
+{
+    ApiResponse response = objectResponse(updated.object, updated.created ? 201 : 200);
+    response.outcome.resourceVersionSent = std::move(resourceVersionSent);
+    response.outcome.casRetries = updated.retries;
+    response.outcome.noop = updated.noop;
+    return response;
+}
+
+ApiResponse withResourceVersionSent(ApiResponse response, std::string resourceVersionSent)
+{
+    response.outcome.resourceVersionSent = std::move(resourceVersionSent);
+    return response;
+}
+
 int upstreamDefaultTimeoutMs()
 {
     // minRequestTimeout 1800 s times a random factor in [1, 2), like the apiserver.
@@ -66,10 +101,11 @@ QCoro::Task<ApiResponse> ApiHandler::collection(Route route, ApiRequest request)
         auto options = listOptionsFrom(request);
         if (!options)
             co_return statusResponse(options.error());
+        const std::string sent = options->resourceVersion;
         auto listed = co_await store->list(route.namespaceName, std::move(options).value());
         if (!listed)
-            co_return statusResponse(listed.error());
-        co_return listResponse(type, *listed);
+            co_return withResourceVersionSent(statusResponse(listed.error()), sent);
+        co_return withResourceVersionSent(listResponse(type, *listed), sent);
     }
     if (request.method == "POST") {
         if (type.namespaced() && route.namespaceName.empty())
@@ -80,10 +116,11 @@ QCoro::Task<ApiResponse> ApiHandler::collection(Route route, ApiRequest request)
         auto object = decodeBody(request, type.kind, type.apiVersion(), m_options.maxBodyBytes);
         if (!object)
             co_return statusResponse(object.error());
+        const std::string name = object->name();
         auto created = co_await store->create(route.namespaceName, std::move(object).value(), *options);
-        if (!created)
-            co_return statusResponse(created.error());
-        co_return objectResponse(*created, 201);
+        ApiResponse response = created ? objectResponse(*created, 201) : statusResponse(created.error());
+        response.outcome.objectName = created ? (*created)->name() : name;
+        co_return response;
     }
     if (request.method == "DELETE") {
         if (type.gvr.resource == "namespaces")
@@ -131,12 +168,15 @@ QCoro::Task<ApiResponse> ApiHandler::item(Route route, ApiRequest request)
         if (!options)
             co_return statusResponse(options.error());
         std::shared_ptr<const registry::UpdatedObjectInfo> info;
+        std::string sent;
         if (request.method == "PUT") {
             auto object = decodeBody(request, type.kind, type.apiVersion(), m_options.maxBodyBytes);
             if (!object)
                 co_return statusResponse(object.error());
+            sent = object->resourceVersion();
             info = std::make_shared<registry::PutObjectInfo>(std::move(object).value());
         } else {
+            sent = patchResourceVersion(request.body);
             if (request.body.size() > m_options.maxBodyBytes)
                 co_return statusResponse(model::errors::requestEntityTooLarge("Request entity too large"));
             auto patch = registry::makePatchInfo(type, request.header("content-type"), request.body);
@@ -156,21 +196,22 @@ QCoro::Task<ApiResponse> ApiHandler::item(Route route, ApiRequest request)
         auto updated = co_await store->update(route.namespaceName, route.name,
                                               withDelay(std::move(info), m_options.processingDelayMs), *options);
         if (!updated)
-            co_return statusResponse(updated.error());
-        co_return objectResponse(updated->object, updated->created ? 201 : 200);
+            co_return withResourceVersionSent(statusResponse(updated.error()), sent);
+        co_return updatedResponse(*updated, sent);
     }
     if (request.method == "DELETE") {
         auto options = deleteOptionsFrom(request);
         if (!options)
             co_return statusResponse(options.error());
+        const std::string sent = options->preconditions.resourceVersion.value_or(std::string());
         model::Result<registry::DeleteResponse> removed;
         if (type.gvr.resource == "namespaces" && type.gvr.group.empty())
             removed = co_await registry->removeNamespace(route.name, *options);
         else
             removed = co_await store->remove(route.namespaceName, route.name, *options);
         if (!removed)
-            co_return statusResponse(removed.error());
-        co_return deleteResponse(type, *removed);
+            co_return withResourceVersionSent(statusResponse(removed.error()), sent);
+        co_return withResourceVersionSent(deleteResponse(type, *removed), sent);
     }
     co_return statusResponse(
         model::errors::methodNotAllowed("the server does not allow this method on the requested resource"));
@@ -209,12 +250,15 @@ QCoro::Task<ApiResponse> ApiHandler::subresource(Route route, ApiRequest request
     const std::string kind = isScale ? "Scale" : type.kind;
     const std::string apiVersion = isScale ? "autoscaling/v1" : type.apiVersion();
     std::shared_ptr<const registry::UpdatedObjectInfo> info;
+    std::string sent;
     if (request.method == "PUT") {
         auto object = decodeBody(request, kind, apiVersion, m_options.maxBodyBytes);
         if (!object)
             co_return statusResponse(object.error());
+        sent = object->resourceVersion();
         info = std::make_shared<registry::PutObjectInfo>(std::move(object).value());
     } else {
+        sent = patchResourceVersion(request.body);
         auto patchType = patch::patchTypeForRequest(request.header("content-type"),
                                                     isScale || type.strategy->supportsStrategicMerge());
         if (!patchType)
@@ -232,8 +276,8 @@ QCoro::Task<ApiResponse> ApiHandler::subresource(Route route, ApiRequest request
     else
         updated = co_await status->update(route.namespaceName, route.name, info, *options);
     if (!updated)
-        co_return statusResponse(updated.error());
-    co_return objectResponse(updated->object);
+        co_return withResourceVersionSent(statusResponse(updated.error()), sent);
+    co_return updatedResponse(*updated, sent);
 }
 
 QCoro::Task<ApiResponse> ApiHandler::watch(Route route, ApiRequest request)
@@ -244,6 +288,7 @@ QCoro::Task<ApiResponse> ApiHandler::watch(Route route, ApiRequest request)
     auto options = listOptionsFrom(request);
     if (!options)
         co_return statusResponse(options.error());
+    const std::string sent = options->resourceVersion;
 
     WatchStream::Options streamOptions;
     streamOptions.kind = type.kind;
@@ -264,11 +309,13 @@ QCoro::Task<ApiResponse> ApiHandler::watch(Route route, ApiRequest request)
     auto handle = co_await store->watch(route.namespaceName, std::move(options).value(), std::move(sink));
     ApiResponse response;
     response.watch = stream;
+    response.outcome.resourceVersionSent = sent;
     if (!handle) {
         // A too-old resourceVersion is not an HTTP error: the stream opens and carries one
         // ERROR event (upstream's newErrWatcher); clients relist on it.
         if (handle.error().code != 410)
-            co_return statusResponse(handle.error());
+            co_return withResourceVersionSent(statusResponse(handle.error()), sent);
+        response.outcome.reason = handle.error().reason;
         registry::WatchEvent expired;
         expired.type = registry::WatchEventType::Error;
         expired.error = handle.error();

@@ -13,6 +13,7 @@ ApiResponse statusResponse(const model::Status &status)
     ApiResponse response;
     response.status = status.code > 0 ? status.code : 200;
     response.body = status.toJson().dump();
+    response.outcome.reason = status.reason;
     if (status.details.retryAfterSeconds > 0)
         response.headers.emplace_back("Retry-After", std::to_string(status.details.retryAfterSeconds));
     return response;
@@ -28,7 +29,10 @@ ApiResponse jsonResponse(int status, std::string body)
 
 ApiResponse objectResponse(const model::ObjectPtr &object, int status)
 {
-    return jsonResponse(status, object->bytes());
+    ApiResponse response = jsonResponse(status, object->bytes());
+    response.outcome.object = object;
+    response.outcome.resourceVersionProduced = object->resourceVersion();
+    return response;
 }
 
 ApiResponse listResponse(const registry::ResourceType &type, const registry::ListResponse &list)
@@ -50,20 +54,30 @@ ApiResponse listResponse(const registry::ResourceType &type, const registry::Lis
         body += list.items[i]->bytes();
     }
     body += "]}";
-    return jsonResponse(200, std::move(body));
+    ApiResponse response = jsonResponse(200, std::move(body));
+    response.outcome.resourceVersionProduced = std::to_string(list.revision);
+    return response;
 }
 
 ApiResponse deleteResponse(const registry::ResourceType &type, const registry::DeleteResponse &deleted)
 {
     const bool returnsObject = type.strategy->returnDeletedObject() || type.gvr.resource == "namespaces";
+    auto produced = [&deleted](ApiResponse response) {
+        if (deleted.revision > 0)
+            response.outcome.resourceVersionProduced = std::to_string(deleted.revision);
+        return response;
+    };
     if (!deleted.deleted || returnsObject)
-        return objectResponse(deleted.object, 200);
+        return produced(objectResponse(deleted.object, 200));
     model::Status success;
     success.details.name = deleted.object->name();
     success.details.group = type.gvr.group;
     success.details.kind = type.gvr.resource;
     success.details.uid = deleted.object->uid();
-    return jsonResponse(200, success.toJson().dump());
+    ApiResponse response = jsonResponse(200, success.toJson().dump());
+    response.outcome.object = deleted.object;
+    response.outcome.resourceVersionProduced = deleted.object->resourceVersion();
+    return produced(std::move(response));
 }
 
 namespace {

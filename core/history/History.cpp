@@ -90,9 +90,11 @@ json History::toJson(const OperationRecord &op)
     line["reason"] = op.reason;
     line["rvProduced"] = op.resourceVersionProduced;
     line["casRetries"] = op.casRetries;
-    line["object"] = op.object;
+    line["object"] = op.objectJson();
     if (!op.strategy.empty())
         line["strategy"] = op.strategy;
+    if (op.noop)
+        line["noop"] = true;
     return line;
 }
 
@@ -151,8 +153,10 @@ model::Result<History> History::importJsonLines(std::istream &in, std::size_t ca
                 return badLine(lineNumber, "operation field of the wrong type");
             if (hasEnd)
                 op.endNs = end;
-            if (auto it = line.find("object"); it != line.end())
-                op.object = std::move(*it);
+            if (auto it = line.find("object"); it != line.end() && !it->is_null())
+                op.object = std::make_shared<const model::Object>(std::move(*it));
+            if (auto it = line.find("noop"); it != line.end() && it->is_boolean())
+                op.noop = it->get<bool>();
             history.append(std::move(op));
         } else if (record == "watch") {
             WatchDelivery delivery;

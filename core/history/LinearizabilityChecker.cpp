@@ -75,7 +75,13 @@ std::optional<RegisterOp> classify(const OperationRecord &record)
     if (!record.succeeded() || !produced)
         return std::nullopt;
     op.rv = *produced;
-    op.value = verb == "patch" || verb == "delete" ? 0 : valueDigest(record.object);
+    if (record.noop && (verb == "update" || verb == "patch")) {
+        // A write that changed nothing committed nothing: it observed the state at rv.
+        op.value = valueDigest(record.objectJson());
+        op.kind = RegisterOpKind::Read;
+        return op;
+    }
+    op.value = verb == "patch" || verb == "delete" ? 0 : valueDigest(record.objectJson());
     op.kind = verb == "get" ? RegisterOpKind::Read
               : verb == "create" ? RegisterOpKind::Create
               : verb == "delete" ? RegisterOpKind::Delete

@@ -16,6 +16,8 @@ namespace rvscope::history {
 //   create 2xx       only if absent;             create 409: only if present.
 //   update/patch 2xx conditional (resourceVersionSent non-empty) only if sent == state rv;
 //                    unconditional always (when present); sets (rvProduced, value).
+//   update/patch 2xx marked noop (nothing changed, no new resourceVersion): a read of the
+//                    state (for a conditional one, sent == rvProduced).
 //   update/patch/delete 409 with a precondition: only at a point where sent != state rv.
 //   update/patch/delete 404: only if absent.    delete 2xx: like update, then absent.
 //   pending (no endNs) or 5xx writes: may or may not take effect, at any point after their

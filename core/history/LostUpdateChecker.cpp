@@ -91,7 +91,7 @@ Verdict LostUpdateChecker::check(const std::vector<OperationRecord> &operations,
         auto rv = model::parseResourceVersion(op->resourceVersionProduced);
         if (!rv)
             continue;
-        auto value = counterAt(op->object, m_path);
+        auto value = counterAt(op->objectJson(), m_path);
         if (value && op->verb != "delete")
             valueAtRevision[*rv] = *value;
         if (op->isWrite())

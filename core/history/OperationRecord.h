@@ -8,6 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "model/Object.h"
+
 namespace rvscope::history {
 
 // One journaled operation as the core saw it. Plain value type, safe to copy between threads.
@@ -15,8 +17,10 @@ namespace rvscope::history {
 // resourceVersionSent is the precondition the client sent (empty: unconditional).
 // resourceVersionProduced is the revision a successful write committed (for delete: the
 // revision of the deletion, i.e. the DELETED event's resourceVersion) and, for reads, the
-// resourceVersion that was read. `object` is the object written or read (null if unknown);
-// for a list it may hold the list. `endNs` is empty while the operation is still pending
+// resourceVersion that was read. `object` is the object written or read (null if unknown;
+// for a list it may hold the list); it is shared and immutable, and the journal keeps it as
+// bytes only, so its tree is parsed on first use: read it on the thread that owns the
+// history (objectJson() from two threads at once would race on that parse). `endNs` is empty while the operation is still pending
 // (no response yet): checkers treat it as "may or may not have taken effect".
 struct OperationRecord final {
     std::uint64_t id = 0;
@@ -30,13 +34,20 @@ struct OperationRecord final {
     std::string reason;
     std::string resourceVersionProduced;
     int casRetries = 0;
-    nlohmann::json object;
+    model::ObjectPtr object;
     std::string strategy;
+    bool noop = false; // a successful write that changed nothing (same resourceVersion)
 
     bool pending() const { return !endNs.has_value(); }
     bool succeeded() const { return !pending() && statusCode >= 200 && statusCode < 300; }
     bool isWrite() const { return verb == "create" || verb == "update" || verb == "patch" || verb == "delete"; }
     bool isConditional() const { return !resourceVersionSent.empty(); }
+    // The object's JSON, or a null JSON when none was recorded.
+    const nlohmann::json &objectJson() const
+    {
+        static const nlohmann::json none;
+        return object ? object->json() : none;
+    }
 };
 
 // One event delivered on a watch stream. `watcherId` names the watcher or bulk-watch channel;

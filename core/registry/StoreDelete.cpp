@@ -31,7 +31,7 @@ QCoro::Task<model::Result<DeleteResponse>> Store::remove(std::string ns, std::st
         co_return interpretDeleteError(std::move(removed).error(), type.groupResource(), name);
     if (m_environment->afterDelete)
         m_environment->afterDelete(type.gvr.resource, *removed->object);
-    co_return DeleteResponse{removed->object, true};
+    co_return DeleteResponse{removed->object, true, removed->revision};
 }
 
 // Objects with finalizers are not removed: they get deletionTimestamp (once) and whoever
@@ -61,7 +61,7 @@ QCoro::Task<model::Result<DeleteResponse>> Store::markForDeletion(std::string ke
         if (removed) {
             if (m_environment->afterDelete)
                 m_environment->afterDelete(type.gvr.resource, *removed->object);
-            co_return DeleteResponse{removed->object, true};
+            co_return DeleteResponse{removed->object, true, removed->revision};
         }
     }
     co_return DeleteResponse{updated->object, false};

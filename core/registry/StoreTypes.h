@@ -54,6 +54,7 @@ struct UpdateResponse final {
 struct DeleteResponse final {
     ObjectPtr object;     // the last state (deleted) or the object now being deleted
     bool deleted = true;  // false: finalizers keep it, deletionTimestamp is set
+    storage::Revision revision = 0; // the deletion's revision (the DELETED event's), 0 if none
 };
 
 // A watch event as the API sends it: the object carries kind/apiVersion and, for DELETED,

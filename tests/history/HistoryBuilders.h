@@ -44,7 +44,8 @@ inline OperationRecord record(std::uint64_t id, std::string client, std::string 
     op.reason = code == 409 ? "Conflict" : code == 404 ? "NotFound" : "";
     op.resourceVersionSent = std::move(rvSent);
     op.resourceVersionProduced = std::move(rvProduced);
-    op.object = std::move(object);
+    if (!object.is_null())
+        op.object = std::make_shared<const rvscope::model::Object>(std::move(object));
     return op;
 }
 

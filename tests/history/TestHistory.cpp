@@ -83,9 +83,9 @@ void TestHistory::testJsonLinesRoundTrip()
     QCOMPARE(a.resourceVersionProduced, std::string("42"));
     QCOMPARE(a.casRetries, 2);
     QCOMPARE(a.strategy, std::string("retry-on-conflict"));
-    QVERIFY(a.object == counterObject(3));
+    QVERIFY(a.objectJson() == counterObject(3));
     QVERIFY(imported->operations()[1].pending());
-    QVERIFY(imported->operations()[1].object.is_null());
+    QVERIFY(imported->operations()[1].object == nullptr);
     QCOMPARE(imported->operations()[2].reason, std::string("Conflict"));
     QCOMPARE(imported->watchDeliveries().size(), std::size_t(1));
     const WatchDelivery &d = imported->watchDeliveries()[0];

@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <cstdint>
+
+#include "api/ApiTypes.h"
+#include "history/History.h"
+
+namespace rvscope::history {
+
+// The core's operation journal: turns the API handler's reports into numbered
+// OperationRecords (ids from 1, in completion order) in a bounded History. The recorded
+// object is a bytes-only copy, so the journal holds no live trees and no storage memory.
+// Core thread only.
+class Journal final {
+public:
+    explicit Journal(std::size_t capacity = History::DefaultCapacity);
+
+    // Returns the new record's id.
+    std::uint64_t record(const api::OperationReport &report);
+    void record(WatchDelivery delivery) { m_history.append(std::move(delivery)); }
+
+    const History &history() const { return m_history; }
+    // The id the next record gets (ids are never reused, even across clear()).
+    std::uint64_t nextId() const { return m_nextId; }
+    void clear() { m_history.clear(); }
+    // Replaces the journal's content (an imported history); ids continue after its largest.
+    void replace(History history);
+
+private:
+    History m_history;
+    std::uint64_t m_nextId = 1;
+};
+
+} // namespace rvscope::history
