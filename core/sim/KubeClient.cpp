@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: MIT
+#include "sim/KubeClient.h"
+
+#include <array>
+
+#include "model/JsonAccess.h"
+
+namespace rvscope::sim {
+namespace {
+
+struct KnownResource {
+    const char *resource;
+    const char *prefix; // API group/version path
+};
+
+constexpr std::array KNOWN_RESOURCES = {
+    KnownResource{"configmaps", "/api/v1"},     KnownResource{"secrets", "/api/v1"},
+    KnownResource{"pods", "/api/v1"},           KnownResource{"services", "/api/v1"},
+    KnownResource{"leases", "/apis/coordination.k8s.io/v1"},
+    KnownResource{"deployments", "/apis/apps/v1"},
+};
+
+const KnownResource *findResource(const std::string &resource)
+{
+    for (const auto &known : KNOWN_RESOURCES) {
+        if (resource == known.resource)
+            return &known;
+    }
+    return nullptr;
+}
+
+} // namespace
+
+std::optional<ObjectRef> ObjectRef::parse(const std::string &key)
+{
+    ObjectRef ref;
+    const auto first = key.find('/');
+    ref.resource = key.substr(0, first);
+    if (!findResource(ref.resource))
+        return std::nullopt;
+    if (first == std::string::npos)
+        return ref;
+    const auto second = key.find('/', first + 1);
+    ref.namespaceName = key.substr(first + 1, second == std::string::npos ? std::string::npos : second - first - 1);
+    if (second != std::string::npos)
+        ref.name = key.substr(second + 1);
+    if (ref.namespaceName.empty() || ref.name.find('/') != std::string::npos)
+        return std::nullopt;
+    return ref;
+}
+
+std::string ObjectRef::key() const
+{
+    std::string key = resource;
+    if (!namespaceName.empty())
+        key += '/' + namespaceName;
+    if (!name.empty())
+        key += '/' + name;
+    return key;
+}
+
+std::string ObjectRef::collectionPath() const
+{
+    const KnownResource *known = findResource(resource);
+    std::string path = known ? known->prefix : "/api/v1";
+    if (!namespaceName.empty())
+        path += "/namespaces/" + namespaceName;
+    return path + '/' + resource;
+}
+
+std::string ObjectRef::path() const
+{
+    return collectionPath() + '/' + name;
+}
+
+std::string KubeResponse::resourceVersion() const
+{
+    return model::stringOr(model::memberAt(body, "metadata", "resourceVersion"), "");
+}
+
+KubeClient::KubeClient(std::shared_ptr<Transport> transport, std::string clientId, std::string strategy)
+    : m_transport(std::move(transport))
+    , m_clientId(std::move(clientId))
+    , m_strategy(std::move(strategy))
+{
+}
+
+QCoro::Task<KubeResponse> KubeClient::send(api::ApiRequest request)
+{
+    request.headers["x-rvscope-client"] = m_clientId;
+    if (!m_strategy.empty())
+        request.headers["x-rvscope-strategy"] = m_strategy;
+    request.headers["accept"] = "application/json";
+    std::shared_ptr<Transport> transport = m_transport;
+    api::ApiResponse response = co_await transport->send(std::move(request));
+    KubeResponse result;
+    result.status = response.status;
+    result.watch = response.watch;
+    if (!response.body.empty())
+        result.body = nlohmann::json::parse(response.body, nullptr, /*allow_exceptions=*/false);
+    if (result.body.is_discarded())
+        result.body = nullptr;
+    if (!result.ok()) {
+        result.reason = model::stringOr(model::member(result.body, "reason"), "");
+        result.message = model::stringOr(model::member(result.body, "message"), response.body);
+    }
+    co_return result;
+}
+
+QCoro::Task<KubeResponse> KubeClient::get(ObjectRef ref)
+{
+    api::ApiRequest request;
+    request.method = "GET";
+    request.path = ref.path();
+    co_return co_await send(std::move(request));
+}
+
+QCoro::Task<KubeResponse> KubeClient::list(ObjectRef collection, std::string resourceVersion)
+{
+    api::ApiRequest request;
+    request.method = "GET";
+    request.path = collection.collectionPath();
+    if (!resourceVersion.empty())
+        request.query["resourceVersion"] = resourceVersion;
+    co_return co_await send(std::move(request));
+}
+
+QCoro::Task<KubeResponse> KubeClient::create(ObjectRef ref, nlohmann::json object)
+{
+    api::ApiRequest request;
+    request.method = "POST";
+    request.path = ref.collectionPath();
+    request.headers["content-type"] = "application/json";
+    request.body = object.dump();
+    co_return co_await send(std::move(request));
+}
+
+QCoro::Task<KubeResponse> KubeClient::update(ObjectRef ref, nlohmann::json object)
+{
+    api::ApiRequest request;
+    request.method = "PUT";
+    request.path = ref.path();
+    request.headers["content-type"] = "application/json";
+    request.body = object.dump();
+    co_return co_await send(std::move(request));
+}
+
+QCoro::Task<KubeResponse> KubeClient::patch(ObjectRef ref, std::string contentType, nlohmann::json patch)
+{
+    api::ApiRequest request;
+    request.method = "PATCH";
+    request.path = ref.path();
+    request.headers["content-type"] = std::move(contentType);
+    request.body = patch.dump();
+    co_return co_await send(std::move(request));
+}
+
+QCoro::Task<KubeResponse> KubeClient::remove(ObjectRef ref, std::string resourceVersionPrecondition)
+{
+    api::ApiRequest request;
+    request.method = "DELETE";
+    request.path = ref.path();
+    if (!resourceVersionPrecondition.empty()) {
+        nlohmann::json options = {{"kind", "DeleteOptions"},
+                                  {"apiVersion", "v1"},
+                                  {"preconditions", {{"resourceVersion", resourceVersionPrecondition}}}};
+        request.headers["content-type"] = "application/json";
+        request.body = options.dump();
+    }
+    co_return co_await send(std::move(request));
+}
+
+QCoro::Task<KubeResponse> KubeClient::watch(ObjectRef collection, std::string resourceVersion)
+{
+    api::ApiRequest request;
+    request.method = "GET";
+    request.path = collection.collectionPath();
+    request.query["watch"] = "true";
+    if (!resourceVersion.empty())
+        request.query["resourceVersion"] = resourceVersion;
+    co_return co_await send(std::move(request));
+}
+
+} // namespace rvscope::sim
