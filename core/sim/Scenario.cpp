@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: MIT
+#include "sim/Scenario.h"
+
+#include <array>
+#include <set>
+
+#include "model/JsonAccess.h"
+#include "model/StatusErrors.h"
+
+namespace rvscope::sim {
+namespace {
+
+using Action = ScenarioStep::Action;
+
+struct ActionInfo {
+    Action action;
+    const char *name;
+};
+
+constexpr std::array ACTIONS = {
+    ActionInfo{Action::Get, "get"},         ActionInfo{Action::List, "list"},
+    ActionInfo{Action::Create, "create"},   ActionInfo{Action::Update, "update"},
+    ActionInfo{Action::Patch, "patch"},     ActionInfo{Action::Delete, "delete"},
+    ActionInfo{Action::Watch, "watch"},     ActionInfo{Action::Compact, "compact"},
+    ActionInfo{Action::Workload, "workload"}, ActionInfo{Action::Sweep, "sweep"},
+    ActionInfo{Action::Note, "note"},
+};
+
+model::Status invalid(const std::string &where, const std::string &message)
+{
+    return model::errors::badRequest("scenario " + where + ": " + message);
+}
+
+bool needsObject(Action action)
+{
+    return action == Action::Get || action == Action::List || action == Action::Update || action == Action::Patch
+        || action == Action::Delete || action == Action::Watch || action == Action::Create;
+}
+
+model::Result<ScenarioStep> parseStep(const nlohmann::json &json, const std::string &where)
+{
+    if (!json.is_object())
+        return invalid(where, "a step must be a JSON object");
+    ScenarioStep step;
+    const std::string action = model::stringOr(model::member(json, "do"), "");
+    bool known = false;
+    for (const auto &info : ACTIONS) {
+        if (action == info.name) {
+            step.action = info.action;
+            known = true;
+        }
+    }
+    if (!known)
+        return invalid(where, "unknown action \"" + action + "\" (\"do\" is one of get, list, create, update, patch, "
+                              "delete, watch, compact, workload, sweep, note)");
+    static const std::set<std::string> fields = {"do",     "client", "object", "set",      "resourceVersion", "body",
+                                                 "patch",  "patchType", "withResourceVersion", "from", "expect",
+                                                 "clients", "strategies", "explain"};
+    for (const auto &[field, value] : json.items()) {
+        if (!fields.count(field))
+            return invalid(where, "unknown field \"" + field + "\"");
+    }
+    auto string = [&](const char *field, std::string &out) -> bool {
+        const auto &value = model::member(json, field);
+        if (value.is_null())
+            return true;
+        if (!value.is_string())
+            return false;
+        out = value.get<std::string>();
+        return true;
+    };
+    std::string resourceVersion;
+    if (!string("client", step.client) || !string("object", step.object) || !string("patchType", step.patchType)
+        || !string("from", step.from) || !string("explain", step.explain) || !string("resourceVersion", resourceVersion))
+        return invalid(where, "client, object, patchType, from, resourceVersion and explain must be strings");
+    if (resourceVersion == "omit")
+        step.omitResourceVersion = true;
+    else if (!resourceVersion.empty() && resourceVersion != "read")
+        return invalid(where, "resourceVersion must be \"read\" or \"omit\"");
+    if (needsObject(step.action) && step.object.empty())
+        return invalid(where, "\"" + action + "\" needs an \"object\"");
+    step.set = model::member(json, "set");
+    if (!step.set.is_null() && !step.set.is_object())
+        return invalid(where, "\"set\" must map field paths to values");
+    step.body = model::member(json, "body");
+    if (const auto &patch = model::member(json, "patch"); !patch.is_null())
+        step.body = patch;
+    if (step.action == Action::Patch && step.body.is_null())
+        return invalid(where, "\"patch\" needs a \"patch\" body");
+    if (step.action == Action::Create && !step.body.is_object())
+        return invalid(where, "\"create\" needs the object as \"body\"");
+    static const std::set<std::string> patchTypes = {"merge", "json", "strategic", "apply"};
+    if (!patchTypes.count(step.patchType))
+        return invalid(where, "patchType must be merge, json, strategic or apply");
+    if (const auto &with = model::member(json, "withResourceVersion"); !with.is_null()) {
+        if (!with.is_boolean())
+            return invalid(where, "withResourceVersion must be true or false");
+        step.withResourceVersion = with.get<bool>();
+    }
+    if (const auto &expect = model::member(json, "expect"); !expect.is_null()) {
+        if (!expect.is_number_integer() || expect.get<int>() < 100 || expect.get<int>() > 599)
+            return invalid(where, "expect must be an HTTP status code");
+        step.expect = expect.get<int>();
+    }
+    const auto &clients = model::member(json, "clients");
+    if (step.action == Action::Workload) {
+        auto spec = ClientSpec::fromJson(clients.is_null() ? nlohmann::json::object() : clients);
+        if (!spec)
+            return invalid(where, spec.error().message);
+        step.workload = *spec;
+    }
+    if (step.action == Action::Sweep) {
+        // {"do":"sweep","clients":{"counts":[1,2,4],"spec":{...}},"strategies":["retry-default","lease"]}
+        const auto &counts = model::member(clients, "counts");
+        if (!counts.is_array() || counts.empty())
+            return invalid(where, "a sweep needs clients.counts, a list of client counts");
+        for (const auto &count : counts) {
+            if (!count.is_number_integer() || count.get<int>() < 1 || count.get<int>() > 1000)
+                return invalid(where, "client counts must be integers from 1 to 1000");
+            step.sweepClients.push_back(count.get<int>());
+        }
+        auto spec = ClientSpec::fromJson(model::member(clients, "spec").is_null() ? nlohmann::json::object()
+                                                                                   : model::member(clients, "spec"));
+        if (!spec)
+            return invalid(where, spec.error().message);
+        step.workload = *spec;
+        const auto &strategies = model::member(json, "strategies");
+        if (!strategies.is_array() || strategies.empty())
+            return invalid(where, "a sweep needs \"strategies\"");
+        for (const auto &name : strategies) {
+            auto strategy = parseStrategy(model::stringOr(name, ""));
+            if (!strategy)
+                return invalid(where, "unknown strategy " + name.dump());
+            step.sweepStrategies.push_back(*strategy);
+        }
+    }
+    return step;
+}
+
+} // namespace
+
+std::string ScenarioStep::actionName(Action action)
+{
+    for (const auto &info : ACTIONS) {
+        if (info.action == action)
+            return info.name;
+    }
+    return "?";
+}
+
+model::Result<Scenario> Scenario::fromJson(const nlohmann::json &json)
+{
+    if (!json.is_object())
+        return invalid("file", "must be a JSON object");
+    Scenario scenario;
+    scenario.name = model::stringOr(model::member(json, "name"), "");
+    scenario.title = model::stringOr(model::member(json, "title"), scenario.name);
+    scenario.description = model::stringOr(model::member(json, "description"), "");
+    if (scenario.name.empty())
+        return invalid("file", "needs a \"name\"");
+    const auto &objects = model::member(json, "objects");
+    if (!objects.is_null() && !objects.is_array())
+        return invalid("file", "\"objects\" must be a list of objects");
+    for (const auto &object : objects) {
+        if (!object.is_object())
+            return invalid("file", "\"objects\" must be a list of objects");
+        scenario.objects.push_back(object);
+    }
+    const auto &steps = model::member(json, "steps");
+    if (!steps.is_array() || steps.empty())
+        return invalid("file", "needs a non-empty \"steps\" list");
+    for (std::size_t i = 0; i < steps.size(); ++i) {
+        auto step = parseStep(steps[i], "step " + std::to_string(i + 1));
+        if (!step)
+            return std::move(step).error();
+        scenario.steps.push_back(std::move(step).value());
+    }
+    for (const auto &check : model::member(json, "checks")) {
+        ScenarioCheck parsed;
+        parsed.checker = model::stringOr(model::member(check, "checker"), "");
+        parsed.key = model::stringOr(model::member(check, "key"), "");
+        parsed.path = model::stringOr(model::member(check, "path"), "data.counter");
+        parsed.expectPass = model::stringOr(model::member(check, "expect"), "pass") != "fail";
+        if (parsed.checker != "lost-update" && parsed.checker != "linearizability" && parsed.checker != "watch")
+            return invalid("checks", "checker must be lost-update, linearizability or watch");
+        if (parsed.checker == "lost-update" && parsed.key.empty())
+            return invalid("checks", "a lost-update check needs the counter object's \"key\"");
+        scenario.checks.push_back(std::move(parsed));
+    }
+    return scenario;
+}
+
+model::Result<Scenario> Scenario::parse(const std::string &text)
+{
+    const nlohmann::json json = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+    if (json.is_discarded())
+        return model::errors::badRequest("scenario file: not valid JSON");
+    return fromJson(json);
+}
+
+} // namespace rvscope::sim

@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: MIT
+// Every built-in scenario runs to its end against a real core, each step gets the status
+// its script expects, and the checkers reach the verdicts the scenario teaches.
+#include <QtTest/QtTest>
+
+#include "SimTestSupport.h"
+#include "sim/ScenarioLibrary.h"
+#include "sim/ScenarioRunner.h"
+
+using namespace rvscope;
+
+namespace {
+
+struct Run {
+    std::vector<sim::StepResult> steps;
+    std::vector<sim::CheckResult> checks;
+    std::size_t operations = 0;
+};
+
+Run runScenario(testing::SimFixture &fixture, const sim::Scenario &scenario, std::uint64_t seed = 1)
+{
+    sim::ScenarioContext context;
+    context.transport = fixture.transport;
+    context.clock = fixture.clock;
+    context.journal = fixture.journal;
+    context.seed = seed;
+    auto storage = fixture.registryFixture.storage;
+    context.compact = [storage]() -> QCoro::Task<model::Result<std::int64_t>> {
+        const std::int64_t revision = storage->revision();
+        auto compacted = co_await storage->compact(revision);
+        if (!compacted)
+            co_return std::move(compacted).error();
+        co_return revision;
+    };
+    auto runner = std::make_shared<sim::ScenarioRunner>(scenario, context);
+    Run run;
+    fixture.drive(runner->setup());
+    while (!runner->finished())
+        run.steps.push_back(fixture.drive(runner->runNext()));
+    run.checks = runner->runChecks();
+    run.operations = fixture.journal->history().operations().size();
+    runner->stop();
+    return run;
+}
+
+} // namespace
+
+class TestScenarioRunner final : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void testBuiltInsParse();
+    void testBuiltInScenariosRunAsScripted_data();
+    void testBuiltInScenariosRunAsScripted();
+    void testLostUpdateStepsSayWhatHappened();
+    void testListWatchRelistsAfter410();
+    void testBadScenarioFilesAreRefusedWithTheStep();
+    void testUnknownScenarioNamesTheBuiltIns();
+};
+
+void TestScenarioRunner::testBuiltInsParse()
+{
+    const auto scenarios = sim::ScenarioLibrary::builtIns();
+    QCOMPARE(scenarios.size(), std::size_t(6));
+    QCOMPARE(scenarios.front().name, std::string("lost-update"));
+    for (const auto &scenario : scenarios) {
+        QVERIFY(!scenario.title.empty());
+        QVERIFY(!scenario.description.empty());
+        for (const auto &step : scenario.steps)
+            QVERIFY2(!step.explain.empty(), scenario.name.c_str());
+    }
+}
+
+void TestScenarioRunner::testBuiltInScenariosRunAsScripted_data()
+{
+    QTest::addColumn<QString>("name");
+    for (const auto &scenario : sim::ScenarioLibrary::builtIns()) {
+        if (scenario.name != "hot-key") // the long run has its own test (TestHotKeyRun)
+            QTest::newRow(scenario.name.c_str()) << QString::fromStdString(scenario.name);
+    }
+}
+
+void TestScenarioRunner::testBuiltInScenariosRunAsScripted()
+{
+    QFETCH(QString, name);
+    testing::SimFixture fixture;
+    const auto scenario = sim::ScenarioLibrary::load(name.toStdString());
+    QVERIFY(scenario);
+    const Run run = runScenario(fixture, *scenario);
+    QCOMPARE(run.steps.size(), scenario->steps.size());
+    for (const auto &step : run.steps)
+        QVERIFY2(step.expectationMet, (std::to_string(step.index + 1) + ": " + step.outcome).c_str());
+    QCOMPARE(run.checks.size(), scenario->checks.size());
+    for (const auto &check : run.checks)
+        QVERIFY2(check.asExpected(), (check.check.checker + ": " + check.verdict.summary).c_str());
+}
+
+void TestScenarioRunner::testLostUpdateStepsSayWhatHappened()
+{
+    testing::SimFixture fixture;
+    const Run run = runScenario(fixture, *sim::ScenarioLibrary::load("lost-update"));
+    const sim::StepResult &conflict = run.steps[3];
+    QCOMPARE(conflict.status, 409);
+    QCOMPARE(conflict.reason, std::string("Conflict"));
+    QCOMPARE(conflict.message, std::string("Operation cannot be fulfilled on configmaps \"foo\": the object has been "
+                                           "modified; please apply your changes to the latest version and try again"));
+    QVERIFY2(conflict.outcome.find("Client #2 PUT configmaps/default/foo (rv ") == 0, conflict.outcome.c_str());
+    const sim::StepResult &blind = run.steps[7];
+    QCOMPARE(blind.status, 200);
+    QVERIFY(blind.resourceVersionSent.empty());
+    QVERIFY(!run.checks[0].verdict.findings.empty());
+    // The journal holds the setup create, 4 gets and 4 puts.
+    QCOMPARE(run.operations, std::size_t(9));
+}
+
+void TestScenarioRunner::testListWatchRelistsAfter410()
+{
+    testing::SimFixture fixture;
+    const Run run = runScenario(fixture, *sim::ScenarioLibrary::load("list-watch-410"));
+    const sim::StepResult &expired = run.steps[9];
+    QCOMPARE(expired.status, 410);
+    QVERIFY2(expired.outcome.find("ERROR event 410") != std::string::npos, expired.outcome.c_str());
+    // The last write reaches both open watches with the same resourceVersion.
+    const sim::StepResult &last = run.steps.back();
+    int modified = 0;
+    for (const auto &line : last.details)
+        modified += line.find("MODIFIED foo rv " + last.resourceVersionProduced) != std::string::npos;
+    QCOMPARE(modified, 2);
+    QVERIFY(!fixture.journal->history().watchDeliveries().empty());
+}
+
+void TestScenarioRunner::testBadScenarioFilesAreRefusedWithTheStep()
+{
+    auto badAction = sim::Scenario::parse(R"({"name":"x","steps":[{"do":"get","object":"configmaps/default/a"},{"do":"fly"}]})");
+    QVERIFY(!badAction);
+    QCOMPARE(badAction.error().code, 400);
+    QVERIFY2(badAction.error().message.find("step 2: unknown action \"fly\"") != std::string::npos,
+             badAction.error().message.c_str());
+    QVERIFY(!sim::Scenario::parse("{not json"));
+    QVERIFY(!sim::Scenario::parse(R"({"name":"x","steps":[]})"));
+    QVERIFY(!sim::Scenario::parse(R"({"name":"x","steps":[{"do":"get"}]})"));
+    QVERIFY(!sim::Scenario::parse(R"({"name":"x","steps":[{"do":"get","object":"configmaps/default/a","colour":1}]})"));
+    QVERIFY(!sim::Scenario::parse(R"({"name":"x","steps":[{"do":"workload","clients":{"strategy":"hope"}}]})"));
+}
+
+void TestScenarioRunner::testUnknownScenarioNamesTheBuiltIns()
+{
+    auto missing = sim::ScenarioLibrary::load("lost-updates");
+    QVERIFY(!missing);
+    QCOMPARE(missing.error().code, 404);
+    QVERIFY(missing.error().message.find("lost-update, put-vs-patch") != std::string::npos);
+    auto noFile = sim::ScenarioLibrary::load("/nonexistent/x.json");
+    QVERIFY(!noFile);
+}
+
+QTEST_GUILESS_MAIN(TestScenarioRunner)
+#include "TestScenarioRunner.moc"
