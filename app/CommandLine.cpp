@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "CommandLine.h"
 
+#include <QtCore/QUrl>
+
+#include "sim/ClientSpec.h"
+
 namespace rvscope::app {
 namespace {
 
@@ -89,6 +93,111 @@ Command parseServerOptions(Command::Kind kind, const QStringList &args, qsizetyp
     return command;
 }
 
+bool parseCount(const QString &flag, const QString &value, int min, int max, int &out, QString &error)
+{
+    bool ok = false;
+    const int n = value.toInt(&ok);
+    if (!ok || n < min || n > max) {
+        error = QStringLiteral("%1 expects a number from %2 to %3, got '%4'").arg(flag).arg(min).arg(max).arg(value);
+        return false;
+    }
+    out = n;
+    return true;
+}
+
+bool parseSeed(const QString &value, quint64 &out, QString &error)
+{
+    bool ok = false;
+    out = value.toULongLong(&ok);
+    if (!ok)
+        error = QStringLiteral("--seed expects a non-negative integer, got '%1'").arg(value);
+    return ok;
+}
+
+Command parseScenario(const QStringList &args)
+{
+    Command command;
+    command.kind = Command::Kind::Scenario;
+    if (args.size() < 3)
+        return fail(QStringLiteral("scenario needs 'list' or 'run NAME' (see rvscope --help)"));
+    if (args[2] == u"--help" || args[2] == u"-h")
+        return Command{Command::Kind::Help, {}, {}, {}, {}};
+    if (args[2] == u"list") {
+        command.scenario.list = true;
+        if (args.size() > 3)
+            return fail(QStringLiteral("scenario list takes no arguments"));
+        return command;
+    }
+    if (args[2] != u"run")
+        return fail(QStringLiteral("unknown scenario command '%1' (use list or run)").arg(args[2]));
+    for (qsizetype i = 3; i < args.size(); ++i) {
+        QString value;
+        QString error;
+        if (takeValue(args, i, QStringLiteral("--seed"), value)) {
+            if (!parseSeed(value, command.scenario.seed, error))
+                return fail(error);
+        } else if (takeValue(args, i, QStringLiteral("--export"), value)) {
+            if (value.isEmpty())
+                return fail(QStringLiteral("--export needs a file name"));
+            command.scenario.exportPath = value;
+        } else if (args[i] == u"--check") {
+            command.scenario.check = true;
+        } else if (args[i].startsWith(u'-')) {
+            return fail(QStringLiteral("unknown argument '%1' (see rvscope --help)").arg(args[i]));
+        } else if (command.scenario.nameOrPath.isEmpty()) {
+            command.scenario.nameOrPath = args[i];
+        } else {
+            return fail(QStringLiteral("scenario run takes one scenario, got '%1' too").arg(args[i]));
+        }
+    }
+    if (command.scenario.nameOrPath.isEmpty())
+        return fail(QStringLiteral("scenario run needs a scenario name or file (rvscope scenario list)"));
+    return command;
+}
+
+Command parseClient(const QStringList &args)
+{
+    Command command;
+    command.kind = Command::Kind::Client;
+    ClientOptions &options = command.client;
+    for (qsizetype i = 2; i < args.size(); ++i) {
+        QString value;
+        QString error;
+        bool ok = true;
+        if (args[i] == u"--help" || args[i] == u"-h")
+            return Command{Command::Kind::Help, {}, {}, {}, {}};
+        if (args[i] == u"--json") {
+            options.json = true;
+        } else if (takeValue(args, i, QStringLiteral("--server"), value)) {
+            const QUrl url(value);
+            if (!url.isValid() || (url.scheme() != u"http") || url.host().isEmpty())
+                return fail(QStringLiteral("--server expects http://HOST:PORT, got '%1'").arg(value));
+            options.server = value;
+        } else if (takeValue(args, i, QStringLiteral("--clients"), value)) {
+            ok = parseCount(QStringLiteral("--clients"), value, 1, 10000, options.clients, error);
+        } else if (takeValue(args, i, QStringLiteral("--objects"), value)) {
+            ok = parseCount(QStringLiteral("--objects"), value, 1, 100000, options.objects, error);
+        } else if (takeValue(args, i, QStringLiteral("--operations"), value)) {
+            ok = parseCount(QStringLiteral("--operations"), value, 0, 100000000, options.operations, error);
+        } else if (takeValue(args, i, QStringLiteral("--strategy"), value)) {
+            options.strategy = value;
+        } else if (takeValue(args, i, QStringLiteral("--think"), value)) {
+            options.thinkTime = value;
+        } else if (takeValue(args, i, QStringLiteral("--seed"), value)) {
+            ok = parseSeed(value, options.seed, error);
+        } else if (takeValue(args, i, QStringLiteral("--name"), value)) {
+            if (value.isEmpty())
+                return fail(QStringLiteral("--name needs a client name prefix"));
+            options.namePrefix = value;
+        } else {
+            return fail(QStringLiteral("unknown argument '%1' (see rvscope --help)").arg(args[i]));
+        }
+        if (!ok)
+            return fail(error);
+    }
+    return command;
+}
+
 } // namespace
 
 Command parseCommandLine(const QStringList &arguments)
@@ -98,11 +207,15 @@ Command parseCommandLine(const QStringList &arguments)
         return Command{};
     const QString &first = arguments[1];
     if (first == u"--help" || first == u"-h" || first == u"help")
-        return Command{Command::Kind::Help, {}, {}};
+        return Command{Command::Kind::Help, {}, {}, {}, {}};
     if (first == u"--version")
-        return Command{Command::Kind::Version, {}, {}};
+        return Command{Command::Kind::Version, {}, {}, {}, {}};
     if (first == u"serve")
         return parseServerOptions(Command::Kind::Serve, arguments, 2);
+    if (first == u"scenario")
+        return parseScenario(arguments);
+    if (first == u"client")
+        return parseClient(arguments);
     if (first == u"gui")
         return parseServerOptions(Command::Kind::Gui, arguments, 2);
     if (first.startsWith(u"--"))
@@ -115,6 +228,14 @@ Command parseCommandLine(const QStringList &arguments)
 
 QString usageText()
 {
+    const auto strategyHelp = [] {
+        QString text;
+        for (const sim::WriteStrategy strategy : sim::allStrategies())
+            text += QStringLiteral("      %1  %2\n")
+                        .arg(QString::fromStdString(sim::strategyName(strategy)), -16)
+                        .arg(QString::fromStdString(sim::strategyDescription(strategy)));
+        return text;
+    };
     return QStringLiteral(
         "rvscope: see and test Kubernetes-style optimistic concurrency.\n"
         "\n"
@@ -123,6 +244,17 @@ QString usageText()
         "                                 (no DISPLAY/WAYLAND_DISPLAY and no QT_QPA_PLATFORM) it\n"
         "                                 says so and runs `serve` with the same options.\n"
         "  rvscope serve [options]        Run the embedded apiserver headless.\n"
+        "  rvscope scenario list          List the built-in scenarios.\n"
+        "  rvscope scenario run NAME|FILE [--seed S] [--export FILE] [--check]\n"
+        "                                 Run a scenario to its end on a fresh core, as fast as\n"
+        "                                 possible; print each step, the history and (--check)\n"
+        "                                 the checkers' verdicts. --export writes the history as\n"
+        "                                 JSON Lines. Exit 0 when every step got the status its\n"
+        "                                 script expects and (--check) every verdict is the one\n"
+        "                                 the scenario teaches, 1 otherwise.\n"
+        "  rvscope client [options]       Competing clients against a server over HTTP, each\n"
+        "                                 incrementing data.counter of ConfigMaps; prints a\n"
+        "                                 summary.\n"
         "  rvscope --help                 Show this help.\n"
         "  rvscope --version              Show the version.\n"
         "\n"
@@ -134,7 +266,21 @@ QString usageText()
         "                                 10000). A watch from an older resourceVersion gets\n"
         "                                 410 Expired.\n"
         "\n"
-        "SIGINT/SIGTERM stop the server cleanly.\n");
+        "SIGINT/SIGTERM stop the server cleanly.\n"
+        "\n"
+        "client options:\n"
+        "  --server URL                   API server (default http://127.0.0.1:8001).\n"
+        "  --clients N                    Concurrent clients in this process (default 1).\n"
+        "  --strategy S                   How each write is made (default retry-default):\n"
+        "%1"
+        "  --objects N                    ConfigMaps counter-0..N-1 in default (default 1: a hot key).\n"
+        "  --operations N                 Increments per client (default 100).\n"
+        "  --think T                      Think time between read and write: 5ms, 2-10ms\n"
+        "                                 (uniform) or exp:5ms (default 1-5ms).\n"
+        "  --seed S                       Random seed (default 1).\n"
+        "  --name PREFIX                  Client names PREFIX1..N (default client-).\n"
+        "  --json                         Print only the summary, as one JSON line.\n")
+        .arg(strategyHelp());
 }
 
 } // namespace rvscope::app

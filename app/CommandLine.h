@@ -15,11 +15,35 @@ struct ServeOptions final {
     std::size_t watchHistory = 10000;
 };
 
+// `rvscope scenario list|run NAME`.
+struct ScenarioOptions final {
+    bool list = false;
+    QString nameOrPath;
+    quint64 seed = 1;
+    QString exportPath; // JSON Lines history, when set
+    bool check = false; // run the checkers; the exit code says whether they agree with the scenario
+};
+
+// `rvscope client`: a group of competing clients against a server over HTTP.
+struct ClientOptions final {
+    QString server = QStringLiteral("http://127.0.0.1:8001");
+    int clients = 1;
+    QString strategy = QStringLiteral("retry-default");
+    int objects = 1;
+    int operations = 100;
+    QString thinkTime = QStringLiteral("1-5ms");
+    quint64 seed = 1;
+    QString namePrefix = QStringLiteral("client-");
+    bool json = false; // print only the summary, as one JSON line
+};
+
 // What the command line asks for. Parsing never exits the process; main() acts on it.
 struct Command final {
-    enum class Kind { Gui, Serve, Help, Version, Error };
+    enum class Kind { Gui, Serve, Scenario, Client, Help, Version, Error };
     Kind kind = Kind::Gui;
     ServeOptions serve;
+    ScenarioOptions scenario;
+    ClientOptions client;
     QString error; // for Kind::Error: what was wrong, in one line
 };
 

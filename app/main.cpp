@@ -5,8 +5,10 @@
 #include <QtCore/QCoreApplication>
 #include <QtWidgets/QApplication>
 
+#include "ClientCommand.h"
 #include "CommandLine.h"
 #include "MainWindow.h"
+#include "ScenarioCommand.h"
 #include "ServeCommand.h"
 #include "engine/Engine.h"
 
@@ -52,6 +54,16 @@ int main(int argc, char **argv)
         return 2;
     case Command::Kind::Serve:
         return runHeadless(argc, argv, command.serve);
+    case Command::Kind::Scenario: {
+        QCoreApplication app(argc, argv);
+        QCoreApplication::setApplicationName(QStringLiteral("rvscope"));
+        return rvscope::app::runScenarioCommand(command.scenario);
+    }
+    case Command::Kind::Client: {
+        QCoreApplication app(argc, argv);
+        QCoreApplication::setApplicationName(QStringLiteral("rvscope"));
+        return rvscope::app::runClientCommand(command.client);
+    }
     case Command::Kind::Gui:
         break;
     }

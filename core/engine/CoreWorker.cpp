@@ -1,41 +1,94 @@
 // SPDX-License-Identifier: MIT
+// CoreWorker: the core's construction, the embedded server, stats and operation batches.
+// Scenarios, clients and history are in CoreWorkerScenario/Clients/History.cpp.
 #include "engine/CoreWorker.h"
+
+#include <algorithm>
 
 #include <qcoro/qcorotask.h>
 
 #include "api/ApiHandler.h"
+#include "history/Journal.h"
 #include "registry/Registry.h"
 #include "server/ApiServer.h"
+#include "sim/ScenarioLibrary.h"
+#include "sim/ScenarioPlayer.h"
+#include "sim/Workload.h"
 #include "storage/MemoryStorage.h"
 
 namespace rvscope::engine {
 namespace {
 constexpr int STATS_INTERVAL_MS = 33;
+// One batch carries at most this many operations; the rest follow on the next ticks, so an
+// imported history of a million operations never makes one giant signal.
+constexpr std::size_t MAX_BATCH = 20000;
+
+OperationSummary summarize(const history::OperationRecord &record)
+{
+    OperationSummary summary;
+    summary.id = record.id;
+    summary.clientId = QString::fromStdString(record.clientId);
+    summary.verb = QString::fromStdString(record.verb);
+    summary.key = QString::fromStdString(record.key);
+    summary.strategy = QString::fromStdString(record.strategy);
+    summary.rvSent = std::atoll(record.resourceVersionSent.c_str());
+    summary.rvProduced = std::atoll(record.resourceVersionProduced.c_str());
+    summary.startNs = record.startNs;
+    summary.endNs = record.endNs.value_or(-1);
+    summary.statusCode = record.statusCode;
+    summary.reason = QString::fromStdString(record.reason);
+    summary.casRetries = record.casRetries;
+    summary.noop = record.noop;
+    return summary;
 }
+} // namespace
 
 CoreWorker::CoreWorker(EngineOptions options)
-    : m_options(options)
+    : m_options(std::move(options))
 {
 }
 
 CoreWorker::~CoreWorker()
 {
+    m_player.reset();
+    for (const auto &workload : m_workloads)
+        workload->stop();
     if (m_server)
         m_server->closeWatches();
 }
 
-void CoreWorker::start()
+void CoreWorker::buildCore()
 {
     m_storage = std::make_shared<storage::MemoryStorage>(storage::MemoryStorage::Options{m_options.watchHistory});
     m_registry = std::make_shared<registry::Registry>(m_storage);
     // MemoryStorage completes synchronously; nothing here waits on the event loop.
     if (auto booted = QCoro::waitFor(m_registry->bootstrap()); !booted)
         qWarning("rvscope: bootstrap failed: %s", booted.error().message.c_str());
+    m_journal = std::make_shared<history::Journal>(m_options.journalCapacity);
     m_handler = std::make_shared<api::ApiHandler>(m_registry);
+    std::weak_ptr<history::Journal> journal = m_journal;
+    m_handler->setObserver([journal](const api::OperationReport &report) {
+        if (auto shared = journal.lock())
+            shared->record(report);
+    });
+    m_nextBatchId = 1;
+}
+
+void CoreWorker::start()
+{
+    buildCore();
     m_statsTimer = new QTimer(this);
     connect(m_statsTimer, &QTimer::timeout, this, &CoreWorker::handleStatsTimer);
     m_statsTimer->start(STATS_INTERVAL_MS);
-    Q_EMIT started();
+    ScenarioList builtIns;
+    for (const sim::Scenario &scenario : sim::ScenarioLibrary::builtIns()) {
+        ScenarioInfo info;
+        info.name = QString::fromStdString(scenario.name);
+        info.title = QString::fromStdString(scenario.title);
+        info.description = QString::fromStdString(scenario.description);
+        builtIns.append(info);
+    }
+    Q_EMIT started(builtIns);
 }
 
 void CoreWorker::startServer(const QHostAddress &address, quint16 port)
@@ -58,6 +111,7 @@ void CoreWorker::startServer(const QHostAddress &address, quint16 port)
                                                                                  : address.toString();
         m_handler->setServerAddress((host + u':' + QString::number(state.port)).toStdString());
         m_server = std::move(server);
+        m_serverAddress = address;
     }
     Q_EMIT serverStateChanged(state);
 }
@@ -71,8 +125,17 @@ void CoreWorker::stopServer()
     Q_EMIT serverStateChanged(ServerState{});
 }
 
+void CoreWorker::compact()
+{
+    const auto revision = m_storage->revision();
+    auto compacted = QCoro::waitFor(m_storage->compact(revision));
+    if (!compacted)
+        Q_EMIT errorOccurred(QString::fromStdString(compacted.error().message));
+}
+
 void CoreWorker::handleStatsTimer()
 {
+    flushOperations();
     CoreStats stats;
     stats.revision = m_storage->revision();
     stats.objects = m_storage->objectCount();
@@ -83,6 +146,21 @@ void CoreWorker::handleStatsTimer()
         m_lastStats = stats;
         Q_EMIT statsReady(stats);
     }
+}
+
+void CoreWorker::flushOperations()
+{
+    const auto &operations = m_journal->history().operations();
+    if (operations.empty() || operations.back().id < m_nextBatchId)
+        return;
+    auto first = std::lower_bound(operations.begin(), operations.end(), m_nextBatchId,
+                                  [](const history::OperationRecord &record, std::uint64_t id) { return record.id < id; });
+    OperationBatch batch;
+    batch.reserve(static_cast<qsizetype>(std::min<std::size_t>(MAX_BATCH, static_cast<std::size_t>(operations.end() - first))));
+    for (auto it = first; it != operations.end() && static_cast<std::size_t>(batch.size()) < MAX_BATCH; ++it)
+        batch.append(summarize(*it));
+    m_nextBatchId = batch.back().id + 1;
+    Q_EMIT operationsRecorded(batch);
 }
 
 } // namespace rvscope::engine

@@ -2,11 +2,17 @@
 #pragma once
 
 #include <memory>
+#include <vector>
 
 #include <QtCore/QObject>
 #include <QtCore/QTimer>
+#include <qcoro/qcorotask.h>
 
+#include "engine/ClientValues.h"
 #include "engine/EngineTypes.h"
+#include "engine/ScenarioValues.h"
+
+class QProcess;
 
 namespace rvscope::storage {
 class MemoryStorage;
@@ -20,12 +26,23 @@ class ApiHandler;
 namespace rvscope::server {
 class ApiServer;
 }
+namespace rvscope::history {
+class Journal;
+}
+namespace rvscope::sim {
+class ScenarioPlayer;
+class Workload;
+struct CheckResult;
+struct StepResult;
+}
 
 namespace rvscope::engine {
 
-// Everything of the core, living in the core thread: storage, registry, API handler and the
-// embedded server. Created and driven by the Engine only; its slots run in the core thread
-// (queued), its signals carry values.
+// Everything of the core, living in the core thread: storage, registry, API handler, the
+// operation journal, the embedded server, scenarios and competing clients. Created and
+// driven by the Engine only; its slots run in the core thread (queued), its signals carry
+// values. Operations reach the GUI in batches from the stats timer (~33 ms), never one
+// signal per operation.
 class CoreWorker final : public QObject {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(CoreWorker)
@@ -38,22 +55,81 @@ public Q_SLOTS:
     void start();
     void startServer(const QHostAddress &address, quint16 port);
     void stopServer();
+    void compact();
+
+    // Scenarios (CoreWorkerScenario.cpp).
+    void loadScenario(const QString &nameOrPath, quint64 seed);
+    void playScenario();
+    void pauseScenario();
+    void stepScenario();
+    void stepBackScenario();
+    void restartScenario();
+    void setScenarioSpeed(double speed);
+
+    // Competing clients (CoreWorkerClients.cpp).
+    void launchClients(const rvscope::engine::ClientLaunch &launch);
+    void stopClients();
+
+    // History (CoreWorkerHistory.cpp).
+    void exportHistory(const QString &path);
+    void importHistory(const QString &path);
+    void checkHistory();
+    void clearHistory();
 
 Q_SIGNALS:
-    void started();
+    void started(const rvscope::engine::ScenarioList &builtIns);
     void serverStateChanged(const rvscope::engine::ServerState &state);
     void statsReady(const rvscope::engine::CoreStats &stats);
+    void operationsRecorded(const rvscope::engine::OperationBatch &batch);
+    void historyReset();
+    void scenarioLoaded(const rvscope::engine::ScenarioInfo &info);
+    void scenarioStateChanged(const rvscope::engine::ScenarioState &state);
+    void scenarioStepCompleted(const rvscope::engine::StepReport &step);
+    void verdictsReady(const rvscope::engine::VerdictList &verdicts);
+    void workloadFinished(const rvscope::engine::WorkloadReport &report);
+    void historyExported(const QString &path, const QString &error);
+    void historyImported(const QString &path, int operations, const QString &error);
+    void errorOccurred(const QString &message);
 
 private:
+    void buildCore();
     void handleStatsTimer();
+    void flushOperations();
+    void emitScenarioState();
+    void createPlayer(std::size_t runTo);
+    void handleStepCompleted(const sim::StepResult &result);
+    void handleScenarioFinished(const std::vector<sim::CheckResult> &checks);
+    // A member coroutine, not a lambda: a lambda's captures die with the lambda object.
+    QCoro::Task<> driveWorkload(std::shared_ptr<sim::Workload> workload);
+    void finishWorkload(const std::shared_ptr<sim::Workload> &workload);
+    void handleProcessFinished(QProcess *process);
 
     EngineOptions m_options;
     std::shared_ptr<storage::MemoryStorage> m_storage;
     std::shared_ptr<registry::Registry> m_registry;
     std::shared_ptr<api::ApiHandler> m_handler;
+    std::shared_ptr<history::Journal> m_journal;
     std::unique_ptr<server::ApiServer> m_server;
+    QHostAddress m_serverAddress;
     QTimer *m_statsTimer = nullptr;
     CoreStats m_lastStats;
+    std::uint64_t m_nextBatchId = 1;
+
+    // Scenario.
+    QString m_scenarioSource;
+    quint64 m_scenarioSeed = 1;
+    std::unique_ptr<sim::ScenarioPlayer> m_player;
+
+    // Clients.
+    std::vector<std::shared_ptr<sim::Workload>> m_workloads;
+    // The `rvscope client` processes of one launch and the summaries they printed.
+    struct ProcessGroup {
+        std::vector<QProcess *> processes;
+        int running = 0;
+        WorkloadReport report;
+        QStringList errors;
+    };
+    std::vector<std::unique_ptr<ProcessGroup>> m_processGroups;
 };
 
 } // namespace rvscope::engine

@@ -17,15 +17,45 @@ Engine::Engine(EngineOptions options, QObject *parent)
 {
     qRegisterMetaType<ServerState>();
     qRegisterMetaType<CoreStats>();
+    qRegisterMetaType<OperationBatch>();
+    qRegisterMetaType<ScenarioInfo>();
+    qRegisterMetaType<ScenarioList>();
+    qRegisterMetaType<ScenarioState>();
+    qRegisterMetaType<StepReport>();
+    qRegisterMetaType<VerdictList>();
+    qRegisterMetaType<ClientLaunch>();
+    qRegisterMetaType<WorkloadReport>();
     m_coreThread.setObjectName(QStringLiteral("core"));
-    m_worker = new CoreWorker(options);
+    m_worker = new CoreWorker(std::move(options));
     m_worker->moveToThread(&m_coreThread);
     connect(&m_coreThread, &QThread::finished, m_worker, &QObject::deleteLater);
-    connect(m_worker, &CoreWorker::started, this, &Engine::coreStarted);
-    connect(m_worker, &CoreWorker::serverStateChanged, this, &Engine::handleServerState);
-    connect(m_worker, &CoreWorker::statsReady, this, &Engine::handleStats);
+    connect(m_worker, &CoreWorker::started, this, [this](const ScenarioList &builtIns) {
+        m_builtIns = builtIns;
+        Q_EMIT coreStarted();
+    });
+    connect(m_worker, &CoreWorker::serverStateChanged, this, [this](const ServerState &state) {
+        m_serverState = state;
+        Q_EMIT serverStateChanged(state);
+    });
+    connect(m_worker, &CoreWorker::statsReady, this, [this](const CoreStats &stats) {
+        m_stats = stats;
+        Q_EMIT statsUpdated(stats);
+    });
+    connect(m_worker, &CoreWorker::scenarioStateChanged, this, [this](const ScenarioState &state) {
+        m_scenarioState = state;
+        Q_EMIT scenarioStateChanged(state);
+    });
+    connect(m_worker, &CoreWorker::operationsRecorded, this, &Engine::operationsRecorded);
+    connect(m_worker, &CoreWorker::historyReset, this, &Engine::historyReset);
+    connect(m_worker, &CoreWorker::scenarioLoaded, this, &Engine::scenarioLoaded);
+    connect(m_worker, &CoreWorker::scenarioStepCompleted, this, &Engine::scenarioStepCompleted);
+    connect(m_worker, &CoreWorker::verdictsReady, this, &Engine::verdictsReady);
+    connect(m_worker, &CoreWorker::workloadFinished, this, &Engine::workloadFinished);
+    connect(m_worker, &CoreWorker::historyExported, this, &Engine::historyExported);
+    connect(m_worker, &CoreWorker::historyImported, this, &Engine::historyImported);
+    connect(m_worker, &CoreWorker::errorOccurred, this, &Engine::errorOccurred);
     m_coreThread.start();
-    QMetaObject::invokeMethod(m_worker, &CoreWorker::start, Qt::QueuedConnection);
+    post(&CoreWorker::start);
 }
 
 Engine::~Engine()
@@ -34,27 +64,92 @@ Engine::~Engine()
     m_coreThread.wait();
 }
 
+template<typename Method, typename... Args>
+void Engine::post(Method method, Args... args)
+{
+    // Values are captured by copy: the call runs later, in the core thread.
+    QMetaObject::invokeMethod(
+        m_worker, [worker = m_worker, method, args...] { (worker->*method)(args...); }, Qt::QueuedConnection);
+}
+
 void Engine::startServer(const QHostAddress &address, quint16 port)
 {
-    QMetaObject::invokeMethod(
-        m_worker, [worker = m_worker, address, port] { worker->startServer(address, port); }, Qt::QueuedConnection);
+    post(&CoreWorker::startServer, address, port);
 }
 
 void Engine::stopServer()
 {
-    QMetaObject::invokeMethod(m_worker, &CoreWorker::stopServer, Qt::QueuedConnection);
+    post(&CoreWorker::stopServer);
 }
 
-void Engine::handleServerState(const ServerState &state)
+void Engine::compact()
 {
-    m_serverState = state;
-    Q_EMIT serverStateChanged(state);
+    post(&CoreWorker::compact);
 }
 
-void Engine::handleStats(const CoreStats &stats)
+void Engine::loadScenario(const QString &nameOrPath, quint64 seed)
 {
-    m_stats = stats;
-    Q_EMIT statsUpdated(stats);
+    post(&CoreWorker::loadScenario, nameOrPath, seed);
+}
+
+void Engine::playScenario()
+{
+    post(&CoreWorker::playScenario);
+}
+
+void Engine::pauseScenario()
+{
+    post(&CoreWorker::pauseScenario);
+}
+
+void Engine::stepScenario()
+{
+    post(&CoreWorker::stepScenario);
+}
+
+void Engine::stepBackScenario()
+{
+    post(&CoreWorker::stepBackScenario);
+}
+
+void Engine::restartScenario()
+{
+    post(&CoreWorker::restartScenario);
+}
+
+void Engine::setScenarioSpeed(double speed)
+{
+    post(&CoreWorker::setScenarioSpeed, speed);
+}
+
+void Engine::launchClients(const ClientLaunch &launch)
+{
+    post(&CoreWorker::launchClients, launch);
+}
+
+void Engine::stopClients()
+{
+    post(&CoreWorker::stopClients);
+}
+
+void Engine::exportHistory(const QString &path)
+{
+    post(&CoreWorker::exportHistory, path);
+}
+
+void Engine::importHistory(const QString &path)
+{
+    post(&CoreWorker::importHistory, path);
+}
+
+void Engine::checkHistory()
+{
+    post(&CoreWorker::checkHistory);
+}
+
+void Engine::clearHistory()
+{
+    post(&CoreWorker::clearHistory);
 }
 
 } // namespace rvscope::engine

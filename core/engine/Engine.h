@@ -4,16 +4,19 @@
 #include <QtCore/QObject>
 #include <QtCore/QThread>
 
+#include "engine/ClientValues.h"
 #include "engine/EngineTypes.h"
+#include "engine/ScenarioValues.h"
 
 namespace rvscope::engine {
 
 class CoreWorker;
 
 // The GUI's only door to the core. Lives in the GUI thread and owns the core thread, in
-// which a CoreWorker holds storage, registry and the embedded server. Requests are
-// imperative and return at once (they are queued to the core thread); results arrive as
-// past-tense signals carrying values, stats at most every ~33 ms. Nothing here blocks.
+// which a CoreWorker holds storage, registry, the journal, the embedded server, scenarios
+// and clients. Requests are imperative and return at once (they are queued to the core
+// thread); results arrive as past-tense signals carrying values: operations in batches and
+// stats at most every ~33 ms. Nothing here blocks.
 class Engine final : public QObject {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(Engine)
@@ -25,22 +28,60 @@ public:
 
     void startServer(const QHostAddress &address, quint16 port);
     void stopServer();
+    void compact();
+
+    // A built-in scenario by name, or a scenario file. It starts from a fresh core (the
+    // journal is reset: historyReset) and waits paused at step 0.
+    void loadScenario(const QString &nameOrPath, quint64 seed = 1);
+    void playScenario();
+    void pauseScenario();
+    void stepScenario();
+    // Replays from a fresh core up to the step before the current one.
+    void stepBackScenario();
+    void restartScenario();
+    // 1 = real time, 2 = twice as fast, 0 = as fast as possible.
+    void setScenarioSpeed(double speed);
+
+    void launchClients(const ClientLaunch &launch);
+    void stopClients();
+
+    void exportHistory(const QString &path);
+    void importHistory(const QString &path);
+    // Runs the checkers on the current history: verdictsReady.
+    void checkHistory();
+    void clearHistory();
+
     const ServerState &serverState() const { return m_serverState; }
     const CoreStats &stats() const { return m_stats; }
+    const ScenarioState &scenarioState() const { return m_scenarioState; }
+    const ScenarioList &builtInScenarios() const { return m_builtIns; }
 
 Q_SIGNALS:
     void coreStarted();
     void serverStateChanged(const rvscope::engine::ServerState &state);
     void statsUpdated(const rvscope::engine::CoreStats &stats);
+    void operationsRecorded(const rvscope::engine::OperationBatch &batch);
+    // The journal was replaced (new scenario run, import, clear): drop what you hold.
+    void historyReset();
+    void scenarioLoaded(const rvscope::engine::ScenarioInfo &info);
+    void scenarioStateChanged(const rvscope::engine::ScenarioState &state);
+    void scenarioStepCompleted(const rvscope::engine::StepReport &step);
+    void verdictsReady(const rvscope::engine::VerdictList &verdicts);
+    void workloadFinished(const rvscope::engine::WorkloadReport &report);
+    void historyExported(const QString &path, const QString &error);
+    void historyImported(const QString &path, int operations, const QString &error);
+    void errorOccurred(const QString &message);
 
 private:
-    void handleServerState(const ServerState &state);
-    void handleStats(const CoreStats &stats);
+    template<typename Method, typename... Args>
+    void post(Method method, Args... args);
 
     QThread m_coreThread;
     CoreWorker *m_worker = nullptr;
     ServerState m_serverState;
     CoreStats m_stats;
+    ScenarioState m_scenarioState;
+    ScenarioList m_builtIns;
 };
 
 } // namespace rvscope::engine

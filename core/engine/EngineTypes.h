@@ -14,6 +14,9 @@ namespace rvscope::engine {
 
 struct EngineOptions final {
     std::size_t watchHistory = 10000;
+    std::size_t journalCapacity = 1'000'000; // operations kept in memory (oldest dropped)
+    // The executable started for `rvscope client` processes (default: this program).
+    QString clientProgram;
 };
 
 // The embedded HTTP server as the GUI shows it.

@@ -13,10 +13,10 @@ std::int64_t RealClock::nowNs() const
 
 QCoro::Task<> RealClock::sleep(std::chrono::nanoseconds duration)
 {
-    if (duration.count() <= 0)
-        co_return;
+    // A zero sleep still goes through the event loop: a client loop with no think time must
+    // yield, or it would hold the core thread until it finished.
     // QTimer has millisecond resolution; round up so that a sleep never ends early.
-    const auto milliseconds = std::chrono::ceil<std::chrono::milliseconds>(duration);
+    const auto milliseconds = std::max(std::chrono::milliseconds(0), std::chrono::ceil<std::chrono::milliseconds>(duration));
     co_await QCoro::sleepFor(milliseconds);
 }
 

@@ -16,7 +16,8 @@ class Clock {
 public:
     virtual ~Clock() = default;
     virtual std::int64_t nowNs() const = 0;
-    // Resumes the caller after `duration` of this clock's time (at once for <= 0).
+    // Resumes the caller after `duration` of this clock's time; a duration <= 0 yields (other
+    // ready work runs first).
     virtual QCoro::Task<> sleep(std::chrono::nanoseconds duration) = 0;
 };
 

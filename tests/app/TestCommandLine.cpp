@@ -17,6 +17,8 @@ private Q_SLOTS:
     void testErrors_data();
     void testErrors();
     void testHelpMentionsEveryFlag();
+    void testScenarioCommands();
+    void testClientOptions();
 };
 
 void TestCommandLine::testNoArgumentsOpensGui()
@@ -76,6 +78,14 @@ void TestCommandLine::testErrors_data()
     QTest::newRow("bad host") << QStringList{"serve", "--listen", "no.such.host:80"} << "not an IP address";
     QTest::newRow("missing value") << QStringList{"serve", "--listen"} << "needs a value";
     QTest::newRow("bad history") << QStringList{"serve", "--watch-history", "0"} << "positive number";
+    QTest::newRow("scenario alone") << QStringList{"scenario"} << "needs 'list' or 'run NAME'";
+    QTest::newRow("scenario verb") << QStringList{"scenario", "play"} << "unknown scenario command 'play'";
+    QTest::newRow("scenario no name") << QStringList{"scenario", "run", "--check"} << "needs a scenario name";
+    QTest::newRow("scenario two names") << QStringList{"scenario", "run", "a", "b"} << "takes one scenario";
+    QTest::newRow("scenario seed") << QStringList{"scenario", "run", "a", "--seed", "x"} << "--seed expects";
+    QTest::newRow("client clients") << QStringList{"client", "--clients", "0"} << "--clients expects a number from 1";
+    QTest::newRow("client server") << QStringList{"client", "--server", "ftp://x"} << "--server expects http://";
+    QTest::newRow("client flag") << QStringList{"client", "--fast"} << "unknown argument '--fast'";
 }
 
 void TestCommandLine::testErrors()
@@ -92,8 +102,41 @@ void TestCommandLine::testHelpMentionsEveryFlag()
     QCOMPARE(parseCommandLine({"rvscope", "--help"}).kind, Command::Kind::Help);
     QCOMPARE(parseCommandLine({"rvscope", "serve", "--help"}).kind, Command::Kind::Help);
     const QString usage = rvscope::app::usageText();
-    for (const char *word : {"serve", "--listen", "--watch-history", "--help", "--version", "gui"})
+    for (const char *word : {"serve", "--listen", "--watch-history", "--help", "--version", "gui", "scenario run",
+                             "scenario list", "--check", "--export", "--seed", "client", "--server", "--clients",
+                             "--strategy", "--objects", "--operations", "--think", "--json", "retry-default",
+                             "blind-put", "lease", "json-patch-test", "merge-patch-rv"})
         QVERIFY2(usage.contains(QLatin1String(word)), word);
+}
+
+void TestCommandLine::testScenarioCommands()
+{
+    const Command list = parseCommandLine({"rvscope", "scenario", "list"});
+    QCOMPARE(list.kind, Command::Kind::Scenario);
+    QVERIFY(list.scenario.list);
+    const Command run = parseCommandLine({"rvscope", "scenario", "run", "lost-update", "--seed=7", "--export", "h.jsonl", "--check"});
+    QCOMPARE(run.kind, Command::Kind::Scenario);
+    QCOMPARE(run.scenario.nameOrPath, QStringLiteral("lost-update"));
+    QCOMPARE(run.scenario.seed, quint64(7));
+    QCOMPARE(run.scenario.exportPath, QStringLiteral("h.jsonl"));
+    QVERIFY(run.scenario.check);
+}
+
+void TestCommandLine::testClientOptions()
+{
+    const Command command = parseCommandLine({"rvscope", "client", "--server", "http://127.0.0.1:9000", "--clients", "8",
+                                              "--strategy", "lease", "--objects", "3", "--operations", "20", "--think",
+                                              "exp:2ms", "--seed", "5", "--name", "w-", "--json"});
+    QCOMPARE(command.kind, Command::Kind::Client);
+    QCOMPARE(command.client.server, QStringLiteral("http://127.0.0.1:9000"));
+    QCOMPARE(command.client.clients, 8);
+    QCOMPARE(command.client.strategy, QStringLiteral("lease"));
+    QCOMPARE(command.client.objects, 3);
+    QCOMPARE(command.client.operations, 20);
+    QCOMPARE(command.client.thinkTime, QStringLiteral("exp:2ms"));
+    QCOMPARE(command.client.seed, quint64(5));
+    QCOMPARE(command.client.namePrefix, QStringLiteral("w-"));
+    QVERIFY(command.client.json);
 }
 
 QTEST_GUILESS_MAIN(TestCommandLine)

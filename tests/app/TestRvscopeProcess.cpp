@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The rvscope executable as a user runs it: real process, real sockets on 127.0.0.1.
+#include <QtCore/QJsonDocument>
+#include <QtCore/QJsonObject>
 #include <QtCore/QProcess>
+#include <QtCore/QTemporaryDir>
 #include <QtCore/QRegularExpression>
 #include <QtNetwork/QTcpSocket>
 #include <QtTest/QtTest>
@@ -60,6 +63,11 @@ private Q_SLOTS:
     void testServePrintsReadyLineAndAnswers();
     void testNoDisplayFallsBackToServe();
     void testPortInUseIsReported();
+    void testScenarioListAndRunWithCheck();
+    void testScenarioRunExportsHistory();
+    void testUnknownScenarioExitsWithTheList();
+    void testClientProcessAgainstServe();
+    void testClientCannotReachServer();
 
 private:
     // Starts rvscope with `args`, waits for the ready line, returns the port (0 on failure).
@@ -172,6 +180,110 @@ void TestRvscopeProcess::testPortInUseIsReported()
     QVERIFY(second.readAllStandardError().contains("cannot listen on 127.0.0.1:"));
     first.terminate();
     QVERIFY(first.waitForFinished(5000));
+}
+
+void TestRvscopeProcess::testScenarioListAndRunWithCheck()
+{
+    QProcess list;
+    list.start(QStringLiteral(RVSCOPE_BINARY), {QStringLiteral("scenario"), QStringLiteral("list")});
+    QVERIFY(list.waitForFinished(10000));
+    QCOMPARE(list.exitCode(), 0);
+    const QByteArray names = list.readAllStandardOutput();
+    for (const char *name : {"lost-update", "put-vs-patch", "kubectl-replace-vs-apply", "list-watch-410", "occ-vs-pcc", "hot-key"})
+        QVERIFY2(names.contains(name), name);
+
+    QProcess run;
+    run.start(QStringLiteral(RVSCOPE_BINARY), {QStringLiteral("scenario"), QStringLiteral("run"),
+                                               QStringLiteral("lost-update"), QStringLiteral("--check")});
+    QVERIFY(run.waitForFinished(30000));
+    const QByteArray out = run.readAllStandardOutput();
+    QVERIFY2(run.exitCode() == 0, out.constData());
+    QVERIFY(out.contains("Client #2 PUT configmaps/default/foo (rv "));
+    QVERIFY(out.contains("409 Conflict: Operation cannot be fulfilled on configmaps \"foo\""));
+    QVERIFY(out.contains("history: 9 operations"));
+    QVERIFY(out.contains("lost-update configmaps/default/foo: FAIL (expected fail)"));
+    QVERIFY(out.contains("linearizability: PASS (expected pass)"));
+}
+
+void TestRvscopeProcess::testScenarioRunExportsHistory()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("history.jsonl"));
+    QProcess run;
+    run.start(QStringLiteral(RVSCOPE_BINARY), {QStringLiteral("scenario"), QStringLiteral("run"),
+                                               QStringLiteral("put-vs-patch"), QStringLiteral("--seed"),
+                                               QStringLiteral("3"), QStringLiteral("--export"), path});
+    QVERIFY(run.waitForFinished(30000));
+    QCOMPARE(run.exitCode(), 0);
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QList<QByteArray> lines = file.readAll().trimmed().split('\n');
+    QVERIFY(lines.size() > 20);
+    const QJsonObject first = QJsonDocument::fromJson(lines.first()).object();
+    QCOMPARE(first.value(QStringLiteral("record")).toString(), QStringLiteral("operation"));
+    QCOMPARE(first.value(QStringLiteral("verb")).toString(), QStringLiteral("create"));
+}
+
+void TestRvscopeProcess::testUnknownScenarioExitsWithTheList()
+{
+    QProcess run;
+    run.start(QStringLiteral(RVSCOPE_BINARY), {QStringLiteral("scenario"), QStringLiteral("run"), QStringLiteral("lost")});
+    QVERIFY(run.waitForFinished(10000));
+    QCOMPARE(run.exitCode(), 1);
+    QVERIFY(run.readAllStandardError().contains("no scenario named \"lost\" (built in: lost-update"));
+    QProcess bad;
+    bad.start(QStringLiteral(RVSCOPE_BINARY), {QStringLiteral("scenario"), QStringLiteral("fly")});
+    QVERIFY(bad.waitForFinished(10000));
+    QCOMPARE(bad.exitCode(), 2);
+}
+
+void TestRvscopeProcess::testClientProcessAgainstServe()
+{
+    QProcess server;
+    const quint16 port = startServer(server, {QStringLiteral("serve"), QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0")});
+    QVERIFY(port != 0);
+    QProcess client;
+    client.start(QStringLiteral(RVSCOPE_BINARY),
+                 {QStringLiteral("client"), QStringLiteral("--server"), QStringLiteral("http://127.0.0.1:%1").arg(port),
+                  QStringLiteral("--clients"), QStringLiteral("4"), QStringLiteral("--operations"), QStringLiteral("15"),
+                  QStringLiteral("--strategy"), QStringLiteral("retry-backoff"), QStringLiteral("--think"),
+                  QStringLiteral("0-2ms")});
+    QVERIFY(client.waitForFinished(60000));
+    const QByteArray out = client.readAllStandardOutput();
+    QVERIFY2(client.exitCode() == 0, client.readAllStandardError().constData());
+    QVERIFY(out.contains("client-1: "));
+    const QJsonObject summary = QJsonDocument::fromJson(out.trimmed().split('\n').last()).object();
+    QCOMPARE(summary.value(QStringLiteral("clients")).toInt(), 4);
+    const int landed = summary.value(QStringLiteral("succeeded")).toInt();
+    QCOMPARE(landed + summary.value(QStringLiteral("failed")).toInt(), 60);
+    // The counter holds exactly the landed increments: no update was lost over HTTP either.
+    QTcpSocket socket;
+    socket.connectToHost(QHostAddress::LocalHost, port);
+    QVERIFY(socket.waitForConnected(5000));
+    socket.write("GET /api/v1/namespaces/default/configmaps/counter-0 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    QByteArray response;
+    while (socket.waitForReadyRead(5000))
+        response += socket.readAll();
+    const QJsonObject object = QJsonDocument::fromJson(response.mid(response.indexOf("\r\n\r\n") + 4)).object();
+    QCOMPARE(object.value(QStringLiteral("data")).toObject().value(QStringLiteral("counter")).toString(),
+             QString::number(landed));
+    server.terminate();
+    QVERIFY(server.waitForFinished(5000));
+}
+
+void TestRvscopeProcess::testClientCannotReachServer()
+{
+    QProcess client;
+    client.start(QStringLiteral(RVSCOPE_BINARY), {QStringLiteral("client"), QStringLiteral("--server"),
+                                                  QStringLiteral("http://127.0.0.1:1")});
+    QVERIFY(client.waitForFinished(20000));
+    QCOMPARE(client.exitCode(), 1);
+    QVERIFY(client.readAllStandardError().startsWith("rvscope client: cannot reach http://127.0.0.1:1"));
+    QProcess bad;
+    bad.start(QStringLiteral(RVSCOPE_BINARY), {QStringLiteral("client"), QStringLiteral("--strategy"), QStringLiteral("hope")});
+    QVERIFY(bad.waitForFinished(20000));
+    QCOMPARE(bad.exitCode(), 2);
+    QVERIFY(bad.readAllStandardError().contains("unknown strategy \"hope\""));
 }
 
 QTEST_GUILESS_MAIN(TestRvscopeProcess)

@@ -16,7 +16,8 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 LAMBDA_ARG = re.compile(r"[(,]\s*\[[^\]]*\]\s*(\([^)]*\))?\s*(mutable\s*)?(->[^{]*)?\{")
 BRACED_ARG = re.compile(r"[(,]\s*[A-Za-z_:<>]*\s*\{[^{}]*\}\s*[,)]")
 # co_await as an operand of ?: is miscompiled as well (the result object is corrupted).
-CONDITIONAL_AWAIT = re.compile(r"\?\s*co_await|:\s*co_await")
+# A ':' only counts after a '?' (a case label or a bit-field is no conditional).
+CONDITIONAL_AWAIT = re.compile(r"\?\s*co_await|\?[^;]*:\s*co_await")
 
 
 def statements(text):

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: MIT
+#include "ScenarioCommand.h"
+
+#include <cstdio>
+
+#include <QtCore/QCoreApplication>
+#include <QtCore/QEventLoop>
+
+#include "engine/Engine.h"
+#include "sim/ScenarioLibrary.h"
+
+namespace rvscope::app {
+namespace {
+
+// Histories longer than this are summarised; --export has them all.
+constexpr int MAX_PRINTED_OPERATIONS = 200;
+
+void print(const QString &text)
+{
+    std::fputs(qPrintable(text), stdout);
+    std::fputc('\n', stdout);
+}
+
+QString operationLine(const engine::OperationSummary &op)
+{
+    QString line = QStringLiteral("  #%1 %2 %3 %4").arg(op.id, 4).arg(op.clientId, -14).arg(op.verb, -7).arg(op.key);
+    if (op.rvSent > 0)
+        line += QStringLiteral(" rv=%1").arg(op.rvSent);
+    line += QStringLiteral(" → %1").arg(op.statusCode);
+    if (!op.reason.isEmpty())
+        line += u' ' + op.reason;
+    if (op.rvProduced > 0)
+        line += QStringLiteral(" rv %1").arg(op.rvProduced);
+    if (op.casRetries > 0)
+        line += QStringLiteral(" (%1 CAS retries)").arg(op.casRetries);
+    if (op.noop)
+        line += QStringLiteral(" (no-op)");
+    return line;
+}
+
+int listScenarios()
+{
+    for (const sim::Scenario &scenario : sim::ScenarioLibrary::builtIns())
+        print(QStringLiteral("%1  %2").arg(QString::fromStdString(scenario.name), -26).arg(QString::fromStdString(scenario.title)));
+    return 0;
+}
+
+} // namespace
+
+int runScenarioCommand(const ScenarioOptions &options)
+{
+    if (options.list)
+        return listScenarios();
+
+    engine::Engine engine;
+    QEventLoop loop;
+    int exitCode = 0;
+    QList<engine::OperationSummary> operations;
+    QObject::connect(&engine, &engine::Engine::errorOccurred, &loop, [&](const QString &message) {
+        std::fprintf(stderr, "rvscope: %s\n", qPrintable(message));
+        exitCode = 1;
+        loop.quit();
+    });
+    QObject::connect(&engine, &engine::Engine::historyReset, &loop, [&] { operations.clear(); });
+    QObject::connect(&engine, &engine::Engine::operationsRecorded, &loop,
+                     [&](const engine::OperationBatch &batch) { operations.append(batch); });
+    QObject::connect(&engine, &engine::Engine::scenarioLoaded, &loop, [&](const engine::ScenarioInfo &info) {
+        print(QStringLiteral("scenario %1: %2").arg(info.name, info.title));
+        print(info.description);
+        print(QString());
+        engine.setScenarioSpeed(0);
+        engine.playScenario();
+    });
+    QObject::connect(&engine, &engine::Engine::scenarioStepCompleted, &loop, [&](const engine::StepReport &step) {
+        print(QStringLiteral("step %1. %2").arg(step.index + 1).arg(step.explain));
+        print(QStringLiteral("   %1%2").arg(step.outcome, step.expectationMet ? QString() : QStringLiteral("   [UNEXPECTED]")));
+        for (const QString &detail : step.details)
+            print(QStringLiteral("     %1").arg(detail));
+        if (!step.expectationMet)
+            exitCode = 1;
+    });
+    QObject::connect(&engine, &engine::Engine::verdictsReady, &loop, [&](const engine::VerdictList &verdicts) {
+        print(QString());
+        print(QStringLiteral("history: %1 operations").arg(operations.size()));
+        if (operations.size() <= MAX_PRINTED_OPERATIONS) {
+            for (const auto &op : operations)
+                print(operationLine(op));
+        } else {
+            print(QStringLiteral("  (more than %1: --export FILE writes them all)").arg(MAX_PRINTED_OPERATIONS));
+        }
+        if (options.check) {
+            print(QString());
+            print(QStringLiteral("verdicts:"));
+            for (const engine::VerdictReport &verdict : verdicts) {
+                print(QStringLiteral("  %1%2: %3 (expected %4)%5 - %6")
+                          .arg(verdict.checker, verdict.key.isEmpty() ? QString() : u' ' + verdict.key,
+                               verdict.outcome.toUpper(), verdict.expected ? QStringLiteral("pass") : QStringLiteral("fail"),
+                               verdict.asExpected ? QString() : QStringLiteral(" [UNEXPECTED]"), verdict.summary));
+                for (const QString &finding : verdict.findings.mid(0, 10))
+                    print(QStringLiteral("      %1").arg(finding));
+                if (verdict.findings.size() > 10)
+                    print(QStringLiteral("      ... %1 more").arg(verdict.findings.size() - 10));
+                if (!verdict.asExpected)
+                    exitCode = 1;
+            }
+        }
+        if (options.exportPath.isEmpty()) {
+            loop.quit();
+            return;
+        }
+        engine.exportHistory(options.exportPath);
+    });
+    QObject::connect(&engine, &engine::Engine::historyExported, &loop, [&](const QString &path, const QString &error) {
+        if (!error.isEmpty()) {
+            std::fprintf(stderr, "rvscope: %s\n", qPrintable(error));
+            exitCode = 1;
+        } else {
+            print(QStringLiteral("history written to %1").arg(path));
+        }
+        loop.quit();
+    });
+    engine.loadScenario(options.nameOrPath, options.seed);
+    loop.exec();
+    std::fflush(stdout);
+    return exitCode;
+}
+
+} // namespace rvscope::app
