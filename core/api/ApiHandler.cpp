@@ -59,13 +59,16 @@ QCoro::Task<ApiResponse> ApiHandler::handle(ApiRequest request)
         response = statusResponse(model::Status::internalError(
             std::string("an error on the server (\"") + error.what() + "\") has prevented the request from succeeding"));
     }
-    if (pending)
-        report(route, std::move(*pending), response);
+    if (pending) {
+        const std::uint64_t id = report(route, std::move(*pending), response);
+        if (response.watch && response.outcome.watchOperation)
+            *response.outcome.watchOperation = id;
+    }
     co_return response;
 }
 
 // `report` arrives with client, strategy, start time and the HTTP method as its verb.
-void ApiHandler::report(const Route &route, OperationReport report, const ApiResponse &response) const
+std::uint64_t ApiHandler::report(const Route &route, OperationReport report, const ApiResponse &response) const
 {
     const std::string method = std::move(report.verb);
     const bool collection = route.kind == Route::Kind::Collection;
@@ -97,7 +100,7 @@ void ApiHandler::report(const Route &route, OperationReport report, const ApiRes
     report.endNs = steadyNowNs();
     report.statusCode = response.status;
     report.outcome = response.outcome;
-    m_observer(report);
+    return m_observer(report);
 }
 
 QCoro::Task<ApiResponse> ApiHandler::dispatch(Route route, ApiRequest request)

@@ -38,12 +38,16 @@ public:
     ApiHandler(std::shared_ptr<registry::Registry> registry, Options options);
 
     // Called with every resource request's report once its response is ready (the
-    // operation journal). Discovery, OpenAPI and health requests are not reported.
-    using OperationObserver = std::function<void(const OperationReport &)>;
+    // operation journal), returning the id it gave the operation. Discovery, OpenAPI and
+    // health requests are not reported. Every event a reported watch hands to its transport
+    // goes to the delivery observer, with the watch's operation id.
+    using OperationObserver = std::function<std::uint64_t(const OperationReport &)>;
+    using DeliveryObserver = std::function<void(const DeliveryReport &)>;
 
     // Never throws: anything unexpected below becomes a 500 Status for this request only.
     QCoro::Task<ApiResponse> handle(ApiRequest request);
     void setObserver(OperationObserver observer) { m_observer = std::move(observer); }
+    void setDeliveryObserver(DeliveryObserver observer) { m_deliveryObserver = std::move(observer); }
     const Options &options() const { return m_options; }
     void setProcessingDelay(int milliseconds) { m_options.processingDelayMs = milliseconds; }
     // The address /api advertises (known once the server has bound its port).
@@ -55,7 +59,7 @@ public:
 
 private:
     QCoro::Task<ApiResponse> dispatch(Route route, ApiRequest request);
-    void report(const Route &route, OperationReport report, const ApiResponse &response) const;
+    std::uint64_t report(const Route &route, OperationReport report, const ApiResponse &response) const;
     ApiResponse discovery(const Route &route, const ApiRequest &request);
     QCoro::Task<ApiResponse> collection(Route route, ApiRequest request);
     QCoro::Task<ApiResponse> item(Route route, ApiRequest request);
@@ -66,6 +70,7 @@ private:
     std::shared_ptr<registry::Registry> m_registry;
     Options m_options;
     OperationObserver m_observer;
+    DeliveryObserver m_deliveryObserver;
     // Discovery and OpenAPI bodies, rebuilt when the set of types changes.
     std::map<std::string, std::string> m_discoveryCache;
     std::uint64_t m_discoveryGeneration = 0;

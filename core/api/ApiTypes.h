@@ -40,6 +40,8 @@ struct ApiOutcome final {
     std::string objectName; // a create's object name (its URL names none)
     int casRetries = 0;
     bool noop = false;
+    // A reported watch: where the handler puts the watch's operation id for its deliveries.
+    std::shared_ptr<std::uint64_t> watchOperation;
 };
 
 // A complete response, or the start of a watch stream (status 200, chunked JSON lines or
@@ -64,6 +66,16 @@ struct OperationReport final {
     std::int64_t endNs = 0;
     int statusCode = 0;
     ApiOutcome outcome;
+};
+
+// One event of a reported watch handed to its transport. `operationId` is what the
+// operation observer returned for the watch request.
+struct DeliveryReport final {
+    std::uint64_t operationId = 0;
+    std::string type;
+    std::string resourceVersion;
+    std::string key; // resource[/namespace]/name of the event's object
+    std::int64_t timeNs = 0;
 };
 
 } // namespace rvscope::api

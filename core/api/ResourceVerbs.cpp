@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // ApiHandler: the resource verbs (list, watch, create, get, update, patch, delete,
 // deletecollection) and the /status and /scale subresources.
+#include <chrono>
 #include <random>
 
 #include "api/ApiHandler.h"
@@ -304,12 +305,35 @@ QCoro::Task<ApiResponse> ApiHandler::watch(Route route, ApiRequest request)
             co_return revision ? *revision : 0;
         };
     }
+    std::shared_ptr<std::uint64_t> watchOperation;
+    if (m_observer && m_deliveryObserver) {
+        watchOperation = std::make_shared<std::uint64_t>(0);
+        DeliveryObserver observer = m_deliveryObserver;
+        const std::string resource = route.resource;
+        streamOptions.onDelivered = [observer, watchOperation, resource](const WatchStream::Delivery &delivery) {
+            DeliveryReport report;
+            report.operationId = *watchOperation;
+            report.type = delivery.type;
+            report.resourceVersion = delivery.resourceVersion;
+            if (!delivery.name.empty()) {
+                report.key = resource;
+                if (!delivery.namespaceName.empty())
+                    report.key += '/' + delivery.namespaceName;
+                report.key += '/' + delivery.name;
+            }
+            report.timeNs = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                std::chrono::steady_clock::now().time_since_epoch())
+                                .count();
+            observer(report);
+        };
+    }
     auto stream = std::make_shared<WatchStream>(std::move(streamOptions));
     registry::WatchSink sink = stream->sink();
     auto handle = co_await store->watch(route.namespaceName, std::move(options).value(), std::move(sink));
     ApiResponse response;
     response.watch = stream;
     response.outcome.resourceVersionSent = sent;
+    response.outcome.watchOperation = watchOperation;
     if (!handle) {
         // A too-old resourceVersion is not an HTTP error: the stream opens and carries one
         // ERROR event (upstream's newErrWatcher); clients relist on it.

@@ -48,7 +48,16 @@ registry::WatchSink WatchStream::sink()
         auto self = weak.lock();
         if (!self || self->m_ended || self->m_finishPending)
             return;
-        self->deliver(serialize(event));
+        WatchStream::Delivery delivery;
+        if (self->m_options.onDelivered) {
+            delivery.type = registry::watchEventTypeName(event.type);
+            if (event.object) {
+                delivery.resourceVersion = event.object->resourceVersion();
+                delivery.namespaceName = event.object->namespaceName();
+                delivery.name = event.object->name();
+            }
+        }
+        self->deliver(serialize(event), std::move(delivery));
         if (event.type == registry::WatchEventType::Error)
             self->finish();
     };
@@ -59,12 +68,15 @@ void WatchStream::setHandle(storage::WatchHandle handle)
     m_handle = std::move(handle);
 }
 
-void WatchStream::deliver(std::string line)
+void WatchStream::deliver(std::string line, Delivery delivery)
 {
-    if (m_onEvent)
-        m_onEvent(line);
-    else
-        m_pending.push_back(std::move(line));
+    if (!m_onEvent) {
+        m_pending.emplace_back(std::move(line), std::move(delivery));
+        return;
+    }
+    m_onEvent(line);
+    if (m_options.onDelivered)
+        m_options.onDelivered(delivery);
 }
 
 void WatchStream::attach(std::function<void(const std::string &)> onEvent, std::function<void()> onEnd)
@@ -72,9 +84,11 @@ void WatchStream::attach(std::function<void(const std::string &)> onEvent, std::
     m_onEvent = std::move(onEvent);
     m_onEnd = std::move(onEnd);
     while (!m_pending.empty() && m_onEvent) {
-        std::string line = std::move(m_pending.front());
+        auto [line, delivery] = std::move(m_pending.front());
         m_pending.pop_front();
         m_onEvent(line);
+        if (m_options.onDelivered)
+            m_options.onDelivered(delivery);
     }
     if (m_finishPending) {
         finish();
@@ -114,7 +128,10 @@ QCoro::Task<> WatchStream::sendBookmark()
           {"apiVersion", m_options.apiVersion},
           {"metadata", {{"resourceVersion", std::to_string(revision)}, {"creationTimestamp", nullptr}}}}},
     };
-    deliver(bookmark.dump());
+    Delivery delivery;
+    delivery.type = "BOOKMARK";
+    delivery.resourceVersion = std::to_string(revision);
+    deliver(bookmark.dump(), std::move(delivery));
 }
 
 void WatchStream::finish()

@@ -21,6 +21,14 @@ namespace rvscope::api {
 // Optional BOOKMARK events carry the current revision. Core thread only.
 class WatchStream final : public std::enable_shared_from_this<WatchStream> {
 public:
+    // What the journal learns about one event handed to the transport.
+    struct Delivery {
+        std::string type; // ADDED, MODIFIED, DELETED, BOOKMARK, ERROR
+        std::string resourceVersion;
+        std::string namespaceName;
+        std::string name;
+    };
+
     struct Options {
         std::string kind;       // of the watched type, for BOOKMARK objects
         std::string apiVersion;
@@ -28,6 +36,8 @@ public:
         int bookmarkIntervalMs = 0; // 0: no bookmarks
         // For bookmarks: the revision the watch has caught up with (storage's current).
         std::function<QCoro::Task<std::int64_t>()> currentRevision;
+        // Called as each event is handed to the transport (never before attach()).
+        std::function<void(const Delivery &)> onDelivered;
     };
 
     explicit WatchStream(Options options);
@@ -49,13 +59,13 @@ public:
     static std::string serialize(const registry::WatchEvent &event);
 
 private:
-    void deliver(std::string line);
+    void deliver(std::string line, Delivery delivery);
     void finish();
     QCoro::Task<> sendBookmark();
 
     Options m_options;
     storage::WatchHandle m_handle;
-    std::deque<std::string> m_pending;
+    std::deque<std::pair<std::string, Delivery>> m_pending;
     std::function<void(const std::string &)> m_onEvent;
     std::function<void()> m_onEnd;
     std::unique_ptr<QTimer> m_timeout;

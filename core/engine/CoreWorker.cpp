@@ -67,9 +67,22 @@ void CoreWorker::buildCore()
     m_journal = std::make_shared<history::Journal>(m_options.journalCapacity);
     m_handler = std::make_shared<api::ApiHandler>(m_registry);
     std::weak_ptr<history::Journal> journal = m_journal;
-    m_handler->setObserver([journal](const api::OperationReport &report) {
-        if (auto shared = journal.lock())
-            shared->record(report);
+    m_handler->setObserver([journal](const api::OperationReport &report) -> std::uint64_t {
+        auto shared = journal.lock();
+        return shared ? shared->record(report) : 0;
+    });
+    m_handler->setDeliveryObserver([journal](const api::DeliveryReport &report) {
+        auto shared = journal.lock();
+        if (!shared || report.type == "ERROR")
+            return;
+        history::WatchDelivery delivery;
+        delivery.watcherId = "watch-" + std::to_string(report.operationId);
+        delivery.operationId = report.operationId;
+        delivery.eventType = report.type;
+        delivery.resourceVersion = report.resourceVersion;
+        delivery.key = report.key;
+        delivery.timeNs = report.timeNs;
+        shared->record(std::move(delivery));
     });
     m_nextBatchId = 1;
 }

@@ -51,6 +51,7 @@ private Q_SLOTS:
     void testClientProcessesOverHttp();
     void testBadClientLaunchIsReported();
     void testExportImportAndCheck();
+    void testHttpWatchDeliveriesAreJournaled();
 };
 
 void TestEngine::testCoreStartsInItsOwnThread()
@@ -360,6 +361,43 @@ void TestEngine::testExportImportAndCheck()
     QTRY_COMPARE(imported.size(), 2);
     QVERIFY(!imported.last().at(2).toString().isEmpty());
     QFile::remove(path);
+}
+
+void TestEngine::testHttpWatchDeliveriesAreJournaled()
+{
+    Engine engine;
+    QSignalSpy state(&engine, &Engine::serverStateChanged);
+    QSignalSpy exported(&engine, &Engine::historyExported);
+    QSignalSpy verdicts(&engine, &Engine::verdictsReady);
+    engine.startServer(QHostAddress::LocalHost, 0);
+    QVERIFY(state.wait(5000));
+    const quint16 port = engine.serverState().port;
+    QTcpSocket watch;
+    watch.connectToHost(QHostAddress::LocalHost, port);
+    QVERIFY(watch.waitForConnected(5000));
+    watch.write("GET /api/v1/namespaces/default/configmaps?watch=true HTTP/1.1\r\nHost: x\r\n\r\n");
+    QVERIFY(watch.waitForReadyRead(5000)); // the response head: the watch is registered
+    for (int i = 0; i < 3; ++i)
+        httpRequest(port, "POST", "/api/v1/namespaces/default/configmaps",
+                    QByteArray(R"({"metadata":{"name":"w)") + QByteArray::number(i) + R"("}})");
+    QByteArray stream;
+    while (stream.count("\"ADDED\"") < 3 && watch.waitForReadyRead(5000))
+        stream += watch.readAll();
+    const QString path = QDir::temp().filePath(QStringLiteral("rvscope-watch-history-%1.jsonl").arg(QCoreApplication::applicationPid()));
+    engine.exportHistory(path);
+    QVERIFY(exported.wait(5000));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QByteArray lines = file.readAll();
+    QCOMPARE(lines.count("\"record\":\"watch\""), 3);
+    QVERIFY(lines.contains("\"key\":\"configmaps/default/w2\""));
+    QVERIFY(lines.contains("\"verb\":\"watch\""));
+    QFile::remove(path);
+    engine.checkHistory();
+    QVERIFY(verdicts.wait(5000));
+    const VerdictList list = verdicts.first().at(0).value<VerdictList>();
+    QCOMPARE(list.last().checker, QStringLiteral("watch"));
+    QVERIFY2(list.last().outcome == QStringLiteral("pass"), qPrintable(list.last().summary));
 }
 
 QTEST_GUILESS_MAIN(TestEngine)

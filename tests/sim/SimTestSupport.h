@@ -25,7 +25,7 @@ struct SimFixture {
     {
         std::shared_ptr<registry::Registry> registry(registryFixture.registry.get(), [](registry::Registry *) {});
         handler = std::make_shared<api::ApiHandler>(registry);
-        handler->setObserver([journal = journal](const api::OperationReport &report) { journal->record(report); });
+        handler->setObserver([journal = journal](const api::OperationReport &report) { return journal->record(report); });
         transport = std::make_shared<sim::InProcessTransport>(handler);
     }
 
