@@ -8,6 +8,7 @@
 #include <qcoro/qcorotask.h>
 
 #include "api/ApiHandler.h"
+#include "api/WatchStream.h"
 #include "history/Journal.h"
 #include "registry/Registry.h"
 #include "server/ApiServer.h"
@@ -73,7 +74,7 @@ void CoreWorker::buildCore()
     });
     m_handler->setDeliveryObserver([journal](const api::DeliveryReport &report) {
         auto shared = journal.lock();
-        if (!shared || report.type == "ERROR")
+        if (!shared)
             return;
         history::WatchDelivery delivery;
         delivery.watcherId = "watch-" + std::to_string(report.operationId);
@@ -85,6 +86,10 @@ void CoreWorker::buildCore()
         shared->record(std::move(delivery));
     });
     m_nextBatchId = 1;
+    m_watchEventsSent = 0;
+    for (auto &[id, stream] : m_guiWatches)
+        stream->close();
+    m_guiWatches.clear();
 }
 
 void CoreWorker::start()
@@ -149,6 +154,7 @@ void CoreWorker::compact()
 void CoreWorker::handleStatsTimer()
 {
     flushOperations();
+    flushWatchEvents();
     CoreStats stats;
     stats.revision = m_storage->revision();
     stats.objects = m_storage->objectCount();
@@ -174,6 +180,37 @@ void CoreWorker::flushOperations()
         batch.append(summarize(*it));
     m_nextBatchId = batch.back().id + 1;
     Q_EMIT operationsRecorded(batch);
+}
+
+} // namespace rvscope::engine
+
+namespace rvscope::engine {
+
+void CoreWorker::flushWatchEvents()
+{
+    const history::History &history = m_journal->history();
+    const auto &deliveries = history.watchDeliveries();
+    const std::uint64_t total = history.droppedWatchDeliveries() + deliveries.size();
+    if (total <= m_watchEventsSent)
+        return;
+    // Deliveries dropped from the bounded journal before they were sent are skipped.
+    std::size_t index = m_watchEventsSent > history.droppedWatchDeliveries()
+        ? static_cast<std::size_t>(m_watchEventsSent - history.droppedWatchDeliveries())
+        : 0;
+    WatchEventBatch batch;
+    for (; index < deliveries.size() && static_cast<std::size_t>(batch.size()) < MAX_BATCH; ++index) {
+        const history::WatchDelivery &delivery = deliveries[index];
+        WatchEventSummary event;
+        event.watcherId = QString::fromStdString(delivery.watcherId);
+        event.operationId = delivery.operationId;
+        event.type = QString::fromStdString(delivery.eventType);
+        event.resourceVersion = std::atoll(delivery.resourceVersion.c_str());
+        event.key = QString::fromStdString(delivery.key);
+        event.timeNs = delivery.timeNs;
+        batch.append(event);
+    }
+    m_watchEventsSent = history.droppedWatchDeliveries() + index;
+    Q_EMIT watchEventsRecorded(batch);
 }
 
 } // namespace rvscope::engine

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <map>
 #include <memory>
 #include <vector>
 
@@ -22,6 +23,7 @@ class Registry;
 }
 namespace rvscope::api {
 class ApiHandler;
+class WatchStream;
 }
 namespace rvscope::server {
 class ApiServer;
@@ -70,6 +72,10 @@ public Q_SLOTS:
     void launchClients(const rvscope::engine::ClientLaunch &launch);
     void stopClients();
 
+    // Watches opened from the GUI (CoreWorkerWatches.cpp).
+    void openWatch(const QString &collection, const QString &fromResourceVersion);
+    void closeWatch(quint64 id);
+
     // History (CoreWorkerHistory.cpp).
     void exportHistory(const QString &path);
     void importHistory(const QString &path);
@@ -81,6 +87,8 @@ Q_SIGNALS:
     void serverStateChanged(const rvscope::engine::ServerState &state);
     void statsReady(const rvscope::engine::CoreStats &stats);
     void operationsRecorded(const rvscope::engine::OperationBatch &batch);
+    void watchEventsRecorded(const rvscope::engine::WatchEventBatch &batch);
+    void watchOpened(const rvscope::engine::WatchChannel &channel);
     void historyReset();
     void scenarioLoaded(const rvscope::engine::ScenarioInfo &info);
     void scenarioStateChanged(const rvscope::engine::ScenarioState &state);
@@ -95,6 +103,8 @@ private:
     void buildCore();
     void handleStatsTimer();
     void flushOperations();
+    void flushWatchEvents();
+    QCoro::Task<> startWatch(QString collection, QString fromResourceVersion);
     void emitScenarioState();
     void createPlayer(std::size_t runTo);
     void handleStepCompleted(const sim::StepResult &result);
@@ -114,6 +124,8 @@ private:
     QTimer *m_statsTimer = nullptr;
     CoreStats m_lastStats;
     std::uint64_t m_nextBatchId = 1;
+    std::uint64_t m_watchEventsSent = 0; // deliveries ever appended to the journal and sent
+    std::map<quint64, std::shared_ptr<api::WatchStream>> m_guiWatches;
 
     // Scenario.
     QString m_scenarioSource;

@@ -160,6 +160,7 @@ QCoro::Task<> CoreWorker::driveWorkload(std::shared_ptr<sim::Workload> workload)
 void CoreWorker::finishWorkload(const std::shared_ptr<sim::Workload> &workload)
 {
     flushOperations();
+    flushWatchEvents();
     Q_EMIT workloadFinished(reportOf(workload->summary()));
     m_workloads.erase(std::remove(m_workloads.begin(), m_workloads.end(), workload), m_workloads.end());
 }

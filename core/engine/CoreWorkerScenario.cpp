@@ -152,6 +152,7 @@ void CoreWorker::handleStepCompleted(const sim::StepResult &result)
 {
     // The step's requests are in the journal: send them before the step's report.
     flushOperations();
+    flushWatchEvents();
     StepReport report;
     report.index = static_cast<int>(result.index);
     report.client = toQ(result.client);
@@ -174,6 +175,7 @@ void CoreWorker::handleStepCompleted(const sim::StepResult &result)
 void CoreWorker::handleScenarioFinished(const std::vector<sim::CheckResult> &checks)
 {
     flushOperations();
+    flushWatchEvents();
     VerdictList verdicts;
     for (const sim::CheckResult &check : checks) {
         VerdictReport verdict;

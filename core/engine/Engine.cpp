@@ -18,6 +18,8 @@ Engine::Engine(EngineOptions options, QObject *parent)
     qRegisterMetaType<ServerState>();
     qRegisterMetaType<CoreStats>();
     qRegisterMetaType<OperationBatch>();
+    qRegisterMetaType<WatchEventBatch>();
+    qRegisterMetaType<WatchChannel>();
     qRegisterMetaType<ScenarioInfo>();
     qRegisterMetaType<ScenarioList>();
     qRegisterMetaType<ScenarioState>();
@@ -46,6 +48,8 @@ Engine::Engine(EngineOptions options, QObject *parent)
         Q_EMIT scenarioStateChanged(state);
     });
     connect(m_worker, &CoreWorker::operationsRecorded, this, &Engine::operationsRecorded);
+    connect(m_worker, &CoreWorker::watchEventsRecorded, this, &Engine::watchEventsRecorded);
+    connect(m_worker, &CoreWorker::watchOpened, this, &Engine::watchOpened);
     connect(m_worker, &CoreWorker::historyReset, this, &Engine::historyReset);
     connect(m_worker, &CoreWorker::scenarioLoaded, this, &Engine::scenarioLoaded);
     connect(m_worker, &CoreWorker::scenarioStepCompleted, this, &Engine::scenarioStepCompleted);
@@ -130,6 +134,16 @@ void Engine::launchClients(const ClientLaunch &launch)
 void Engine::stopClients()
 {
     post(&CoreWorker::stopClients);
+}
+
+void Engine::openWatch(const QString &collection, const QString &fromResourceVersion)
+{
+    post(&CoreWorker::openWatch, collection, fromResourceVersion);
+}
+
+void Engine::closeWatch(quint64 id)
+{
+    post(&CoreWorker::closeWatch, id);
 }
 
 void Engine::exportHistory(const QString &path)

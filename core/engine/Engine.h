@@ -45,6 +45,12 @@ public:
     void launchClients(const ClientLaunch &launch);
     void stopClients();
 
+    // Opens a watch on `collection` ("configmaps/default", "configmaps", "leases/kube-node-lease")
+    // from a resourceVersion ("" = now, "0" = current state first): watchOpened, then its
+    // events arrive in watchEventsRecorded with watcherId "watch-<id>".
+    void openWatch(const QString &collection, const QString &fromResourceVersion = {});
+    void closeWatch(quint64 id);
+
     void exportHistory(const QString &path);
     void importHistory(const QString &path);
     // Runs the checkers on the current history: verdictsReady.
@@ -61,6 +67,9 @@ Q_SIGNALS:
     void serverStateChanged(const rvscope::engine::ServerState &state);
     void statsUpdated(const rvscope::engine::CoreStats &stats);
     void operationsRecorded(const rvscope::engine::OperationBatch &batch);
+    // Events delivered on every journaled watch since the last batch (~33 ms).
+    void watchEventsRecorded(const rvscope::engine::WatchEventBatch &batch);
+    void watchOpened(const rvscope::engine::WatchChannel &channel);
     // The journal was replaced (new scenario run, import, clear): drop what you hold.
     void historyReset();
     void scenarioLoaded(const rvscope::engine::ScenarioInfo &info);

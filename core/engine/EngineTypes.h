@@ -66,9 +66,32 @@ struct OperationSummary final {
 // Operations completed since the last batch, in completion order (sent every ~33 ms).
 using OperationBatch = QList<OperationSummary>;
 
+// One event delivered on a watch (HTTP, WebSocket, scenario or GUI-opened), as journaled.
+struct WatchEventSummary final {
+    QString watcherId;     // "watch-<operation id>" or a scenario's "<client>/<collection>#n"
+    quint64 operationId = 0; // the journaled watch request (0: unknown)
+    QString type;          // ADDED, MODIFIED, DELETED, BOOKMARK, ERROR
+    qint64 resourceVersion = 0;
+    QString key;           // "configmaps/default/foo" (empty for BOOKMARK and ERROR)
+    qint64 timeNs = 0;
+};
+using WatchEventBatch = QList<WatchEventSummary>;
+
+// A watch the GUI opened through Engine::openWatch.
+struct WatchChannel final {
+    quint64 id = 0;       // its journal operation id; events carry watcherId "watch-<id>"
+    QString collection;   // "configmaps/default"
+    QString fromResourceVersion;
+    int status = 0;       // the watch request's HTTP status (200, or the error's)
+    QString error;        // the Status message when it was refused
+};
+
 } // namespace rvscope::engine
 
 Q_DECLARE_METATYPE(rvscope::engine::OperationSummary)
 Q_DECLARE_METATYPE(rvscope::engine::OperationBatch)
+Q_DECLARE_METATYPE(rvscope::engine::WatchEventSummary)
+Q_DECLARE_METATYPE(rvscope::engine::WatchEventBatch)
+Q_DECLARE_METATYPE(rvscope::engine::WatchChannel)
 Q_DECLARE_METATYPE(rvscope::engine::ServerState)
 Q_DECLARE_METATYPE(rvscope::engine::CoreStats)

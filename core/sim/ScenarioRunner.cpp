@@ -327,7 +327,7 @@ void ScenarioRunner::openWatch(const ScenarioStep &step, std::shared_ptr<api::Wa
                 text += ' ' + name + " rv " + delivery.resourceVersion;
             }
             pending->push_back(std::move(text));
-            if (auto shared = journal.lock(); shared && type != "ERROR")
+            if (auto shared = journal.lock())
                 shared->record(std::move(delivery));
         },
         [] {});

@@ -52,6 +52,7 @@ private Q_SLOTS:
     void testBadClientLaunchIsReported();
     void testExportImportAndCheck();
     void testHttpWatchDeliveriesAreJournaled();
+    void testGuiWatchesStreamEventsInBatches();
 };
 
 void TestEngine::testCoreStartsInItsOwnThread()
@@ -398,6 +399,46 @@ void TestEngine::testHttpWatchDeliveriesAreJournaled()
     const VerdictList list = verdicts.first().at(0).value<VerdictList>();
     QCOMPARE(list.last().checker, QStringLiteral("watch"));
     QVERIFY2(list.last().outcome == QStringLiteral("pass"), qPrintable(list.last().summary));
+}
+
+void TestEngine::testGuiWatchesStreamEventsInBatches()
+{
+    Engine engine;
+    QSignalSpy opened(&engine, &Engine::watchOpened);
+    QSignalSpy events(&engine, &Engine::watchEventsRecorded);
+    QSignalSpy finished(&engine, &Engine::workloadFinished);
+    engine.openWatch(QStringLiteral("configmaps/default"));
+    QVERIFY(opened.wait(5000));
+    const auto channel = opened.first().at(0).value<rvscope::engine::WatchChannel>();
+    QCOMPARE(channel.status, 200);
+    QVERIFY(channel.id > 0);
+    ClientLaunch launch;
+    launch.clients = 1;
+    launch.operations = 3;
+    launch.thinkTime = QStringLiteral("0ms");
+    engine.launchClients(launch);
+    QVERIFY(finished.wait(10000));
+    const QString watcher = QStringLiteral("watch-%1").arg(channel.id);
+    auto mine = [&] {
+        QStringList types;
+        for (const auto &arguments : events)
+            for (const auto &event : arguments.at(0).value<rvscope::engine::WatchEventBatch>())
+                if (event.watcherId == watcher)
+                    types << event.type;
+        return types;
+    };
+    QTRY_COMPARE(mine(), (QStringList{"ADDED", "MODIFIED", "MODIFIED", "MODIFIED"}));
+    engine.closeWatch(channel.id);
+    engine.launchClients(launch);
+    QVERIFY(finished.wait(10000));
+    // The core flushes journaled events before it reports a finished workload.
+    QCOMPARE(mine().size(), 4);
+
+    engine.openWatch(QStringLiteral("configmaps/default/foo"));
+    QVERIFY(opened.wait(5000));
+    const auto refused = opened.last().at(0).value<rvscope::engine::WatchChannel>();
+    QCOMPARE(refused.status, 400);
+    QVERIFY(!refused.error.isEmpty());
 }
 
 QTEST_GUILESS_MAIN(TestEngine)
