@@ -48,6 +48,10 @@ QCoro::Task<ApiResponse> ApiHandler::handle(ApiRequest request)
             pending->clientId = request.user;
         pending->strategy = request.header("x-rvscope-strategy");
         pending->verb = request.method;
+        constexpr std::size_t MAX_JOURNALED_BODY = 64 * 1024;
+        if ((request.method == "PUT" || request.method == "PATCH" || request.method == "POST")
+            && request.body.size() <= MAX_JOURNALED_BODY)
+            pending->requestBody = request.body;
         pending->startNs = startNs;
     }
     ApiResponse response;

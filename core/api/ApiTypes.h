@@ -59,6 +59,7 @@ struct ApiResponse final {
 // operation journal) when its response is ready. Times are steady-clock nanoseconds.
 struct OperationReport final {
     std::string clientId; // X-Rvscope-Client, else the User-Agent's product, else the user
+    std::string requestBody; // writes (POST, PUT, PATCH) only, at most 64 KiB
     std::string strategy; // X-Rvscope-Strategy (rvscope's own clients), else empty
     std::string verb;     // get list create update patch delete deletecollection watch
     std::string key;      // resource[/namespace][/name][/subresource]: "configmaps/default/foo"

@@ -80,6 +80,9 @@ public Q_SLOTS:
     void exportHistory(const QString &path);
     void importHistory(const QString &path);
     void checkHistory();
+    void fetchOperation(quint64 id);
+    // The journaled object of `key` committed at `resourceVersion` (Objects panel diffs).
+    void fetchObjectVersion(const QString &key, qint64 resourceVersion);
     void clearHistory();
 
 Q_SIGNALS:
@@ -95,6 +98,8 @@ Q_SIGNALS:
     void scenarioStepCompleted(const rvscope::engine::StepReport &step);
     void verdictsReady(const rvscope::engine::VerdictList &verdicts);
     void workloadFinished(const rvscope::engine::WorkloadReport &report);
+    void operationDetailReady(const rvscope::engine::OperationDetail &detail);
+    void objectVersionReady(const QString &key, qint64 resourceVersion, const QByteArray &object);
     void historyExported(const QString &path, const QString &error);
     void historyImported(const QString &path, int operations, const QString &error);
     void errorOccurred(const QString &message);

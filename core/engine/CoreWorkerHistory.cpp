@@ -2,7 +2,9 @@
 // CoreWorker: exporting, importing and checking the operation journal.
 #include "engine/CoreWorker.h"
 
+#include <algorithm>
 #include <fstream>
+#include <limits>
 #include <set>
 
 #include "history/Journal.h"
@@ -31,6 +33,72 @@ VerdictReport reportOf(const QString &checker, const QString &key, const history
 }
 
 } // namespace
+
+namespace {
+QByteArray bytesOf(const history::OperationRecord &record)
+{
+    return record.object ? QByteArray::fromStdString(record.object->bytes()) : QByteArray();
+}
+} // namespace
+
+void CoreWorker::fetchOperation(quint64 id)
+{
+    const auto &operations = m_journal->history().operations();
+    auto it = std::lower_bound(operations.begin(), operations.end(), id,
+                               [](const history::OperationRecord &record, std::uint64_t wanted) { return record.id < wanted; });
+    OperationDetail detail;
+    if (it == operations.end() || it->id != id) {
+        Q_EMIT operationDetailReady(detail); // summary.id 0: no longer in the journal
+        return;
+    }
+    const history::OperationRecord &op = *it;
+    detail.summary.id = op.id;
+    detail.summary.clientId = QString::fromStdString(op.clientId);
+    detail.summary.verb = QString::fromStdString(op.verb);
+    detail.summary.key = QString::fromStdString(op.key);
+    detail.summary.strategy = QString::fromStdString(op.strategy);
+    detail.summary.rvSent = std::atoll(op.resourceVersionSent.c_str());
+    detail.summary.rvProduced = std::atoll(op.resourceVersionProduced.c_str());
+    detail.summary.startNs = op.startNs;
+    detail.summary.endNs = op.endNs.value_or(-1);
+    detail.summary.statusCode = op.statusCode;
+    detail.summary.reason = QString::fromStdString(op.reason);
+    detail.summary.casRetries = op.casRetries;
+    detail.summary.noop = op.noop;
+    detail.object = bytesOf(op);
+    detail.request = QByteArray::fromStdString(op.requestBody);
+    const std::int64_t end = op.endNs.value_or(std::numeric_limits<std::int64_t>::max());
+    for (const history::OperationRecord &other : operations) {
+        if (other.key != op.key || !other.succeeded() || !other.object)
+            continue;
+        const std::int64_t produced = std::atoll(other.resourceVersionProduced.c_str());
+        if (other.isWrite() && produced > 0) {
+            if (detail.keyRevisions.isEmpty() || detail.keyRevisions.last() != produced)
+                detail.keyRevisions.append(produced);
+            if (other.endNs && *other.endNs <= end && produced >= detail.liveResourceVersion && other.id != op.id) {
+                detail.liveResourceVersion = produced;
+                detail.liveObject = bytesOf(other);
+            }
+        }
+        if (detail.summary.rvSent > 0 && produced == detail.summary.rvSent && detail.readObject.isEmpty())
+            detail.readObject = bytesOf(other);
+    }
+    std::sort(detail.keyRevisions.begin(), detail.keyRevisions.end());
+    Q_EMIT operationDetailReady(detail);
+}
+
+void CoreWorker::fetchObjectVersion(const QString &key, qint64 resourceVersion)
+{
+    const std::string wanted = key.toStdString();
+    const std::string rv = std::to_string(resourceVersion);
+    for (const history::OperationRecord &op : m_journal->history().operations()) {
+        if (op.key == wanted && op.succeeded() && op.resourceVersionProduced == rv && op.object) {
+            Q_EMIT objectVersionReady(key, resourceVersion, bytesOf(op));
+            return;
+        }
+    }
+    Q_EMIT objectVersionReady(key, resourceVersion, QByteArray());
+}
 
 void CoreWorker::exportHistory(const QString &path)
 {

@@ -20,6 +20,7 @@ Engine::Engine(EngineOptions options, QObject *parent)
     qRegisterMetaType<OperationBatch>();
     qRegisterMetaType<WatchEventBatch>();
     qRegisterMetaType<WatchChannel>();
+    qRegisterMetaType<OperationDetail>();
     qRegisterMetaType<ScenarioInfo>();
     qRegisterMetaType<ScenarioList>();
     qRegisterMetaType<ScenarioState>();
@@ -55,6 +56,8 @@ Engine::Engine(EngineOptions options, QObject *parent)
     connect(m_worker, &CoreWorker::scenarioStepCompleted, this, &Engine::scenarioStepCompleted);
     connect(m_worker, &CoreWorker::verdictsReady, this, &Engine::verdictsReady);
     connect(m_worker, &CoreWorker::workloadFinished, this, &Engine::workloadFinished);
+    connect(m_worker, &CoreWorker::operationDetailReady, this, &Engine::operationDetailReady);
+    connect(m_worker, &CoreWorker::objectVersionReady, this, &Engine::objectVersionReady);
     connect(m_worker, &CoreWorker::historyExported, this, &Engine::historyExported);
     connect(m_worker, &CoreWorker::historyImported, this, &Engine::historyImported);
     connect(m_worker, &CoreWorker::errorOccurred, this, &Engine::errorOccurred);
@@ -159,6 +162,16 @@ void Engine::importHistory(const QString &path)
 void Engine::checkHistory()
 {
     post(&CoreWorker::checkHistory);
+}
+
+void Engine::fetchOperation(quint64 id)
+{
+    post(&CoreWorker::fetchOperation, id);
+}
+
+void Engine::fetchObjectVersion(const QString &key, qint64 resourceVersion)
+{
+    post(&CoreWorker::fetchObjectVersion, key, resourceVersion);
 }
 
 void Engine::clearHistory()

@@ -55,6 +55,12 @@ public:
     void importHistory(const QString &path);
     // Runs the checkers on the current history: verdictsReady.
     void checkHistory();
+    // Everything journaled about one operation: operationDetailReady (summary.id 0 when it
+    // is no longer in the bounded journal).
+    void fetchOperation(quint64 id);
+    // The object of `key` as committed at `resourceVersion`: objectVersionReady (empty if
+    // not journaled).
+    void fetchObjectVersion(const QString &key, qint64 resourceVersion);
     void clearHistory();
 
     const ServerState &serverState() const { return m_serverState; }
@@ -77,6 +83,8 @@ Q_SIGNALS:
     void scenarioStepCompleted(const rvscope::engine::StepReport &step);
     void verdictsReady(const rvscope::engine::VerdictList &verdicts);
     void workloadFinished(const rvscope::engine::WorkloadReport &report);
+    void operationDetailReady(const rvscope::engine::OperationDetail &detail);
+    void objectVersionReady(const QString &key, qint64 resourceVersion, const QByteArray &object);
     void historyExported(const QString &path, const QString &error);
     void historyImported(const QString &path, int operations, const QString &error);
     void errorOccurred(const QString &message);

@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include <QtCore/QByteArray>
 #include <QtCore/QList>
 #include <QtCore/QMetaType>
 #include <QtCore/QString>
@@ -77,6 +78,18 @@ struct WatchEventSummary final {
 };
 using WatchEventBatch = QList<WatchEventSummary>;
 
+// Everything the journal knows about one operation, for the inspector and the conflicts
+// three-way view: the objects are compact JSON (empty when unknown).
+struct OperationDetail final {
+    OperationSummary summary;
+    QByteArray object;      // what the server returned (written, read or deleted object)
+    QByteArray request;     // what the client sent (writes)
+    QByteArray readObject;  // the key's object at rvSent (what the client had read), if journaled
+    QByteArray liveObject;  // the key's newest object committed before this operation ended
+    qint64 liveResourceVersion = 0;
+    QList<qint64> keyRevisions; // every revision of the key committed in the journal, ascending
+};
+
 // A watch the GUI opened through Engine::openWatch.
 struct WatchChannel final {
     quint64 id = 0;       // its journal operation id; events carry watcherId "watch-<id>"
@@ -93,5 +106,6 @@ Q_DECLARE_METATYPE(rvscope::engine::OperationBatch)
 Q_DECLARE_METATYPE(rvscope::engine::WatchEventSummary)
 Q_DECLARE_METATYPE(rvscope::engine::WatchEventBatch)
 Q_DECLARE_METATYPE(rvscope::engine::WatchChannel)
+Q_DECLARE_METATYPE(rvscope::engine::OperationDetail)
 Q_DECLARE_METATYPE(rvscope::engine::ServerState)
 Q_DECLARE_METATYPE(rvscope::engine::CoreStats)

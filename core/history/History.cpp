@@ -95,6 +95,8 @@ json History::toJson(const OperationRecord &op)
         line["strategy"] = op.strategy;
     if (op.noop)
         line["noop"] = true;
+    if (!op.requestBody.empty())
+        line["request"] = op.requestBody;
     return line;
 }
 
@@ -155,6 +157,8 @@ model::Result<History> History::importJsonLines(std::istream &in, std::size_t ca
                 op.endNs = end;
             if (auto it = line.find("object"); it != line.end() && !it->is_null())
                 op.object = std::make_shared<const model::Object>(std::move(*it));
+            if (auto it = line.find("request"); it != line.end() && it->is_string())
+                op.requestBody = it->get<std::string>();
             if (auto it = line.find("noop"); it != line.end() && it->is_boolean())
                 op.noop = it->get<bool>();
             history.append(std::move(op));

@@ -20,7 +20,8 @@ namespace rvscope::history {
 // JSON Lines format (one JSON object per line, stable field names, unknown fields ignored):
 //   {"record":"operation","id":7,"client":"c1","verb":"update",
 //    "key":"configmaps/default/foo","rvSent":"41","startNs":100,"endNs":250,
-//    "code":200,"reason":"","rvProduced":"42","casRetries":0,"object":{...},"strategy":"retry"}
+//    "code":200,"reason":"","rvProduced":"42","casRetries":0,"object":{...},"strategy":"retry",
+//    "request":"<the body a write sent>","noop":false}   (request and noop only when set)
 //     endNs is null (or absent) for a pending operation; object may be null.
 //   {"record":"watch","watcher":"w1","operation":9,"type":"MODIFIED","rv":"42",
 //    "key":"configmaps/default/foo","timeNs":260}

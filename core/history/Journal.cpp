@@ -24,6 +24,7 @@ std::uint64_t Journal::record(const api::OperationReport &report)
     record.casRetries = report.outcome.casRetries;
     record.noop = report.outcome.noop;
     record.strategy = report.strategy;
+    record.requestBody = report.requestBody;
     if (report.outcome.object)
         record.object = std::make_shared<const model::Object>(model::Object::fromTrustedBytes(report.outcome.object->bytes()));
     m_history.append(std::move(record));

@@ -35,6 +35,7 @@ struct OperationRecord final {
     std::string resourceVersionProduced;
     int casRetries = 0;
     model::ObjectPtr object;
+    std::string requestBody; // what a write sent (PUT object, PATCH body, create object), if known
     std::string strategy;
     bool noop = false; // a successful write that changed nothing (same resourceVersion)
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The Engine through its public API only: a real core thread, real sockets, signals waited
 // for with QSignalSpy (no sleeps).
+#include <QtCore/QJsonDocument>
+#include <QtCore/QJsonObject>
 #include <QtNetwork/QTcpSocket>
 #include <QtTest/QtTest>
 
@@ -53,6 +55,7 @@ private Q_SLOTS:
     void testExportImportAndCheck();
     void testHttpWatchDeliveriesAreJournaled();
     void testGuiWatchesStreamEventsInBatches();
+    void testOperationDetailHasTheThreeWayObjects();
 };
 
 void TestEngine::testCoreStartsInItsOwnThread()
@@ -439,6 +442,45 @@ void TestEngine::testGuiWatchesStreamEventsInBatches()
     const auto refused = opened.last().at(0).value<rvscope::engine::WatchChannel>();
     QCOMPARE(refused.status, 400);
     QVERIFY(!refused.error.isEmpty());
+}
+
+void TestEngine::testOperationDetailHasTheThreeWayObjects()
+{
+    Engine engine;
+    QSignalSpy steps(&engine, &Engine::scenarioStepCompleted);
+    QSignalSpy batches(&engine, &Engine::operationsRecorded);
+    QSignalSpy details(&engine, &Engine::operationDetailReady);
+    QSignalSpy versions(&engine, &Engine::objectVersionReady);
+    engine.loadScenario(QStringLiteral("lost-update"));
+    for (int i = 0; i < 4; ++i)
+        engine.stepScenario();
+    QTRY_COMPARE(steps.size(), 4);
+    quint64 conflictId = 0;
+    for (const auto &op : collected(batches))
+        if (op.conflict())
+            conflictId = op.id;
+    QVERIFY(conflictId > 0);
+    engine.fetchOperation(conflictId);
+    QVERIFY(details.wait(5000));
+    const auto detail = details.first().at(0).value<rvscope::engine::OperationDetail>();
+    QCOMPARE(detail.summary.id, conflictId);
+    QCOMPARE(detail.summary.statusCode, 409);
+    // Read at rv N (the create), live at N+1 (Client #1's write), tried: counter 1 and size.
+    const auto read = QJsonDocument::fromJson(detail.readObject).object();
+    const auto live = QJsonDocument::fromJson(detail.liveObject).object();
+    const auto tried = QJsonDocument::fromJson(detail.request).object();
+    QCOMPARE(read.value("metadata").toObject().value("resourceVersion").toString().toLongLong(), detail.summary.rvSent);
+    QCOMPARE(detail.liveResourceVersion, detail.summary.rvSent + 1);
+    QCOMPARE(live.value("data").toObject().value("color").toString(), QStringLiteral("blue"));
+    QCOMPARE(tried.value("data").toObject().value("size").toString(), QStringLiteral("large"));
+    QCOMPARE(detail.keyRevisions, (QList<qint64>{detail.summary.rvSent, detail.summary.rvSent + 1}));
+    engine.fetchObjectVersion(detail.summary.key, detail.summary.rvSent + 1);
+    QVERIFY(versions.wait(5000));
+    QCOMPARE(QJsonDocument::fromJson(versions.first().at(2).toByteArray()).object().value("data").toObject().value("color").toString(),
+             QStringLiteral("blue"));
+    engine.fetchOperation(999999);
+    QVERIFY(details.wait(5000));
+    QCOMPARE(details.last().at(0).value<rvscope::engine::OperationDetail>().summary.id, quint64(0));
 }
 
 QTEST_GUILESS_MAIN(TestEngine)
