@@ -2,97 +2,140 @@
 #include "MainWindow.h"
 
 #include <QtCore/QSettings>
+#include <QtCore/QTimer>
 #include <QtGui/QAction>
 #include <QtGui/QCloseEvent>
+#include <QtWidgets/QApplication>
 #include <QtWidgets/QDockWidget>
 #include <QtWidgets/QLabel>
 #include <QtWidgets/QStatusBar>
 #include <QtWidgets/QToolBar>
 
 #include "engine/Engine.h"
+#include "inspector/InspectorPanel.h"
+#include "scenario/ExplanationPanel.h"
+#include "scenario/ScenarioControls.h"
+#include "timeline/TimelineView.h"
 
 namespace rvscope::ui {
-namespace {
-QLabel *placeholderLabel(const QString &text, QWidget *parent)
-{
-    auto *label = new QLabel(text, parent);
-    label->setAlignment(Qt::AlignCenter);
-    label->setWordWrap(true);
-    label->setEnabled(false);
-    return label;
-}
-} // namespace
 
-MainWindow::MainWindow(engine::Engine &engine, QWidget *parent)
+MainWindow::MainWindow(engine::Engine &engine, QWidget *parent, const QString &firstScenario)
     : QMainWindow(parent)
     , m_engine(engine)
 {
     setObjectName(QStringLiteral("MainWindow"));
     setWindowTitle(QStringLiteral("rvscope"));
     setDockNestingEnabled(true);
-    setCentralWidget(placeholderLabel(tr("Timeline: resourceVersions read and produced by every write"), this));
+
+    m_timeline = new TimelineView(this);
+    m_timeline->setObjectName(QStringLiteral("timeline"));
+    setCentralWidget(m_timeline);
+    connect(&m_engine, &engine::Engine::operationsRecorded, m_timeline, &TimelineView::appendOperations);
+    connect(&m_engine, &engine::Engine::historyReset, m_timeline, &TimelineView::clear);
+    connect(m_timeline, &TimelineView::operationSelected, this, &MainWindow::selectOperation);
 
     // The layout of UI.md: clients and objects left, inspector right, tabbed panels below.
     QDockWidget *clients = addPanel(QStringLiteral("clientsDock"), tr("Clients"), Qt::LeftDockWidgetArea,
-                                    tr("Competing clients and their counters"));
+                                    placeholder(tr("Competing clients and their counters")));
     QDockWidget *objects = addPanel(QStringLiteral("objectsDock"), tr("Objects"), Qt::LeftDockWidgetArea,
-                                    tr("Stored objects and their resourceVersions"));
+                                    placeholder(tr("Stored objects and their resourceVersions")));
     splitDockWidget(clients, objects, Qt::Vertical);
-    QDockWidget *inspector = addPanel(QStringLiteral("inspectorDock"), tr("Inspector"), Qt::RightDockWidgetArea,
-                                      tr("The selected operation: request, Status, diff"));
+    m_inspector = new InspectorPanel(m_engine, this);
+    QDockWidget *inspector = addPanel(QStringLiteral("inspectorDock"), tr("Inspector"), Qt::RightDockWidgetArea, m_inspector);
 
-    QDockWidget *first = nullptr;
+    m_explanation = new ExplanationPanel(m_engine, this);
+    QDockWidget *explanation = addPanel(QStringLiteral("explanationDock"), tr("Explanation"), Qt::BottomDockWidgetArea,
+                                        m_explanation);
     const std::pair<const char *, QString> bottom[] = {
-        {"conflictsDock", tr("Conflicts")}, {"streamsDock", tr("Streams")}, {"serverLogDock", tr("Server log")},
-        {"verdictsDock", tr("Verdicts")},   {"explanationDock", tr("Explanation")},
+        {"conflictsDock", tr("Conflicts")},
+        {"streamsDock", tr("Streams")},
+        {"serverLogDock", tr("Server")},
+        {"verdictsDock", tr("Verdicts")},
     };
     for (const auto &[name, title] : bottom) {
-        QDockWidget *dock = addPanel(QString::fromLatin1(name), title, Qt::BottomDockWidgetArea, title);
-        if (first)
-            tabifyDockWidget(first, dock);
-        else
-            first = dock;
+        QDockWidget *dock = addPanel(QString::fromLatin1(name), title, Qt::BottomDockWidgetArea, placeholder(title));
+        tabifyDockWidget(explanation, dock);
     }
-    first->raise();
+    explanation->raise();
     // A first-run layout with room for every panel; restoreLayout() replaces it later.
-    resizeDocks({clients, inspector}, {280, 320}, Qt::Horizontal);
-    resizeDocks({first}, {220}, Qt::Vertical);
+    resizeDocks({clients, inspector}, {300, 340}, Qt::Horizontal);
+    resizeDocks({explanation}, {240}, Qt::Vertical);
 
     QToolBar *toolbar = addToolBar(tr("Main"));
     toolbar->setObjectName(QStringLiteral("mainToolBar"));
+    m_scenario = new ScenarioControls(m_engine, this);
+    m_scenario->addTo(toolbar);
+    toolbar->addSeparator();
+    QAction *race = toolbar->addAction(tr("Race 8 clients"));
+    race->setObjectName(QStringLiteral("raceAction"));
+    race->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+    race->setToolTip(tr("Launch 8 RetryOnConflict clients on one ConfigMap, 50 increments each (Ctrl+R)"));
+    connect(race, &QAction::triggered, this, &MainWindow::raceClients);
+    toolbar->addSeparator();
     m_serverAction = toolbar->addAction(tr("Server"));
     m_serverAction->setObjectName(QStringLiteral("serverAction"));
     m_serverAction->setCheckable(true);
     m_serverAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
     m_serverAction->setToolTip(tr("Start or stop the embedded Kubernetes API server (Ctrl+E)"));
     connect(m_serverAction, &QAction::triggered, this, &MainWindow::toggleServer);
+    createMenus();
 
     m_revisionLabel = new QLabel(this);
     m_revisionLabel->setObjectName(QStringLiteral("revisionLabel"));
+    m_rateLabel = new QLabel(tr("0 ops/s · 0 409s/s"), this);
+    m_rateLabel->setObjectName(QStringLiteral("rateLabel"));
     m_serverLabel = new QLabel(tr("server off"), this);
     m_serverLabel->setObjectName(QStringLiteral("serverLabel"));
     m_serverLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
     statusBar()->addWidget(m_revisionLabel);
+    statusBar()->addWidget(m_rateLabel);
     statusBar()->addPermanentWidget(m_serverLabel);
     connect(&m_engine, &engine::Engine::serverStateChanged, this, &MainWindow::handleServerState);
     connect(&m_engine, &engine::Engine::statsUpdated, this, &MainWindow::handleStats);
+    connect(&m_engine, &engine::Engine::operationsRecorded, this, [this](const engine::OperationBatch &batch) {
+        m_windowOps += static_cast<int>(batch.size());
+        for (const auto &op : batch)
+            m_windowConflicts += op.conflict();
+    });
+    connect(&m_engine, &engine::Engine::errorOccurred, this,
+            [this](const QString &message) { statusBar()->showMessage(message, 8000); });
+    auto *rates = new QTimer(this);
+    connect(rates, &QTimer::timeout, this, &MainWindow::updateRates);
+    rates->start(1000);
+    m_rateWindow.start();
     handleServerState(m_engine.serverState());
     handleStats(m_engine.stats());
 
-    resize(1280, 800);
+    resize(1400, 860);
     restoreLayout();
+    if (!firstScenario.isEmpty())
+        m_scenario->load(firstScenario);
 }
 
 MainWindow::~MainWindow() = default;
 
-QDockWidget *MainWindow::addPanel(const QString &objectName, const QString &title, Qt::DockWidgetArea area,
-                                  const QString &placeholder)
+QWidget *MainWindow::placeholder(const QString &text)
+{
+    auto *label = new QLabel(text, this);
+    label->setAlignment(Qt::AlignCenter);
+    label->setWordWrap(true);
+    label->setEnabled(false);
+    return label;
+}
+
+QDockWidget *MainWindow::addPanel(const QString &objectName, const QString &title, Qt::DockWidgetArea area, QWidget *panel)
 {
     auto *dock = new QDockWidget(title, this);
     dock->setObjectName(objectName);
-    dock->setWidget(placeholderLabel(placeholder, dock));
+    dock->setWidget(panel);
     addDockWidget(area, dock);
     return dock;
+}
+
+void MainWindow::selectOperation(quint64 id)
+{
+    m_timeline->selectOperation(id);
+    m_inspector->showOperation(id);
 }
 
 void MainWindow::restoreLayout()
@@ -100,6 +143,8 @@ void MainWindow::restoreLayout()
     QSettings settings;
     restoreGeometry(settings.value(QStringLiteral("mainWindow/geometry")).toByteArray());
     restoreState(settings.value(QStringLiteral("mainWindow/state")).toByteArray());
+    if (settings.value(QStringLiteral("mainWindow/dark"), false).toBool())
+        setDarkPalette(true);
 }
 
 void MainWindow::saveLayout() const
@@ -128,6 +173,16 @@ void MainWindow::handleStats(const engine::CoreStats &stats)
                                  .arg(qulonglong(stats.openWatches)));
 }
 
+void MainWindow::updateRates()
+{
+    const double seconds = std::max(0.001, double(m_rateWindow.restart()) / 1000.0);
+    m_rateLabel->setText(tr("%1 ops/s · %2 409s/s")
+                             .arg(qRound(m_windowOps / seconds))
+                             .arg(qRound(m_windowConflicts / seconds)));
+    m_windowOps = 0;
+    m_windowConflicts = 0;
+}
+
 void MainWindow::toggleServer()
 {
     if (m_engine.serverState().running) {
@@ -137,6 +192,15 @@ void MainWindow::toggleServer()
     const engine::ServerState last = m_engine.serverState();
     m_engine.startServer(last.address.isNull() ? QHostAddress(QHostAddress::LocalHost) : last.address,
                          last.port != 0 ? last.port : 8001);
+}
+
+void MainWindow::raceClients()
+{
+    engine::ClientLaunch launch;
+    launch.clients = 8;
+    launch.strategy = QStringLiteral("retry-default");
+    launch.operations = 50;
+    m_engine.launchClients(launch);
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)

@@ -32,7 +32,7 @@ public:
 
     const Scenario &scenario() const;
     std::size_t nextStep() const;
-    bool playing() const { return m_mode == Mode::Playing; }
+    bool playing() const { return m_mode == Mode::Playing && !m_finished; }
     bool finished() const { return m_finished; }
     double speed() const { return m_speed; }
 

@@ -8,6 +8,9 @@
 #include <QtGui/QAction>
 #include <QtGui/QImage>
 #include <QtWidgets/QLabel>
+#include <QtWidgets/QTextBrowser>
+
+#include "timeline/TimelineView.h"
 
 #include "MainWindow.h"
 #include "engine/Engine.h"
@@ -24,6 +27,8 @@ private Q_SLOTS:
     void testLayoutIsPersisted();
     void testStatusBarShowsServerAndRevision();
     void testScreenshotIsNotBlank();
+    void testFirstRunOpensLostUpdateAtStepZero();
+    void testLostUpdateShowsOneConflictMarkerAndInspects();
 };
 
 void TestMainWindow::initTestCase()
@@ -98,6 +103,11 @@ void TestMainWindow::testScreenshotIsNotBlank()
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     engine.startServer(QHostAddress::LocalHost, 0);
     QTRY_VERIFY(engine.serverState().running);
+    // After the lost-update scenario, as a teacher would show it.
+    engine.setScenarioSpeed(0);
+    engine.playScenario();
+    QTRY_VERIFY(engine.scenarioState().finished);
+    QTRY_COMPARE(window.timeline()->visibleMarkerCount(rvscope::ui::MarkerKind::Conflict), 1);
     const QImage image = window.grab().toImage();
     QVERIFY(!image.isNull());
     // Kept as a test artifact, to look at.
@@ -110,6 +120,57 @@ void TestMainWindow::testScreenshotIsNotBlank()
             colours.insert(image.pixel(x, y));
     }
     QVERIFY2(colours.size() > 8, qPrintable(QStringLiteral("only %1 colours").arg(colours.size())));
+}
+
+void TestMainWindow::testFirstRunOpensLostUpdateAtStepZero()
+{
+    Engine engine;
+    MainWindow window(engine);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QTRY_COMPARE(engine.scenarioState().name, QStringLiteral("lost-update"));
+    QCOMPARE(engine.scenarioState().nextStep, 0);
+    QVERIFY(!engine.scenarioState().playing);
+    auto *text = window.findChild<QTextBrowser *>("explanationText");
+    QVERIFY(text);
+    QTRY_VERIFY(text->toPlainText().contains(QStringLiteral("Next — step 1")));
+    auto *step = window.findChild<QAction *>("stepAction");
+    QVERIFY(step && step->isEnabled());
+    step->trigger();
+    QTRY_COMPARE(engine.scenarioState().nextStep, 1);
+    QTRY_VERIFY(text->toPlainText().contains(QStringLiteral("Step 1 — what happened")));
+    QVERIFY(text->toPlainText().contains(QStringLiteral("Next — step 2")));
+    auto *back = window.findChild<QAction *>("stepBackAction");
+    QTRY_VERIFY(back->isEnabled());
+    back->trigger();
+    QTRY_VERIFY(text->toPlainText().startsWith(QStringLiteral("Next — step 1")));
+    QCOMPARE(engine.scenarioState().nextStep, 0);
+}
+
+void TestMainWindow::testLostUpdateShowsOneConflictMarkerAndInspects()
+{
+    Engine engine;
+    MainWindow window(engine);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QTRY_COMPARE(engine.scenarioState().name, QStringLiteral("lost-update"));
+    engine.setScenarioSpeed(0);
+    engine.playScenario();
+    QTRY_VERIFY(engine.scenarioState().finished);
+    rvscope::ui::TimelineView *timeline = window.timeline();
+    QTRY_COMPARE(timeline->visibleMarkerCount(rvscope::ui::MarkerKind::Conflict), 1);
+    // Click the conflict's mark: the inspector shows the 409.
+    quint64 conflictId = 0;
+    for (int i = 0; i < timeline->data().operationCount(); ++i)
+        if (timeline->data().operation(i).statusCode == 409)
+            conflictId = timeline->data().operation(i).id;
+    QVERIFY(conflictId > 0);
+    const auto position = timeline->markerPosition(conflictId);
+    QVERIFY(position);
+    QTest::mouseClick(timeline->viewport(), Qt::LeftButton, {}, position->toPoint());
+    auto *summary = window.findChild<QLabel *>("inspectorSummary");
+    QTRY_VERIFY(summary->text().contains(QStringLiteral("409 Conflict")));
+    QVERIFY(summary->text().contains(QStringLiteral("stale")));
 }
 
 QTEST_MAIN(TestMainWindow)

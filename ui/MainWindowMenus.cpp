@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: MIT
+// MainWindow: menus, import/export and the palette.
+#include "MainWindow.h"
+
+#include <QtCore/QSettings>
+#include <QtGui/QAction>
+#include <QtGui/QPalette>
+#include <QtWidgets/QApplication>
+#include <QtWidgets/QDockWidget>
+#include <QtWidgets/QStyle>
+#include <QtWidgets/QFileDialog>
+#include <QtWidgets/QMenuBar>
+#include <QtWidgets/QMessageBox>
+#include <QtWidgets/QStatusBar>
+#include <QtWidgets/QStyleFactory>
+
+#include "engine/Engine.h"
+#include "scenario/ScenarioControls.h"
+#include "timeline/TimelineView.h"
+
+namespace rvscope::ui {
+
+void MainWindow::createMenus()
+{
+    QMenu *file = menuBar()->addMenu(tr("&File"));
+    QAction *import = file->addAction(tr("&Import history…"), this, &MainWindow::importHistory);
+    import->setShortcut(QKeySequence::Open);
+    QAction *exportHistoryAction = file->addAction(tr("&Export history (JSON Lines)…"), this, &MainWindow::exportHistory);
+    exportHistoryAction->setShortcut(QKeySequence::Save);
+    file->addAction(tr("Export timeline as &PNG…"), this, &MainWindow::exportTimelinePng);
+    file->addSeparator();
+    QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+
+    QMenu *scenario = menuBar()->addMenu(tr("&Scenario"));
+    m_scenario->addTo(scenario);
+
+    QMenu *clients = menuBar()->addMenu(tr("&Clients"));
+    clients->addAction(tr("Race 8 clients"), this, &MainWindow::raceClients);
+    clients->addAction(tr("Stop all clients"), &m_engine, &engine::Engine::stopClients);
+    clients->addSeparator();
+    clients->addAction(tr("Check history"), &m_engine, &engine::Engine::checkHistory);
+    clients->addAction(tr("Compact storage"), &m_engine, &engine::Engine::compact);
+    clients->addAction(tr("Clear history"), &m_engine, &engine::Engine::clearHistory);
+
+    QMenu *view = menuBar()->addMenu(tr("&View"));
+    QAction *timeAxis = view->addAction(tr("Time axis"));
+    timeAxis->setCheckable(true);
+    timeAxis->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_T));
+    timeAxis->setToolTip(tr("Draw the timeline against time instead of resourceVersion"));
+    connect(timeAxis, &QAction::toggled, this, [this](bool time) {
+        m_timeline->setAxis(time ? TimelineView::Axis::Time : TimelineView::Axis::ResourceVersion);
+    });
+    QAction *presentation = view->addAction(tr("Presentation mode"));
+    presentation->setCheckable(true);
+    presentation->setShortcut(QKeySequence(Qt::Key_F5));
+    presentation->setToolTip(tr("Larger marks and fonts for a projector"));
+    connect(presentation, &QAction::toggled, this, [this](bool on) { m_timeline->setPresentationScale(on ? 1.7 : 1.0); });
+    QAction *dark = view->addAction(tr("Dark palette"));
+    dark->setCheckable(true);
+    dark->setChecked(QSettings().value(QStringLiteral("mainWindow/dark"), false).toBool());
+    connect(dark, &QAction::toggled, this, [this](bool on) {
+        setDarkPalette(on);
+        QSettings().setValue(QStringLiteral("mainWindow/dark"), on);
+    });
+    view->addSeparator();
+    QAction *fit = view->addAction(tr("Fit timeline"), m_timeline, &TimelineView::fitAll);
+    fit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
+    view->addSeparator();
+    QMenu *panels = view->addMenu(tr("Panels"));
+    for (QDockWidget *dock : findChildren<QDockWidget *>())
+        panels->addAction(dock->toggleViewAction());
+
+    QMenu *server = menuBar()->addMenu(tr("Se&rver"));
+    server->addAction(m_serverAction);
+
+    QMenu *help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About rvscope"), this, [this] {
+        QMessageBox::about(this, tr("About rvscope"),
+                           tr("<b>rvscope</b> shows Kubernetes-style optimistic concurrency at work: "
+                              "resourceVersions, 409 conflicts, lost updates and watch streams, on a "
+                              "faithful local apiserver that kubectl can talk to."));
+    });
+}
+
+void MainWindow::exportHistory()
+{
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export history"), QStringLiteral("history.jsonl"),
+                                                      tr("JSON Lines (*.jsonl)"));
+    if (path.isEmpty())
+        return;
+    m_engine.exportHistory(path);
+    connect(&m_engine, &engine::Engine::historyExported, this, [this](const QString &written, const QString &error) {
+        statusBar()->showMessage(error.isEmpty() ? tr("history written to %1").arg(written) : error, 8000);
+    }, Qt::SingleShotConnection);
+}
+
+void MainWindow::importHistory()
+{
+    const QString path = QFileDialog::getOpenFileName(this, tr("Import history"), QString(), tr("JSON Lines (*.jsonl)"));
+    if (path.isEmpty())
+        return;
+    m_engine.importHistory(path);
+    connect(&m_engine, &engine::Engine::historyImported, this,
+            [this](const QString &read, int operations, const QString &error) {
+                statusBar()->showMessage(error.isEmpty() ? tr("%1 operations imported from %2").arg(operations).arg(read)
+                                                         : error,
+                                         8000);
+            },
+            Qt::SingleShotConnection);
+}
+
+void MainWindow::exportTimelinePng()
+{
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export timeline"), QStringLiteral("timeline.png"),
+                                                      tr("PNG images (*.png)"));
+    if (path.isEmpty())
+        return;
+    const bool saved = m_timeline->renderToImage(m_timeline->viewport()->size() * 2).save(path);
+    statusBar()->showMessage(saved ? tr("timeline written to %1").arg(path) : tr("cannot write %1").arg(path), 8000);
+}
+
+void MainWindow::setDarkPalette(bool dark)
+{
+    if (!dark) {
+        QApplication::setPalette(QApplication::style()->standardPalette());
+        return;
+    }
+    QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
+    QPalette palette;
+    palette.setColor(QPalette::Window, QColor(40, 42, 46));
+    palette.setColor(QPalette::WindowText, QColor(225, 225, 225));
+    palette.setColor(QPalette::Base, QColor(28, 30, 33));
+    palette.setColor(QPalette::AlternateBase, QColor(45, 47, 52));
+    palette.setColor(QPalette::Text, QColor(225, 225, 225));
+    palette.setColor(QPalette::Button, QColor(50, 52, 57));
+    palette.setColor(QPalette::ButtonText, QColor(225, 225, 225));
+    palette.setColor(QPalette::Highlight, QColor(60, 120, 200));
+    palette.setColor(QPalette::HighlightedText, Qt::white);
+    palette.setColor(QPalette::ToolTipBase, QColor(50, 52, 57));
+    palette.setColor(QPalette::ToolTipText, QColor(225, 225, 225));
+    palette.setColor(QPalette::Disabled, QPalette::Text, QColor(120, 120, 120));
+    palette.setColor(QPalette::Disabled, QPalette::WindowText, QColor(120, 120, 120));
+    QApplication::setPalette(palette);
+}
+
+} // namespace rvscope::ui
