@@ -86,6 +86,12 @@ Command parseServerOptions(Command::Kind kind, const QStringList &args, qsizetyp
             if (!ok || n == 0)
                 return fail(QStringLiteral("--watch-history expects a positive number of events, got '%1'").arg(value));
             command.serve.watchHistory = static_cast<std::size_t>(n);
+        } else if (takeValue(args, i, QStringLiteral("--journal-size"), value)) {
+            bool ok = false;
+            const qulonglong n = value.toULongLong(&ok);
+            if (!ok || n == 0 || n > 100'000'000)
+                return fail(QStringLiteral("--journal-size expects a number of operations from 1 to 100000000, got '%1'").arg(value));
+            command.serve.journalSize = static_cast<std::size_t>(n);
         } else {
             return fail(QStringLiteral("unknown argument '%1' (see rvscope --help)").arg(arg));
         }
@@ -265,6 +271,8 @@ QString usageText()
         "  --watch-history N              Change events kept for watch and resume (default\n"
         "                                 10000). A watch from an older resourceVersion gets\n"
         "                                 410 Expired.\n"
+        "  --journal-size N               Operations (and watch deliveries) the history journal\n"
+        "                                 keeps, oldest dropped first (default 250000).\n"
         "\n"
         "SIGINT/SIGTERM stop the server cleanly.\n"
         "\n"

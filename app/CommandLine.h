@@ -13,6 +13,7 @@ struct ServeOptions final {
     QHostAddress address = QHostAddress::LocalHost;
     quint16 port = 8001;
     std::size_t watchHistory = 10000;
+    std::size_t journalSize = 250000; // operations (and watch deliveries) the journal keeps
 };
 
 // `rvscope scenario list|run NAME`.

@@ -20,6 +20,7 @@ int runServe(const ServeOptions &options)
     // runs in its own thread; this thread only reports and waits for a signal.
     engine::EngineOptions engineOptions;
     engineOptions.watchHistory = options.watchHistory;
+    engineOptions.journalCapacity = options.journalSize;
     engine::Engine engine(engineOptions);
     int exitCode = 0;
     QObject::connect(&engine, &engine::Engine::serverStateChanged, QCoreApplication::instance(),
