@@ -75,9 +75,40 @@ quint16 ApiServer::start(const QHostAddress &address, quint16 port, QString *err
     return m_port;
 }
 
+QTimer *ApiServer::idleTimer(QTcpSocket *socket)
+{
+    auto *timer = socket->findChild<QTimer *>(QStringLiteral("rvscopeIdle"), Qt::FindDirectChildrenOnly);
+    if (!timer) {
+        timer = new QTimer(socket);
+        timer->setObjectName(QStringLiteral("rvscopeIdle"));
+        timer->setSingleShot(true);
+        QPointer<QTcpSocket> guarded(socket);
+        connect(timer, &QTimer::timeout, socket, [guarded] {
+            if (guarded)
+                guarded->disconnectFromHost();
+        });
+    }
+    return timer;
+}
+
 bool ApiServer::handleRequest(const QHttpServerRequest &request, QTcpSocket *socket)
 {
     socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
+    idleTimer(socket)->stop();
+    qsizetype headerBytes = 0;
+    for (const auto &[name, value] : request.headers())
+        headerBytes += name.size() + value.size() + 4;
+    if (headerBytes > MAX_HEADER_BYTES) {
+        model::Status tooLarge;
+        tooLarge.code = 431;
+        tooLarge.reason = "RequestHeaderFieldsTooLarge";
+        tooLarge.message = "request header fields too large: limit is " + std::to_string(MAX_HEADER_BYTES) + " bytes";
+        api::ApiResponse response;
+        response.status = 431;
+        response.body = tooLarge.toJson().dump();
+        respond(QPointer<QTcpSocket>(socket), std::move(response), /*keepAlive=*/false);
+        return true;
+    }
     // An upgrade is answered by Qt; the watch starts in handleWebSocketConnections().
     if (request.value("upgrade").toLower() == "websocket")
         return true;
@@ -124,6 +155,8 @@ void ApiServer::respond(QPointer<QTcpSocket> socket, api::ApiResponse response, 
     socket->write(http.serialize(keepAlive));
     if (!keepAlive)
         socket->disconnectFromHost();
+    else if (m_idleTimeoutMs > 0)
+        idleTimer(socket.data())->start(m_idleTimeoutMs);
 }
 
 void ApiServer::startWatch(QPointer<QTcpSocket> socket, std::shared_ptr<api::WatchStream> stream)

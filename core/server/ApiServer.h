@@ -5,6 +5,7 @@
 #include <memory>
 
 #include <QtCore/QPointer>
+#include <QtCore/QTimer>
 #include <QtHttpServer/QAbstractHttpServer>
 #include <QtNetwork/QHostAddress>
 #include <QtWebSockets/QWebSocket>
@@ -34,8 +35,16 @@ public:
     // with 429 TooManyRequests and Retry-After, like the apiserver's max-in-flight limit.
     static constexpr std::size_t DEFAULT_MAX_WATCHES = 20000;
 
+    // A keep-alive connection with no request in flight is closed after this long, like
+    // the apiserver's http.Server IdleTimeout (90 s).
+    static constexpr int DEFAULT_IDLE_TIMEOUT_MS = 90'000;
+    // Request headers larger than this are refused with 431 (Go's net/http answers the
+    // same; Qt's own parser drops a connection beyond ~80 KiB before this is reached).
+    static constexpr qsizetype MAX_HEADER_BYTES = 64 * 1024;
+
     explicit ApiServer(std::shared_ptr<api::ApiHandler> handler, QObject *parent = nullptr);
     void setMaxWatches(std::size_t maxWatches) { m_maxWatches = maxWatches; }
+    void setIdleTimeout(int milliseconds) { m_idleTimeoutMs = milliseconds; }
     ~ApiServer() override;
 
     // Binds and starts accepting. Returns the bound port, or 0 with `error` set.
@@ -55,10 +64,14 @@ private:
     void handleWebSocketConnections();
     void serveWebSocket(std::unique_ptr<QWebSocket> socket, api::ApiResponse response);
     void startWatch(QPointer<QTcpSocket> socket, std::shared_ptr<api::WatchStream> stream);
+    // The connection's idle timer (a child of the socket): stopped while a request is in
+    // flight or a watch streams, started once a keep-alive response is written.
+    QTimer *idleTimer(QTcpSocket *socket);
 
     std::shared_ptr<api::ApiHandler> m_handler;
     quint16 m_port = 0;
     std::size_t m_maxWatches = DEFAULT_MAX_WATCHES;
+    int m_idleTimeoutMs = DEFAULT_IDLE_TIMEOUT_MS;
     struct OpenWatch {
         QPointer<QTcpSocket> socket;
         std::shared_ptr<api::WatchStream> stream;

@@ -52,6 +52,7 @@ const char *reasonPhrase(int status)
     case 415: return "Unsupported Media Type";
     case 422: return "Unprocessable Entity";
     case 429: return "Too Many Requests";
+    case 431: return "Request Header Fields Too Large";
     case 500: return "Internal Server Error";
     case 503: return "Service Unavailable";
     case 504: return "Gateway Timeout";

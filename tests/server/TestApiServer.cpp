@@ -66,6 +66,8 @@ private Q_SLOTS:
     void testWebSocketWatch();
     void testGarbageDoesNotStopTheServer();
     void testWatchLimitRefusesWith429();
+    void testIdleKeepAliveConnectionIsClosedButWatchesStay();
+    void testOversizedHeadersGet431();
 };
 
 void TestApiServer::testKeepAliveServesSeveralRequests()
@@ -197,6 +199,56 @@ void TestApiServer::testWatchLimitRefusesWith429()
     QByteArray listed;
     second.write(request("GET", "/api/v1/configmaps"));
     QVERIFY(readUntil(second, listed, [](const QByteArray &b) { return b.contains("ConfigMapList"); }));
+}
+
+void TestApiServer::testIdleKeepAliveConnectionIsClosedButWatchesStay()
+{
+    Fixture fixture;
+    fixture.server->setIdleTimeout(150);
+    QTcpSocket watcher;
+    watcher.connectToHost(QHostAddress::LocalHost, fixture.port);
+    QVERIFY(watcher.waitForConnected(5000));
+    watcher.write(request("GET", "/api/v1/namespaces/default/configmaps?watch=1"));
+    QByteArray stream;
+    QVERIFY(readUntil(watcher, stream, [](const QByteArray &b) { return b.contains("\r\n\r\n"); }));
+
+    QTcpSocket idle;
+    QSignalSpy closed(&idle, &QTcpSocket::disconnected);
+    idle.connectToHost(QHostAddress::LocalHost, fixture.port);
+    QVERIFY(idle.waitForConnected(5000));
+    QByteArray buffer;
+    idle.write(request("GET", "/healthz"));
+    QVERIFY(readUntil(idle, buffer, [](const QByteArray &b) { return b.endsWith("ok"); }));
+    // Idle after its response: the server hangs up (the 150 ms idle timeout).
+    QVERIFY(closed.wait(5000));
+
+    // The watch was just as quiet, and is still open and streaming.
+    QCOMPARE(watcher.state(), QAbstractSocket::ConnectedState);
+    QTcpSocket writer;
+    writer.connectToHost(QHostAddress::LocalHost, fixture.port);
+    QVERIFY(writer.waitForConnected(5000));
+    writer.write(request("POST", "/api/v1/namespaces/default/configmaps", CM));
+    QVERIFY(readUntil(watcher, stream, [](const QByteArray &b) { return b.contains("\"type\":\"ADDED\""); }));
+}
+
+void TestApiServer::testOversizedHeadersGet431()
+{
+    Fixture fixture;
+    QTcpSocket socket;
+    socket.connectToHost(QHostAddress::LocalHost, fixture.port);
+    QVERIFY(socket.waitForConnected(5000));
+    const QByteArray big(70 * 1024, 'x');
+    socket.write("GET /api/v1/namespaces HTTP/1.1\r\nHost: x\r\nX-Big: " + big + "\r\n\r\n");
+    QByteArray buffer;
+    QVERIFY(readUntil(socket, buffer, [](const QByteArray &b) { return b.contains("RequestHeaderFieldsTooLarge"); }));
+    QCOMPARE(statusOf(buffer), 431);
+    // The server goes on serving.
+    QTcpSocket next;
+    next.connectToHost(QHostAddress::LocalHost, fixture.port);
+    QVERIFY(next.waitForConnected(5000));
+    QByteArray reply;
+    next.write(request("GET", "/healthz"));
+    QVERIFY(readUntil(next, reply, [](const QByteArray &b) { return b.endsWith("ok"); }));
 }
 
 QTEST_GUILESS_MAIN(TestApiServer)
