@@ -10,7 +10,7 @@ cd "$(dirname "$0")"
 
 BUILD_DIR=${BUILD_DIR:-build}
 BUILD_PACKAGES=(cmake g++ ninja-build pkg-config
-    qt6-base-dev qt6-httpserver-dev qt6-websockets-dev qcoro-qt6-dev nlohmann-json3-dev
+    qt6-base-dev qt6-httpserver-dev qt6-websockets-dev qt6-svg-dev qcoro-qt6-dev nlohmann-json3-dev
     libgoogle-perftools-dev libprotobuf-dev protobuf-compiler)
 # What the HTTP benchmark compares against (etcd 3.4 and a static nginx), on loopback only.
 BENCH_PACKAGES=(etcd-server etcd-client nginx-light)

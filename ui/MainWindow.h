@@ -36,6 +36,8 @@ public:
     ~MainWindow() override;
 
     TimelineView *timeline() const { return m_timeline; }
+    // The timeline as it is shown now, as SVG (File → Export timeline as SVG).
+    bool writeTimelineSvg(const QString &path) const;
     ScenarioControls *scenarioControls() const { return m_scenario; }
 
 protected:
@@ -55,6 +57,7 @@ private:
     void exportHistory();
     void importHistory();
     void exportTimelinePng();
+    void exportTimelineSvg();
     void setDarkPalette(bool dark);
     void updateRates();
 

@@ -4,7 +4,9 @@
 
 #include <QtCore/QSettings>
 #include <QtGui/QAction>
+#include <QtGui/QPainter>
 #include <QtGui/QPalette>
+#include <QtSvg/QSvgGenerator>
 #include <QtWidgets/QApplication>
 #include <QtWidgets/QDockWidget>
 #include <QtWidgets/QStyle>
@@ -28,6 +30,7 @@ void MainWindow::createMenus()
     QAction *exportHistoryAction = file->addAction(tr("&Export history (JSON Lines)…"), this, &MainWindow::exportHistory);
     exportHistoryAction->setShortcut(QKeySequence::Save);
     file->addAction(tr("Export timeline as &PNG…"), this, &MainWindow::exportTimelinePng);
+    file->addAction(tr("Export timeline as &SVG…"), this, &MainWindow::exportTimelineSvg);
     file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
@@ -118,6 +121,32 @@ void MainWindow::exportTimelinePng()
         return;
     const bool saved = m_timeline->renderToImage(m_timeline->viewport()->size() * 2).save(path);
     statusBar()->showMessage(saved ? tr("timeline written to %1").arg(path) : tr("cannot write %1").arg(path), 8000);
+}
+
+void MainWindow::exportTimelineSvg()
+{
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export timeline"), QStringLiteral("timeline.svg"),
+                                                      tr("SVG images (*.svg)"));
+    if (path.isEmpty())
+        return;
+    statusBar()->showMessage(writeTimelineSvg(path) ? tr("timeline written to %1").arg(path)
+                                                    : tr("cannot write %1").arg(path),
+                             8000);
+}
+
+bool MainWindow::writeTimelineSvg(const QString &path) const
+{
+    const QSize size = m_timeline->viewport()->size();
+    QSvgGenerator generator;
+    generator.setFileName(path);
+    generator.setSize(size);
+    generator.setViewBox(QRect(QPoint(0, 0), size));
+    generator.setTitle(QStringLiteral("rvscope timeline"));
+    QPainter painter;
+    if (!painter.begin(&generator))
+        return false;
+    m_timeline->renderTo(painter, size);
+    return painter.end();
 }
 
 void MainWindow::setDarkPalette(bool dark)

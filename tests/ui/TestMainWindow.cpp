@@ -171,6 +171,15 @@ void TestMainWindow::testLostUpdateShowsOneConflictMarkerAndInspects()
     auto *summary = window.findChild<QLabel *>("inspectorSummary");
     QTRY_VERIFY(summary->text().contains(QStringLiteral("409 Conflict")));
     QVERIFY(summary->text().contains(QStringLiteral("stale")));
+
+    QTemporaryDir dir;
+    const QString svg = dir.filePath(QStringLiteral("timeline.svg"));
+    QVERIFY(window.writeTimelineSvg(svg));
+    QFile file(svg);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QByteArray text = file.readAll();
+    QVERIFY(text.contains("<svg"));
+    QVERIFY(text.contains("default/foo"));
 }
 
 QTEST_MAIN(TestMainWindow)

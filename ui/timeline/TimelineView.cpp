@@ -123,12 +123,17 @@ QImage TimelineView::renderToImage(const QSize &size)
 {
     QImage image(size, QImage::Format_ARGB32_Premultiplied);
     QPainter painter(&image);
+    renderTo(painter, size);
+    return image;
+}
+
+void TimelineView::renderTo(QPainter &painter, const QSize &size)
+{
     const TimelineGeometry geometry = geometryFor(QRectF(QPointF(0, 0), QSizeF(size)));
     const TimelineStyle style = TimelineStyle::from(palette(), font(), m_presentationScale);
     TimelinePainter timelinePainter(painter, m_data, geometry, style);
     timelinePainter.setSelectedOperation(m_selected);
     m_stats = timelinePainter.paint();
-    return image;
 }
 
 std::optional<QPointF> TimelineView::markerPosition(quint64 id) const

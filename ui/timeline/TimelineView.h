@@ -10,6 +10,8 @@
 #include "timeline/TimelineData.h"
 #include "timeline/TimelineTypes.h"
 
+class QPainter;
+
 namespace rvscope::ui {
 
 struct TimelineGeometry;
@@ -62,6 +64,8 @@ public:
     // Paints the current view into an image of `size` (the same x range stretched to its
     // width; refitted if the view still fits all). For slides, and for tests.
     QImage renderToImage(const QSize &size);
+    // Paints the whole view at `size` with `painter` (an SVG generator, a printer, an image).
+    void renderTo(QPainter &painter, const QSize &size);
     // What the last paint (on screen or by renderToImage) drew.
     const TimelinePaintStats &lastPaintStats() const { return m_stats; }
     int visibleMarkerCount(MarkerKind kind) const { return m_stats.markers[std::size_t(kind)]; }
