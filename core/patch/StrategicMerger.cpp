@@ -60,6 +60,16 @@ model::VoidResult applyRetainKeys(json &original, json &patch)
     return model::Done{};
 }
 
+// Whether applyRetainKeys or applySetElementOrder has anything to do in `patch`.
+bool hasMapDirective(const json &patch)
+{
+    for (const auto &[key, value] : patch.items()) {
+        if (key == RETAIN_KEYS_DIRECTIVE || startsWith(key, SET_ELEMENT_ORDER_PREFIX))
+            return true;
+    }
+    return false;
+}
+
 } // namespace
 
 std::string childPath(const std::string &path, const std::string &key)
@@ -97,14 +107,22 @@ model::Result<MergedValue> StrategicMerger::mergeMap(json original, const json &
     }
 
     json result = original.is_object() ? std::move(original) : json::object();
-    json remaining = patch;
-    if (model::VoidResult retained = applyRetainKeys(result, remaining); !retained)
-        return std::move(retained).error();
-    // Ordered lists are merged here, before the other members, and removed from `remaining`.
-    if (model::VoidResult ordered = applySetElementOrder(result, remaining, path); !ordered)
-        return std::move(ordered).error();
+    // The directives below edit their copy of the patch map; a map without them (nearly
+    // every one) is read in place: copying and freeing the patch at every level of a deep
+    // patch cost more than the merge itself.
+    json remaining;
+    const json *members = &patch;
+    if (hasMapDirective(patch)) {
+        remaining = patch;
+        members = &remaining;
+        if (model::VoidResult retained = applyRetainKeys(result, remaining); !retained)
+            return std::move(retained).error();
+        // Ordered lists are merged here, before the other members, and removed from `remaining`.
+        if (model::VoidResult ordered = applySetElementOrder(result, remaining, path); !ordered)
+            return std::move(ordered).error();
+    }
 
-    for (const auto &[key, value] : remaining.items()) {
+    for (const auto &[key, value] : members->items()) {
         if (startsWith(key, DELETE_FROM_PRIMITIVE_LIST_PREFIX)) {
             if (model::VoidResult deleted = deleteFromPrimitiveList(result, key, value); !deleted)
                 return std::move(deleted).error();

@@ -230,12 +230,14 @@ model::Result<json> StrategicMerger::mergeKeyedList(json original, const json &p
 
     if (mergeKey.empty())
         return model::errors::badRequest("cannot merge lists without merge key for " + path);
-    json plainItems = json::array();
+    // The patch items without a directive, by pointer: copied only when ordering needs them.
+    std::vector<const json *> plain;
+    plain.reserve(patch.size());
     bool replace = false;
     for (const json &item : patch) {
         auto directive = item.find(PATCH_DIRECTIVE);
         if (directive == item.end()) {
-            plainItems.push_back(item);
+            plain.push_back(&item);
         } else if (*directive == "delete") {
             const json *key = identityOf(item, mergeKey);
             if (!key)
@@ -257,12 +259,13 @@ model::Result<json> StrategicMerger::mergeKeyedList(json original, const json &p
 
     // The common kubectl case: every patch item names an existing item, in live order, with
     // no directives. Upstream's ordering then keeps the live order, so merge in place.
-    if (!replace && plainItems.size() == patch.size()) {
+    if (!replace && plain.size() == patch.size()) {
         std::size_t previous = 0;
         bool inLiveOrder = true;
         std::vector<std::size_t> positions;
-        for (const json &item : plainItems) {
-            const std::size_t index = identityOf(item, mergeKey) ? indexIn(original, item, mergeKey) : NOT_FOUND;
+        positions.reserve(plain.size());
+        for (const json *item : plain) {
+            const std::size_t index = identityOf(*item, mergeKey) ? indexIn(original, *item, mergeKey) : NOT_FOUND;
             if (index == NOT_FOUND || (!positions.empty() && index <= previous)) {
                 inLiveOrder = false;
                 break;
@@ -272,7 +275,7 @@ model::Result<json> StrategicMerger::mergeKeyedList(json original, const json &p
         }
         if (inLiveOrder) {
             for (std::size_t i = 0; i < positions.size(); ++i) {
-                model::Result<MergedValue> value = mergeMap(std::move(original[positions[i]]), plainItems[i], path);
+                model::Result<MergedValue> value = mergeMap(std::move(original[positions[i]]), *plain[i], path);
                 if (!value)
                     return std::move(value).error();
                 original[positions[i]] = std::move(value->value);
@@ -281,6 +284,9 @@ model::Result<json> StrategicMerger::mergeKeyedList(json original, const json &p
         }
     }
 
+    json plainItems = json::array();
+    for (const json *item : plain)
+        plainItems.push_back(*item);
     // Ordering needs only the live items' identities; the items themselves move.
     const json liveOrder = identities(original, mergeKey);
     json merged = replace ? json::array() : std::move(original);

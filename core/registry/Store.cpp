@@ -22,14 +22,27 @@ bool containsAll(const std::vector<std::string> &haystack, const std::vector<std
     return true;
 }
 
+// A client usually sends these back as it read them: a value equal to the stored one (same
+// JSON type too, so that 30 stays 30 and not 30.0) is kept rather than copied again.
 void copyMetadataField(nlohmann::json &to, const model::Object &from, const char *field)
 {
     nlohmann::json &meta = to["metadata"];
     const nlohmann::json &source = from.json()["metadata"];
-    if (source.is_object() && source.contains(field))
-        meta[field] = source[field];
-    else if (meta.is_object())
+    if (source.is_object() && source.contains(field)) {
+        const nlohmann::json &value = source[field];
+        const auto current = meta.is_object() ? meta.find(field) : meta.end();
+        if (!meta.is_object() || current == meta.end() || current->type() != value.type() || *current != value)
+            meta[field] = value;
+    } else if (meta.is_object()) {
         meta.erase(field);
+    }
+}
+
+void setString(nlohmann::json &object, const char *key, const std::string &value)
+{
+    nlohmann::json &member = object[key];
+    if (!member.is_string() || member.get_ref<const std::string &>() != value)
+        member = value;
 }
 } // namespace
 
@@ -141,7 +154,8 @@ model::Result<model::Object> Store::prepareUpdate(const std::string &ns, const s
                                                   const ObjectPtr &existing) const
 {
     const ResourceType &type = *m_type;
-    if (auto undecodable = checkDecodable(object, type.kind, type.apiVersion()))
+    const std::string apiVersion = type.apiVersion();
+    if (auto undecodable = checkDecodable(object, type.kind, apiVersion))
         return *undecodable;
     if (object.name() != name) {
         return model::errors::badRequest("the name of the object (" + object.name()
@@ -172,8 +186,8 @@ model::Result<model::Object> Store::prepareUpdate(const std::string &ns, const s
     }
 
     nlohmann::json &json = object.mutableJson();
-    json["kind"] = type.kind;
-    json["apiVersion"] = type.apiVersion();
+    setString(json, "kind", type.kind);
+    setString(json, "apiVersion", apiVersion);
     if (object.uid().empty())
         object.setUid(existing->uid());
     for (const char *field : {"creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds"})

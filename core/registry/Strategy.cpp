@@ -50,9 +50,9 @@ std::vector<model::StatusCause> Strategy::validateUpdate(const model::Object &ob
 {
     std::vector<model::StatusCause> causes = validate(object);
     // ValidateObjectMetaUpdate: identity never changes.
-    if (object.uid() != old.uid())
+    if (metadataText(object, "uid") != metadataText(old, "uid"))
         causes.push_back(invalidField("metadata.uid", object.uid(), "field is immutable"));
-    if (object.namespaceName() != old.namespaceName())
+    if (metadataText(object, "namespace") != metadataText(old, "namespace"))
         causes.push_back(invalidField("metadata.namespace", object.namespaceName(), "field is immutable"));
     return causes;
 }

@@ -28,6 +28,12 @@ model::Object labelled(const std::string &name, const std::string &app, const st
     return object;
 }
 
+std::shared_ptr<const registry::UpdatedObjectInfo> strategicPatch(const char *json)
+{
+    return std::make_shared<registry::PatchObjectInfo>(patch::PatchType::StrategicMergePatch,
+                                                       nlohmann::json::parse(json), "Deployment");
+}
+
 std::vector<std::string> names(const std::vector<model::ObjectPtr> &items)
 {
     std::vector<std::string> result;
@@ -55,6 +61,8 @@ private Q_SLOTS:
     void testUpdateMissingObjectIs404();
     void testUpdateNameMismatchIs400();
     void testDeploymentGenerationAndStatus();
+    void testDeploymentPatchesAreValidated();
+    void testDeploymentPatchesAreDefaulted();
     void testStatusSubresourceChangesOnlyStatus();
     void testFinalizersDelayDeletion();
     void testDeleteCollection();
@@ -345,6 +353,90 @@ void TestStore::testDeploymentGenerationAndStatus()
     auto statusIgnored = run(store->update("default", "web", mergePatch(R"({"status":{"replicas":9}})", "Deployment"),
                                            WriteOptions()));
     QVERIFY(statusIgnored->noop);
+}
+
+void TestStore::testDeploymentPatchesAreValidated()
+{
+    // Every patch is validated whole, whichever part it touches, with upstream's field paths.
+    testing::RegistryFixture fixture;
+    auto store = fixture.store("apps", "v1", "deployments");
+    model::Object web = deployment("web");
+    web.mutableJson()["spec"]["template"]["spec"]["containers"][0]["ports"] =
+        nlohmann::json::parse(R"([{"name":"http","containerPort":80}])");
+    const std::string rv = run(store->create("default", web, WriteOptions())).value()->resourceVersion();
+
+    auto pullPolicy = run(store->update(
+        "default", "web",
+        strategicPatch(R"({"spec":{"template":{"spec":{"containers":[{"name":"app",)"
+                       R"("imagePullPolicy":"Sometimes"}]}}}})"),
+        WriteOptions()));
+    QVERIFY(!pullPolicy);
+    QCOMPARE(pullPolicy.error().code, 422);
+    QCOMPARE(pullPolicy.error().message,
+             std::string("Deployment.apps \"web\" is invalid: spec.template.spec.containers[0].imagePullPolicy: "
+                         "Unsupported value: \"Sometimes\": supported values: \"Always\", \"IfNotPresent\", "
+                         "\"Never\""));
+
+    auto twoErrors = run(store->update(
+        "default", "web",
+        strategicPatch(R"({"spec":{"template":{"spec":{"containers":[{"name":"app","ports":[{"containerPort":80,)"
+                       R"("protocol":"HTTP"}]}],"initContainers":[{"name":"app","image":"busybox:1"}]}}}})"),
+        WriteOptions()));
+    QVERIFY(!twoErrors);
+    QCOMPARE(twoErrors.error().code, 422);
+    QCOMPARE(twoErrors.error().message,
+             std::string("Deployment.apps \"web\" is invalid: ["
+                         "spec.template.spec.containers[0].ports[0].protocol: Unsupported value: \"HTTP\": supported "
+                         "values: \"SCTP\", \"TCP\", \"UDP\", "
+                         "spec.template.spec.initContainers[0].name: Duplicate value: \"app\"]"));
+
+    // A patch that leaves the template alone is still checked everywhere else.
+    auto negative = run(store->update("default", "web", mergePatch(R"({"spec":{"replicas":-1}})", "Deployment"),
+                                      WriteOptions()));
+    QVERIFY(!negative);
+    QCOMPARE(negative.error().message, std::string("Deployment.apps \"web\" is invalid: spec.replicas: Invalid value: "
+                                                   "-1: must be greater than or equal to 0"));
+    QCOMPARE(run(store->get("default", "web")).value()->resourceVersion(), rv);
+}
+
+void TestStore::testDeploymentPatchesAreDefaulted()
+{
+    // Defaulting runs on every update: a patch that removes a defaulted field gets it back,
+    // so the update changes nothing.
+    testing::RegistryFixture fixture;
+    auto store = fixture.store("apps", "v1", "deployments");
+    auto created = run(store->create("default", deployment("web"), WriteOptions())).value();
+    const nlohmann::json &createdContainer = created->json()["spec"]["template"]["spec"]["containers"][0];
+    QCOMPARE(createdContainer["terminationMessagePolicy"], nlohmann::json("File"));
+    QCOMPARE(created->json()["spec"]["revisionHistoryLimit"], nlohmann::json(10));
+
+    auto removed = run(store->update(
+        "default", "web",
+        strategicPatch(R"({"spec":{"revisionHistoryLimit":null,"strategy":{"rollingUpdate":{"maxSurge":null}},)"
+                       R"("template":{"spec":{"dnsPolicy":null,"containers":[{"name":"app",)"
+                       R"("terminationMessagePolicy":null,"imagePullPolicy":""}]}}}})"),
+        WriteOptions()));
+    QVERIFY(removed);
+    QVERIFY(removed->noop);
+    QCOMPARE(removed->object->resourceVersion(), created->resourceVersion());
+    QCOMPARE(removed->object->json(), created->json());
+
+    // A removed default next to a real change: the default is back, the change is kept.
+    auto changed = run(store->update(
+        "default", "web",
+        mergePatch(R"({"spec":{"progressDeadlineSeconds":null,"template":{"spec":{"schedulerName":null,)"
+                   R"("containers":[{"name":"app","image":"nginx:2"}]}}}})",
+                   "Deployment"),
+        WriteOptions()));
+    QVERIFY(changed);
+    QVERIFY(!changed->noop);
+    const nlohmann::json &spec = changed->object->json()["spec"];
+    QCOMPARE(spec["progressDeadlineSeconds"], nlohmann::json(600));
+    QCOMPARE(spec["template"]["spec"]["schedulerName"], nlohmann::json("default-scheduler"));
+    const nlohmann::json &container = spec["template"]["spec"]["containers"][0];
+    QCOMPARE(container["image"], nlohmann::json("nginx:2"));
+    QCOMPARE(container["terminationMessagePath"], nlohmann::json("/dev/termination-log"));
+    QCOMPARE(changed->object->generation().value_or(-1), std::int64_t(2));
 }
 
 void TestStore::testStatusSubresourceChangesOnlyStatus()

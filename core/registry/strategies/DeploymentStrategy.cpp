@@ -45,7 +45,7 @@ std::optional<std::int64_t> intOrPercentValue(const nlohmann::json &value, bool 
 }
 
 // ValidatePositiveIntOrPercent.
-void validateIntOrPercent(const nlohmann::json &value, const std::string &path, Causes &causes)
+void validateIntOrPercent(const nlohmann::json &value, const char *path, Causes &causes)
 {
     bool isPercent = false;
     if (value.is_string()) {
@@ -104,9 +104,9 @@ void validateTemplate(const nlohmann::json &spec, const nlohmann::json &selector
         causes.push_back(invalidFieldGo("spec.template.metadata.labels", goStringMap(labels),
                                         "`selector` does not match template `labels`"));
     }
-    appendUnique(causes, validateLabels(stringMap(labels), "spec.template.metadata.labels"));
-    appendUnique(causes, validateAnnotations(stringMap(model::memberAt(templ, "metadata", "annotations")),
-                                             "spec.template.metadata.annotations"));
+    appendUnique(causes, validateLabels(labels, FieldPath("spec.template.metadata.labels")));
+    appendUnique(causes, validateAnnotations(model::memberAt(templ, "metadata", "annotations"),
+                                             FieldPath("spec.template.metadata.annotations")));
     const nlohmann::json &podSpec = member(templ, "spec");
     appendUnique(causes, podspec::validatePodSpec(podSpec, "spec.template.spec"));
     const std::string restartPolicy = model::stringOr(member(podSpec, "restartPolicy"));
@@ -152,7 +152,7 @@ void DeploymentStrategy::applyDefaults(model::Object &object)
     jsonedit::setDefault(*spec, "replicas", 1);
     if (nlohmann::json *strategy = jsonedit::childObject(*spec, "strategy")) {
         jsonedit::setDefaultString(*strategy, "type", "RollingUpdate");
-        if (member(*strategy, "type") == "RollingUpdate") {
+        if (jsonedit::isString(member(*strategy, "type"), "RollingUpdate")) {
             if (nlohmann::json *rollingUpdate = jsonedit::childObject(*strategy, "rollingUpdate")) {
                 jsonedit::setDefault(*rollingUpdate, "maxUnavailable", "25%");
                 jsonedit::setDefault(*rollingUpdate, "maxSurge", "25%");

@@ -2,8 +2,6 @@
 #include "registry/strategies/JsonEdit.h"
 
 namespace rvscope::registry::jsonedit {
-namespace {
-} // namespace
 
 nlohmann::json *childObject(nlohmann::json &parent, std::string_view key)
 {
@@ -26,22 +24,35 @@ nlohmann::json *childArray(nlohmann::json &parent, std::string_view key)
     return it != parent.end() && it->is_array() ? &*it : nullptr;
 }
 
-void setDefault(nlohmann::json &object, std::string_view key, nlohmann::json value)
+nlohmann::json *unsetMember(nlohmann::json &object, std::string_view key)
 {
     if (!object.is_object())
-        return;
+        return nullptr;
     auto it = object.find(key);
-    if (it == object.end() || it->is_null())
-        object[std::string(key)] = std::move(value);
+    if (it == object.end())
+        return &object[std::string(key)];
+    return it->is_null() ? &*it : nullptr;
+}
+
+nlohmann::json *unsetStringMember(nlohmann::json &object, std::string_view key)
+{
+    if (!object.is_object())
+        return nullptr;
+    auto it = object.find(key);
+    if (it == object.end())
+        return &object[std::string(key)];
+    return it->is_null() || (it->is_string() && it->get_ref<const std::string &>().empty()) ? &*it : nullptr;
 }
 
 void setDefaultString(nlohmann::json &object, std::string_view key, const char *value)
 {
-    if (!object.is_object())
-        return;
-    auto it = object.find(key);
-    if (it == object.end() || it->is_null() || (it->is_string() && it->get_ref<const std::string &>().empty()))
-        object[std::string(key)] = value;
+    if (nlohmann::json *slot = unsetStringMember(object, key))
+        *slot = value;
+}
+
+bool isString(const nlohmann::json &value, std::string_view text)
+{
+    return value.is_string() && value.get_ref<const std::string &>() == text;
 }
 
 std::optional<std::int64_t> integer(const nlohmann::json &value)
@@ -79,19 +90,29 @@ bool semanticEqual(const nlohmann::json &a, const nlohmann::json &b)
 {
     // normalized(a) == normalized(b), walked in place: this runs on every update.
     if (a.is_object() && b.is_object()) {
-        for (const auto &[key, value] : a.items()) {
-            auto other = b.find(key);
-            const bool zero = normalizesToZero(value);
-            if (other == b.end() || normalizesToZero(*other)) {
-                if (!zero)
+        // Both maps iterate in key order: one merge walk instead of a lookup per key.
+        const auto &left = a.get_ref<const nlohmann::json::object_t &>();
+        const auto &right = b.get_ref<const nlohmann::json::object_t &>();
+        auto l = left.begin();
+        auto r = right.begin();
+        while (l != left.end() || r != right.end()) {
+            const int order = l == left.end() ? 1 : r == right.end() ? -1 : l->first.compare(r->first);
+            if (order < 0) {
+                if (!normalizesToZero((l++)->second))
                     return false;
-            } else if (zero || !semanticEqual(value, *other)) {
-                return false;
+            } else if (order > 0) {
+                if (!normalizesToZero((r++)->second))
+                    return false;
+            } else {
+                const nlohmann::json &value = (l++)->second;
+                const nlohmann::json &other = (r++)->second;
+                // Both zero: both normalize away. Otherwise their normalized forms must match,
+                // and semanticEqual never holds between a zero and a non-zero value, so it
+                // is asked first: unchanged subtrees (nearly all of an update) are then
+                // walked once, without looking for zeros in them.
+                if (!semanticEqual(value, other) && !(normalizesToZero(value) && normalizesToZero(other)))
+                    return false;
             }
-        }
-        for (const auto &[key, value] : b.items()) {
-            if (!a.contains(key) && !normalizesToZero(value))
-                return false;
         }
         return true;
     }

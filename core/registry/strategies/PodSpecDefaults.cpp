@@ -55,10 +55,11 @@ void defaultContainer(nlohmann::json &container)
 {
     if (!container.is_object())
         return;
-    setDefaultString(container, "imagePullPolicy", defaultPullPolicy(model::member(container, "image")));
+    if (nlohmann::json *pullPolicy = jsonedit::unsetStringMember(container, "imagePullPolicy"))
+        *pullPolicy = defaultPullPolicy(model::member(container, "image"));
     setDefaultString(container, "terminationMessagePath", "/dev/termination-log");
     setDefaultString(container, "terminationMessagePolicy", "File");
-    setDefault(container, "resources", nlohmann::json::object());
+    setDefault(container, "resources", nlohmann::json::value_t::object);
     if (nlohmann::json *ports = jsonedit::childArray(container, "ports")) {
         for (nlohmann::json &port : *ports)
             setDefaultString(port, "protocol", "TCP");
@@ -151,7 +152,7 @@ void applyPodSpecDefaults(nlohmann::json &spec)
         return;
     setDefaultString(spec, "dnsPolicy", "ClusterFirst");
     setDefaultString(spec, "restartPolicy", "Always");
-    setDefault(spec, "securityContext", nlohmann::json::object());
+    setDefault(spec, "securityContext", nlohmann::json::value_t::object);
     setDefault(spec, "terminationGracePeriodSeconds", 30);
     setDefaultString(spec, "schedulerName", "default-scheduler");
     // The v1 conversion keeps the deprecated serviceAccount and serviceAccountName in step.

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "registry/strategies/PodSpecValidation.h"
 
+#include <algorithm>
 #include <set>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -9,6 +11,7 @@
 #include "registry/strategies/JsonEdit.h"
 #include "registry/strategies/StrategyErrors.h"
 #include "registry/validation/FieldErrors.h"
+#include "registry/validation/FieldPath.h"
 #include "registry/validation/NameValidation.h"
 
 namespace rvscope::registry::podspec {
@@ -29,18 +32,30 @@ std::string indexed(const std::string &path, std::size_t i)
     return path + '[' + std::to_string(i) + ']';
 }
 
-void checkPortNumber(const nlohmann::json &value, const std::string &path, Causes &causes)
+// The text of a string member, "" for anything else (what decoding into a Go string gives
+// once the type error is reported), without copying it.
+std::string_view textOf(const nlohmann::json &value)
+{
+    return value.is_string() ? std::string_view(value.get_ref<const std::string &>()) : std::string_view();
+}
+
+bool contains(const std::vector<std::string_view> &values, std::string_view value)
+{
+    return std::find(values.begin(), values.end(), value) != values.end();
+}
+
+void checkPortNumber(const nlohmann::json &value, const FieldPath &path, Causes &causes)
 {
     const auto number = jsonedit::integer(value);
     if (!number) {
-        causes.push_back(typeInvalidField(path, value, "an integer"));
+        causes.push_back(typeInvalidField(path.toString(), value, "an integer"));
     } else if (*number < 1 || *number > 65535) {
-        causes.push_back(invalidFieldInt(path, *number, "must be between 1 and 65535, inclusive"));
+        causes.push_back(invalidFieldInt(path.toString(), *number, "must be between 1 and 65535, inclusive"));
     }
 }
 
 // validation.IsValidPortName (IANA_SVC_NAME).
-std::vector<std::string> portNameErrors(const std::string &name)
+std::vector<std::string> portNameErrors(std::string_view name)
 {
     std::vector<std::string> errors;
     if (name.size() > 15)
@@ -57,100 +72,105 @@ std::vector<std::string> portNameErrors(const std::string &name)
         errors.emplace_back("must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)");
     if (!letter)
         errors.emplace_back("must contain at least one letter (a-z)");
-    if (name.find("--") != std::string::npos)
+    if (name.find("--") != std::string_view::npos)
         errors.emplace_back("must not contain consecutive hyphens");
     if (!name.empty() && (name.front() == '-' || name.back() == '-'))
         errors.emplace_back("must not begin or end with a hyphen");
     return errors;
 }
 
-void checkEnum(const nlohmann::json &value, const std::string &path, const std::vector<std::string> &supported,
+void checkEnum(const nlohmann::json &value, const FieldPath &path, std::initializer_list<std::string_view> supported,
                Causes &causes)
 {
     if (value.is_null())
         return;
-    const std::string text = model::stringOr(value);
+    const std::string_view text = textOf(value);
     if (!value.is_string()) {
-        causes.push_back(typeInvalidField(path, value, "a string"));
+        causes.push_back(typeInvalidField(path.toString(), value, "a string"));
     } else if (text.empty()) {
-        causes.push_back(requiredField(path));
+        causes.push_back(requiredField(path.toString()));
     } else if (std::find(supported.begin(), supported.end(), text) == supported.end()) {
-        causes.push_back(notSupportedField(path, goQuote(text), supported));
+        causes.push_back(notSupportedField(path.toString(), goQuote(text),
+                                           std::vector<std::string>(supported.begin(), supported.end())));
     }
 }
 
-void validateContainerPorts(const nlohmann::json &ports, const std::string &path, Causes &causes)
+void validateContainerPorts(const nlohmann::json &ports, const FieldPath &path, Causes &causes)
 {
     if (ports.is_null())
         return;
     if (!ports.is_array()) {
-        causes.push_back(typeInvalidField(path, ports, "an array"));
+        causes.push_back(typeInvalidField(path.toString(), ports, "an array"));
         return;
     }
-    std::set<std::string> names;
+    std::vector<std::string_view> names;
     for (std::size_t i = 0; i < ports.size(); ++i) {
         const nlohmann::json &port = ports[i];
-        const std::string portPath = indexed(path, i);
+        const FieldPath portPath = path.index(i);
         if (!port.is_object()) {
-            causes.push_back(typeInvalidField(portPath, port, "an object"));
+            causes.push_back(typeInvalidField(portPath.toString(), port, "an object"));
             continue;
         }
-        const std::string name = model::stringOr(member(port, "name"));
+        const std::string_view name = textOf(member(port, "name"));
         if (!name.empty()) {
             const auto errors = portNameErrors(name);
             for (const std::string &error : errors)
-                causes.push_back(invalidField(portPath + ".name", name, error));
-            if (errors.empty() && !names.insert(name).second)
-                causes.push_back(duplicateField(portPath + ".name", goQuote(name)));
+                causes.push_back(invalidField(portPath.child("name").toString(), name, error));
+            if (errors.empty()) {
+                if (contains(names, name))
+                    causes.push_back(duplicateField(portPath.child("name").toString(), goQuote(name)));
+                else
+                    names.push_back(name);
+            }
         }
         const nlohmann::json &containerPort = member(port, "containerPort");
         if (containerPort.is_null() || containerPort == 0)
-            causes.push_back(requiredField(portPath + ".containerPort"));
+            causes.push_back(requiredField(portPath.child("containerPort").toString()));
         else
-            checkPortNumber(containerPort, portPath + ".containerPort", causes);
+            checkPortNumber(containerPort, portPath.child("containerPort"), causes);
         const nlohmann::json &hostPort = member(port, "hostPort");
         if (!hostPort.is_null() && hostPort != 0)
-            checkPortNumber(hostPort, portPath + ".hostPort", causes);
-        checkEnum(member(port, "protocol"), portPath + ".protocol", {"SCTP", "TCP", "UDP"}, causes);
+            checkPortNumber(hostPort, portPath.child("hostPort"), causes);
+        checkEnum(member(port, "protocol"), portPath.child("protocol"), {"SCTP", "TCP", "UDP"}, causes);
     }
 }
 
 // validateContainerCommon plus the name uniqueness of validateContainers/validateInitContainers.
-void validateContainers(const nlohmann::json &containers, const std::string &path, std::set<std::string> &names,
+void validateContainers(const nlohmann::json &containers, const FieldPath &path, std::vector<std::string_view> &names,
                         bool init, Causes &causes)
 {
     for (std::size_t i = 0; i < containers.size(); ++i) {
         const nlohmann::json &container = containers[i];
-        const std::string containerPath = indexed(path, i);
+        const FieldPath containerPath = path.index(i);
         if (!container.is_object()) {
-            causes.push_back(typeInvalidField(containerPath, container, "an object"));
+            causes.push_back(typeInvalidField(containerPath.toString(), container, "an object"));
             continue;
         }
         const nlohmann::json &nameValue = member(container, "name");
-        const std::string name = model::stringOr(nameValue);
+        const std::string_view name = textOf(nameValue);
         if (!nameValue.is_null() && !nameValue.is_string()) {
-            causes.push_back(typeInvalidField(containerPath + ".name", nameValue, "a string"));
+            causes.push_back(typeInvalidField(containerPath.child("name").toString(), nameValue, "a string"));
         } else if (name.empty()) {
-            causes.push_back(requiredField(containerPath + ".name"));
+            causes.push_back(requiredField(containerPath.child("name").toString()));
         } else {
             for (const std::string &error : isDns1123Label(name))
-                causes.push_back(invalidField(containerPath + ".name", name, error));
+                causes.push_back(invalidField(containerPath.child("name").toString(), name, error));
         }
         const nlohmann::json &image = member(container, "image");
         if (!image.is_null() && !image.is_string())
-            causes.push_back(typeInvalidField(containerPath + ".image", image, "a string"));
-        else if (model::stringOr(image).empty())
-            causes.push_back(requiredField(containerPath + ".image"));
-        checkEnum(member(container, "terminationMessagePolicy"), containerPath + ".terminationMessagePolicy",
+            causes.push_back(typeInvalidField(containerPath.child("image").toString(), image, "a string"));
+        else if (textOf(image).empty())
+            causes.push_back(requiredField(containerPath.child("image").toString()));
+        checkEnum(member(container, "terminationMessagePolicy"), containerPath.child("terminationMessagePolicy"),
                   {"File", "FallbackToLogsOnError"}, causes);
-        validateContainerPorts(member(container, "ports"), containerPath + ".ports", causes);
-        checkEnum(member(container, "imagePullPolicy"), containerPath + ".imagePullPolicy",
+        validateContainerPorts(member(container, "ports"), containerPath.child("ports"), causes);
+        checkEnum(member(container, "imagePullPolicy"), containerPath.child("imagePullPolicy"),
                   {"Always", "IfNotPresent", "Never"}, causes);
         // Init containers only count non-empty names; regular ones count "" too, as upstream.
-        if (names.count(name))
-            causes.push_back(duplicateField(containerPath + ".name", goQuote(name)));
+        if (contains(names, name))
+            causes.push_back(duplicateField(containerPath.child("name").toString(), goQuote(name)));
         else if (!init || !name.empty())
-            names.insert(name);
+            names.push_back(name);
     }
 }
 
@@ -204,44 +224,46 @@ bool tolerationsOnlyAdded(const nlohmann::json &tolerations, const nlohmann::jso
 }
 } // namespace
 
-std::vector<model::StatusCause> validatePodSpec(const nlohmann::json &spec, const std::string &path)
+std::vector<model::StatusCause> validatePodSpec(const nlohmann::json &spec, std::string_view rootPath)
 {
+    // Runs on every write of a pod or workload: paths are rendered only for errors.
+    const FieldPath path(rootPath);
     Causes causes;
     if (!spec.is_null() && !spec.is_object()) {
-        causes.push_back(typeInvalidField(path, spec, "an object"));
+        causes.push_back(typeInvalidField(path.toString(), spec, "an object"));
         return causes;
     }
     const nlohmann::json &containers = member(spec, "containers");
-    std::set<std::string> names;
+    std::vector<std::string_view> names;
     if (!containers.is_null() && !containers.is_array())
-        causes.push_back(typeInvalidField(path + ".containers", containers, "an array"));
+        causes.push_back(typeInvalidField(path.child("containers").toString(), containers, "an array"));
     else if (containers.empty())
-        causes.push_back(requiredField(path + ".containers"));
+        causes.push_back(requiredField(path.child("containers").toString()));
     else
-        validateContainers(containers, path + ".containers", names, false, causes);
+        validateContainers(containers, path.child("containers"), names, false, causes);
     const nlohmann::json &initContainers = member(spec, "initContainers");
     if (!initContainers.is_null() && !initContainers.is_array())
-        causes.push_back(typeInvalidField(path + ".initContainers", initContainers, "an array"));
+        causes.push_back(typeInvalidField(path.child("initContainers").toString(), initContainers, "an array"));
     else if (initContainers.is_array())
-        validateContainers(initContainers, path + ".initContainers", names, true, causes);
+        validateContainers(initContainers, path.child("initContainers"), names, true, causes);
 
-    checkEnum(member(spec, "restartPolicy"), path + ".restartPolicy", {"Always", "OnFailure", "Never"}, causes);
-    checkEnum(member(spec, "dnsPolicy"), path + ".dnsPolicy", {"ClusterFirstWithHostNet", "ClusterFirst", "Default", "None"},
-              causes);
+    checkEnum(member(spec, "restartPolicy"), path.child("restartPolicy"), {"Always", "OnFailure", "Never"}, causes);
+    checkEnum(member(spec, "dnsPolicy"), path.child("dnsPolicy"),
+              {"ClusterFirstWithHostNet", "ClusterFirst", "Default", "None"}, causes);
     const nlohmann::json &deadline = member(spec, "activeDeadlineSeconds");
     if (!deadline.is_null()) {
         const auto value = jsonedit::integer(deadline);
         if (!value)
-            causes.push_back(typeInvalidField(path + ".activeDeadlineSeconds", deadline, "an integer"));
+            causes.push_back(typeInvalidField(path.child("activeDeadlineSeconds").toString(), deadline, "an integer"));
         else if (*value < 1 || *value > MAX_INT32)
-            causes.push_back(invalidFieldInt(path + ".activeDeadlineSeconds", *value,
+            causes.push_back(invalidFieldInt(path.child("activeDeadlineSeconds").toString(), *value,
                                              "must be between 1 and 2147483647, inclusive"));
     }
     for (const char *field : {"nodeName", "serviceAccountName"}) {
-        const std::string value = model::stringOr(member(spec, field));
+        const std::string_view value = textOf(member(spec, field));
         if (!value.empty()) {
             for (const std::string &error : isDns1123Subdomain(value))
-                causes.push_back(invalidField(path + '.' + field, value, error));
+                causes.push_back(invalidField(path.child(field).toString(), value, error));
         }
     }
     return causes;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json_fwd.hpp>
@@ -17,7 +18,7 @@ namespace rvscope::registry::podspec {
 
 // Field errors of `spec` (already defaulted), rooted at `path` ("spec" for a pod,
 // "spec.template.spec" for a deployment). An absent spec is validated as an empty one.
-std::vector<model::StatusCause> validatePodSpec(const nlohmann::json &spec, const std::string &path);
+std::vector<model::StatusCause> validatePodSpec(const nlohmann::json &spec, std::string_view path);
 
 // ValidatePodUpdate's spec rules: containers may not be added or removed
 // (`spec.containers: Forbidden: pod updates may not add or remove containers`), images stay

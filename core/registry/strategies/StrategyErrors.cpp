@@ -71,10 +71,11 @@ model::StatusCause typeInvalidField(std::string field, const nlohmann::json &val
     return cause;
 }
 
-void checkNonNegative(const nlohmann::json &value, const std::string &field, std::vector<model::StatusCause> &causes)
+void checkNonNegative(const nlohmann::json &value, std::string_view field, std::vector<model::StatusCause> &causes)
 {
     if (value.is_number_integer() && value.get<std::int64_t>() < 0)
-        causes.push_back(invalidFieldInt(field, value.get<std::int64_t>(), "must be greater than or equal to 0"));
+        causes.push_back(
+            invalidFieldInt(std::string(field), value.get<std::int64_t>(), "must be greater than or equal to 0"));
 }
 
 std::string goStringMap(const nlohmann::json &map)

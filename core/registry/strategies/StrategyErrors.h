@@ -30,7 +30,7 @@ model::StatusCause notSupportedField(std::string field, std::string goValue,
 model::StatusCause typeInvalidField(std::string field, const nlohmann::json &value, const char *expected);
 // ValidateNonnegativeField: `Invalid value: -1: must be greater than or equal to 0` when
 // `value` is an integer below zero; appends nothing otherwise.
-void checkNonNegative(const nlohmann::json &value, const std::string &field, std::vector<model::StatusCause> &causes);
+void checkNonNegative(const nlohmann::json &value, std::string_view field, std::vector<model::StatusCause> &causes);
 
 // Go's %#v of a map[string]string held as a JSON object: `map[string]string{"a":"b", "c":"d"}`
 // (keys sorted), `map[string]string{}` for {}, `map[string]string(nil)` when absent or null.

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "registry/validation/FieldErrors.h"
+#include "registry/validation/FieldPath.h"
 #include "registry/validation/NameValidation.h"
 #include "registry/validation/ObjectMetaValidation.h"
 
@@ -77,29 +78,29 @@ std::vector<model::StatusCause> validateLabelSelector(const nlohmann::json &sele
         causes.push_back(typeInvalid(fieldPath, selector, "an object"));
         return causes;
     }
+    // Runs on every write of a workload: paths are rendered only for errors.
+    const FieldPath root(fieldPath);
     if (const auto labels = selector.find("matchLabels"); labels != selector.end() && !labels->is_null()) {
-        const std::string path = fieldPath + ".matchLabels";
+        const FieldPath path = root.child("matchLabels");
         if (!labels->is_object()) {
-            causes.push_back(typeInvalid(path, *labels, "an object"));
+            causes.push_back(typeInvalid(path.toString(), *labels, "an object"));
         } else {
-            std::map<std::string, std::string> matchLabels;
             for (const auto &[key, value] : labels->items()) {
-                if (value.is_string())
-                    matchLabels.emplace(key, value.get<std::string>());
-                else
-                    causes.push_back(typeInvalid(path + '[' + key + ']', value, "a string"));
+                if (!value.is_string())
+                    causes.push_back(typeInvalid(path.toString() + '[' + key + ']', value, "a string"));
             }
-            const std::vector<model::StatusCause> labelErrors = validateLabels(matchLabels, path);
-            causes.insert(causes.end(), labelErrors.begin(), labelErrors.end());
+            std::vector<model::StatusCause> labelErrors = validateLabels(*labels, path);
+            causes.insert(causes.end(), std::make_move_iterator(labelErrors.begin()),
+                          std::make_move_iterator(labelErrors.end()));
         }
     }
     if (const auto exprs = selector.find("matchExpressions"); exprs != selector.end() && !exprs->is_null()) {
-        const std::string path = fieldPath + ".matchExpressions";
+        const FieldPath path = root.child("matchExpressions");
         if (!exprs->is_array()) {
-            causes.push_back(typeInvalid(path, *exprs, "an array"));
+            causes.push_back(typeInvalid(path.toString(), *exprs, "an array"));
         } else {
             for (std::size_t i = 0; i < exprs->size(); ++i)
-                validateRequirement((*exprs)[i], path + '[' + std::to_string(i) + ']', causes);
+                validateRequirement((*exprs)[i], path.index(i).toString(), causes);
         }
     }
     return causes;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "registry/validation/ObjectDecoding.h"
 
+#include <string_view>
+
 #include "model/StatusErrors.h"
 
 namespace rvscope::registry {
@@ -63,8 +65,10 @@ bool fits(const nlohmann::json &value, Shape shape)
     return false;
 }
 
+// string_view keys: the lookups below run on every write, and a const char * key costs a
+// strlen per comparison.
 struct Field {
-    const char *name;
+    std::string_view name;
     Shape shape;
 };
 
@@ -80,9 +84,9 @@ const Field METADATA_FIELDS[] = {
 // Typed fields of particular kinds whose wrong type would otherwise be stored (a string
 // replica count scales nothing and breaks every client that reads it back).
 struct KindField {
-    const char *kind;
-    const char *section;
-    const char *field;
+    std::string_view kind;
+    std::string_view section;
+    std::string_view field;
     const char *goStruct;
     Shape shape;
 };
@@ -118,7 +122,7 @@ std::optional<model::Status> checkDecodable(const model::Object &object, const s
             for (const Field &field : METADATA_FIELDS) {
                 auto value = meta->find(field.name);
                 if (value != meta->end() && !fits(*value, field.shape))
-                    return refuse(std::string("ObjectMeta.metadata.") + field.name, *value, field.shape);
+                    return refuse("ObjectMeta.metadata." + std::string(field.name), *value, field.shape);
             }
         }
     }
@@ -131,7 +135,7 @@ std::optional<model::Status> checkDecodable(const model::Object &object, const s
         if (kind != field.kind)
             continue;
         const nlohmann::json *holder = &json;
-        if (*field.section) {
+        if (!field.section.empty()) {
             auto section = json.find(field.section);
             if (section == json.end() || !section->is_object())
                 continue;

@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "model/JsonAccess.h"
 #include "registry/validation/FieldErrors.h"
 
 namespace rvscope::registry {
@@ -21,6 +22,40 @@ std::string toLowerAscii(std::string_view text)
     }
     return lower;
 }
+
+bool hasUpperAscii(std::string_view text)
+{
+    for (char c : text) {
+        if (c >= 'A' && c <= 'Z')
+            return true;
+    }
+    return false;
+}
+
+void checkLabel(std::string_view key, std::string_view value, const FieldPath &fieldPath,
+                std::vector<model::StatusCause> &causes)
+{
+    for (const std::string &message : isQualifiedName(key))
+        causes.push_back(invalidField(fieldPath.toString(), key, message));
+    for (const std::string &message : isValidLabelValue(value))
+        causes.push_back(invalidField(fieldPath.toString(), value, message));
+}
+
+void checkAnnotationKey(std::string_view key, const FieldPath &fieldPath, std::vector<model::StatusCause> &causes)
+{
+    // Annotation keys are qualified names in which case does not matter.
+    const std::vector<std::string> messages =
+        hasUpperAscii(key) ? isQualifiedName(toLowerAscii(key)) : isQualifiedName(key);
+    for (const std::string &message : messages)
+        causes.push_back(invalidField(fieldPath.toString(), key, message));
+}
+
+std::vector<model::StatusCause> annotationsTooLong(std::size_t totalSize, const FieldPath &fieldPath)
+{
+    if (totalSize > TOTAL_ANNOTATION_SIZE_LIMIT_BYTES)
+        return {tooLongField(fieldPath.toString(), TOTAL_ANNOTATION_SIZE_LIMIT_BYTES)};
+    return {};
+}
 } // namespace
 
 std::vector<model::StatusCause> validateLabelName(std::string_view key, const std::string &fieldPath)
@@ -35,10 +70,20 @@ std::vector<model::StatusCause> validateLabels(const std::map<std::string, std::
                                                const std::string &fieldPath)
 {
     std::vector<model::StatusCause> causes;
-    for (const auto &[key, value] : labels) {
-        append(causes, validateLabelName(key, fieldPath));
-        for (const std::string &message : isValidLabelValue(value))
-            causes.push_back(invalidField(fieldPath, value, message));
+    const FieldPath path(fieldPath);
+    for (const auto &[key, value] : labels)
+        checkLabel(key, value, path, causes);
+    return causes;
+}
+
+std::vector<model::StatusCause> validateLabels(const nlohmann::json &labels, const FieldPath &fieldPath)
+{
+    std::vector<model::StatusCause> causes;
+    if (!labels.is_object())
+        return causes;
+    for (const auto &[key, value] : labels.items()) {
+        if (value.is_string())
+            checkLabel(key, value.get_ref<const std::string &>(), fieldPath, causes);
     }
     return causes;
 }
@@ -47,29 +92,49 @@ std::vector<model::StatusCause> validateAnnotations(const std::map<std::string, 
                                                     const std::string &fieldPath)
 {
     std::vector<model::StatusCause> causes;
+    const FieldPath path(fieldPath);
     std::size_t totalSize = 0;
     for (const auto &[key, value] : annotations) {
-        // Annotation keys are qualified names in which case does not matter.
-        for (const std::string &message : isQualifiedName(toLowerAscii(key)))
-            causes.push_back(invalidField(fieldPath, key, message));
+        checkAnnotationKey(key, path, causes);
         totalSize += key.size() + value.size();
     }
-    if (totalSize > TOTAL_ANNOTATION_SIZE_LIMIT_BYTES)
-        causes.push_back(tooLongField(fieldPath, TOTAL_ANNOTATION_SIZE_LIMIT_BYTES));
+    append(causes, annotationsTooLong(totalSize, path));
     return causes;
+}
+
+std::vector<model::StatusCause> validateAnnotations(const nlohmann::json &annotations, const FieldPath &fieldPath)
+{
+    std::vector<model::StatusCause> causes;
+    if (!annotations.is_object())
+        return causes;
+    std::size_t totalSize = 0;
+    for (const auto &[key, value] : annotations.items()) {
+        if (!value.is_string())
+            continue;
+        checkAnnotationKey(key, fieldPath, causes);
+        totalSize += key.size() + value.get_ref<const std::string &>().size();
+    }
+    append(causes, annotationsTooLong(totalSize, fieldPath));
+    return causes;
+}
+
+std::string_view metadataText(const model::Object &object, const char *field)
+{
+    const nlohmann::json &value = model::memberAt(object.json(), "metadata", field);
+    return value.is_string() ? std::string_view(value.get_ref<const std::string &>()) : std::string_view();
 }
 
 std::vector<model::StatusCause> validateObjectMeta(const model::Object &object, bool namespaced,
                                                    ValidateNameFunc validateName)
 {
     std::vector<model::StatusCause> causes;
-    const std::string generateName = object.generateName();
+    const std::string_view generateName = metadataText(object, "generateName");
     if (!generateName.empty()) {
         for (const std::string &message : validateName(generateName, true))
             causes.push_back(invalidField("metadata.generateName", generateName, message));
     }
-    append(causes, validateObjectName(object.name(), validateName));
-    const std::string ns = object.namespaceName();
+    append(causes, validateObjectName(metadataText(object, "name"), validateName));
+    const std::string_view ns = metadataText(object, "namespace");
     if (namespaced) {
         if (ns.empty()) {
             causes.push_back(requiredField("metadata.namespace"));
@@ -82,8 +147,9 @@ std::vector<model::StatusCause> validateObjectMeta(const model::Object &object, 
     }
     if (const auto generation = object.generation(); generation && *generation < 0)
         causes.push_back(invalidFieldJson("metadata.generation", *generation, "must be greater than or equal to 0"));
-    append(causes, validateLabels(object.labels(), "metadata.labels"));
-    append(causes, validateAnnotations(object.annotations(), "metadata.annotations"));
+    const nlohmann::json &metadata = model::member(object.json(), "metadata");
+    append(causes, validateLabels(model::member(metadata, "labels"), FieldPath("metadata.labels")));
+    append(causes, validateAnnotations(model::member(metadata, "annotations"), FieldPath("metadata.annotations")));
     return causes;
 }
 

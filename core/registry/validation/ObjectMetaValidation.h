@@ -7,8 +7,11 @@
 #include <string_view>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "model/Object.h"
 #include "model/Status.h"
+#include "registry/validation/FieldPath.h"
 #include "registry/validation/NameValidation.h"
 
 // ObjectMeta validation as the apiserver runs it on create and update
@@ -32,6 +35,15 @@ std::vector<model::StatusCause> validateLabels(const std::map<std::string, std::
 // `Too long: must have at most 262144 bytes`.
 std::vector<model::StatusCause> validateAnnotations(const std::map<std::string, std::string> &annotations,
                                                     const std::string &fieldPath);
+// The same two checks on a map held as a JSON object, read in place (members that are not
+// strings are skipped, as Object::labels() skips them; a non-object is an empty map). The
+// path is rendered only for an error.
+std::vector<model::StatusCause> validateLabels(const nlohmann::json &labels, const FieldPath &fieldPath);
+std::vector<model::StatusCause> validateAnnotations(const nlohmann::json &annotations, const FieldPath &fieldPath);
+
+// metadata.<field> of `object` when it is a string, "" otherwise: Object::metadataString()
+// without the copy, valid while `object` is neither changed nor destroyed.
+std::string_view metadataText(const model::Object &object, const char *field);
 
 // ValidateObjectMetaAccessor for a create or update, in upstream's order:
 // - metadata.generateName, when set, checked with `validateName(generateName, true)`;
@@ -40,6 +52,7 @@ std::vector<model::StatusCause> validateAnnotations(const std::map<std::string, 
 // - metadata.namespace: required and a DNS-1123 label when `namespaced`, otherwise
 //   `Forbidden: not allowed on this type`;
 // - metadata.generation not negative; metadata.labels; metadata.annotations.
+// Reads the object in place: it runs on every write.
 // Owner references, finalizers and managedFields are not checked.
 std::vector<model::StatusCause> validateObjectMeta(const model::Object &object, bool namespaced,
                                                    ValidateNameFunc validateName);

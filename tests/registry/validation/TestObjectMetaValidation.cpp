@@ -43,6 +43,7 @@ private slots:
     void wireContractInvalidNameMessage();
     void annotationSizeLimitIsInclusive();
     void labelsReportKeyAndValueSeparately();
+    void jsonMapsValidateLikeStringMaps();
 };
 
 void TestObjectMetaValidation::validatesObjectMeta_data()
@@ -164,6 +165,36 @@ void TestObjectMetaValidation::labelsReportKeyAndValueSeparately()
     QVERIFY(causes[0].message.rfind("Invalid value: \"a/b/c\": a qualified name", 0) == 0);
     QCOMPARE(causes[1].message, ("Invalid value: \"-bad\": " + LABEL_VALUE_ERROR).toStdString());
     QVERIFY(validateLabels({{"app.kubernetes.io/name", ""}}, "metadata.labels").empty());
+}
+
+void TestObjectMetaValidation::jsonMapsValidateLikeStringMaps()
+{
+    // The JSON overloads read the object in place; members that are not strings are skipped,
+    // as Object::labels() skips them, and the path is the one given.
+    const nlohmann::json labels = nlohmann::json::parse(R"({"a/b/c":"ok","good":"-bad","n":5,"fine":"yes"})");
+    const std::map<std::string, std::string> labelMap = {{"a/b/c", "ok"}, {"good", "-bad"}, {"fine", "yes"}};
+    QCOMPARE(describe(validateLabels(labels, FieldPath("spec.template.metadata.labels"))),
+             describe(validateLabels(labelMap, "spec.template.metadata.labels")));
+    QCOMPARE(validateLabels(labels, FieldPath("x")).size(), std::size_t(2));
+
+    const nlohmann::json annotations =
+        nlohmann::json::parse(R"({"Example.COM/Key":"v","bad key":"v","UPPER_ok":"v","n":null})");
+    const std::map<std::string, std::string> annotationMap = {
+        {"Example.COM/Key", "v"}, {"bad key", "v"}, {"UPPER_ok", "v"}};
+    const auto causes = validateAnnotations(annotations, FieldPath("metadata.annotations"));
+    QCOMPARE(describe(causes), describe(validateAnnotations(annotationMap, "metadata.annotations")));
+    // Only "bad key" is wrong: keys are compared case-insensitively, and the value reported
+    // keeps its case.
+    QCOMPARE(causes.size(), std::size_t(1));
+    QVERIFY(causes[0].message.rfind("Invalid value: \"bad key\": name part", 0) == 0);
+
+    nlohmann::json big = nlohmann::json::object();
+    big["a"] = std::string(TOTAL_ANNOTATION_SIZE_LIMIT_BYTES, 'x');
+    QCOMPARE(describe(validateAnnotations(big, FieldPath("metadata.annotations"))),
+             QStringList{"FieldValueTooLong metadata.annotations: Too long: must have at most 262144 bytes"});
+
+    QVERIFY(validateLabels(nlohmann::json("not a map"), FieldPath("metadata.labels")).empty());
+    QVERIFY(validateAnnotations(nlohmann::json(), FieldPath("metadata.annotations")).empty());
 }
 
 QTEST_GUILESS_MAIN(TestObjectMetaValidation)
