@@ -76,6 +76,7 @@ struct DeliveryReport final {
     std::string type;
     std::string resourceVersion;
     std::string key; // resource[/namespace]/name of the event's object
+    std::string message; // ERROR events: the Status, "410 Expired: too old resource version: ..."
     std::int64_t timeNs = 0;
 };
 

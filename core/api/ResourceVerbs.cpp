@@ -315,6 +315,7 @@ QCoro::Task<ApiResponse> ApiHandler::watch(Route route, ApiRequest request)
             report.operationId = *watchOperation;
             report.type = delivery.type;
             report.resourceVersion = delivery.resourceVersion;
+            report.message = delivery.message;
             if (!delivery.name.empty()) {
                 report.key = resource;
                 if (!delivery.namespaceName.empty())

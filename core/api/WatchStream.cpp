@@ -51,6 +51,9 @@ registry::WatchSink WatchStream::sink()
         WatchStream::Delivery delivery;
         if (self->m_options.onDelivered) {
             delivery.type = registry::watchEventTypeName(event.type);
+            if (event.type == registry::WatchEventType::Error && event.error)
+                delivery.message = std::to_string(event.error->code) + ' ' + event.error->reason + ": "
+                    + event.error->message;
             if (event.object) {
                 delivery.resourceVersion = event.object->resourceVersion();
                 delivery.namespaceName = event.object->namespaceName();

@@ -27,6 +27,7 @@ public:
         std::string resourceVersion;
         std::string namespaceName;
         std::string name;
+        std::string message; // ERROR: "<code> <reason>: <message>" of the Status
     };
 
     struct Options {

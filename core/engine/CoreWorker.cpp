@@ -83,6 +83,7 @@ void CoreWorker::buildCore()
         delivery.resourceVersion = report.resourceVersion;
         delivery.key = report.key;
         delivery.timeNs = report.timeNs;
+        delivery.message = report.message;
         shared->record(std::move(delivery));
     });
     m_nextBatchId = 1;
@@ -207,6 +208,7 @@ void CoreWorker::flushWatchEvents()
         event.resourceVersion = std::atoll(delivery.resourceVersion.c_str());
         event.key = QString::fromStdString(delivery.key);
         event.timeNs = delivery.timeNs;
+        event.message = QString::fromStdString(delivery.message);
         batch.append(event);
     }
     m_watchEventsSent = history.droppedWatchDeliveries() + index;

@@ -75,6 +75,7 @@ struct WatchEventSummary final {
     qint64 resourceVersion = 0;
     QString key;           // "configmaps/default/foo" (empty for BOOKMARK and ERROR)
     qint64 timeNs = 0;
+    QString message;       // ERROR: "410 Expired: too old resource version: ..."
 };
 using WatchEventBatch = QList<WatchEventSummary>;
 

@@ -110,6 +110,8 @@ json History::toJson(const WatchDelivery &delivery)
     line["rv"] = delivery.resourceVersion;
     line["key"] = delivery.key;
     line["timeNs"] = delivery.timeNs;
+    if (!delivery.message.empty())
+        line["message"] = delivery.message;
     return line;
 }
 
@@ -168,7 +170,8 @@ model::Result<History> History::importJsonLines(std::istream &in, std::size_t ca
                 || !readString(line, "rv", delivery.resourceVersion, true))
                 return badLine(lineNumber, "watch delivery needs watcher, type and rv strings");
             if (!readInt(line, "operation", delivery.operationId, false) || !readString(line, "key", delivery.key, false)
-                || !readInt(line, "timeNs", delivery.timeNs, false))
+                || !readInt(line, "timeNs", delivery.timeNs, false)
+                || !readString(line, "message", delivery.message, false))
                 return badLine(lineNumber, "watch delivery field of the wrong type");
             history.append(std::move(delivery));
         } else {

@@ -61,6 +61,7 @@ struct WatchDelivery final {
     std::string resourceVersion;
     std::string key;
     std::int64_t timeNs = 0;
+    std::string message; // ERROR events: the Status that closed the stream
 };
 
 // "configmaps/default/foo" for both "/registry/configmaps/default/foo" and

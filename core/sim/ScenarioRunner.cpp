@@ -314,7 +314,8 @@ void ScenarioRunner::openWatch(const ScenarioStep &step, std::shared_ptr<api::Wa
             const std::string name = model::stringOr(model::memberAt(object, "metadata", "name"), "");
             const std::string prefix = watcher.substr(0, watcher.find('#'));
             const std::string collection = prefix.substr(prefix.find('/') + 1);
-            delivery.key = collection.substr(0, collection.find('/')) + (ns.empty() ? "" : '/' + ns) + '/' + name;
+            if (!name.empty())
+                delivery.key = collection.substr(0, collection.find('/')) + (ns.empty() ? "" : '/' + ns) + '/' + name;
             delivery.timeNs = steadyNowNs();
             std::string text = watcher + " ← " + type;
             if (type == "ERROR") {
@@ -323,6 +324,8 @@ void ScenarioRunner::openWatch(const ScenarioStep &step, std::shared_ptr<api::Wa
                     + model::stringOr(model::member(object, "message"), "");
                 if (opening->attaching && opening->firstError == 0)
                     opening->firstError = code;
+                delivery.message = std::to_string(code) + ' ' + model::stringOr(model::member(object, "reason"), "") + ": "
+                    + model::stringOr(model::member(object, "message"), "");
             } else {
                 text += ' ' + name + " rv " + delivery.resourceVersion;
             }
