@@ -11,11 +11,17 @@
 #include <QtWidgets/QStatusBar>
 #include <QtWidgets/QToolBar>
 
+#include "clients/ClientsPanel.h"
+#include "conflicts/ConflictsPanel.h"
 #include "engine/Engine.h"
 #include "inspector/InspectorPanel.h"
+#include "objects/ObjectsPanel.h"
 #include "scenario/ExplanationPanel.h"
 #include "scenario/ScenarioControls.h"
+#include "server/ServerPanel.h"
+#include "streams/StreamsPanel.h"
 #include "timeline/TimelineView.h"
+#include "verdicts/VerdictsPanel.h"
 
 namespace rvscope::ui {
 
@@ -35,10 +41,10 @@ MainWindow::MainWindow(engine::Engine &engine, QWidget *parent, const QString &f
     connect(m_timeline, &TimelineView::operationSelected, this, &MainWindow::selectOperation);
 
     // The layout of UI.md: clients and objects left, inspector right, tabbed panels below.
-    QDockWidget *clients = addPanel(QStringLiteral("clientsDock"), tr("Clients"), Qt::LeftDockWidgetArea,
-                                    placeholder(tr("Competing clients and their counters")));
-    QDockWidget *objects = addPanel(QStringLiteral("objectsDock"), tr("Objects"), Qt::LeftDockWidgetArea,
-                                    placeholder(tr("Stored objects and their resourceVersions")));
+    auto *clientsPanel = new ClientsPanel(m_engine, this);
+    QDockWidget *clients = addPanel(QStringLiteral("clientsDock"), tr("Clients"), Qt::LeftDockWidgetArea, clientsPanel);
+    auto *objectsPanel = new ObjectsPanel(m_engine, this);
+    QDockWidget *objects = addPanel(QStringLiteral("objectsDock"), tr("Objects"), Qt::LeftDockWidgetArea, objectsPanel);
     splitDockWidget(clients, objects, Qt::Vertical);
     m_inspector = new InspectorPanel(m_engine, this);
     QDockWidget *inspector = addPanel(QStringLiteral("inspectorDock"), tr("Inspector"), Qt::RightDockWidgetArea, m_inspector);
@@ -46,16 +52,23 @@ MainWindow::MainWindow(engine::Engine &engine, QWidget *parent, const QString &f
     m_explanation = new ExplanationPanel(m_engine, this);
     QDockWidget *explanation = addPanel(QStringLiteral("explanationDock"), tr("Explanation"), Qt::BottomDockWidgetArea,
                                         m_explanation);
-    const std::pair<const char *, QString> bottom[] = {
-        {"conflictsDock", tr("Conflicts")},
-        {"streamsDock", tr("Streams")},
-        {"serverLogDock", tr("Server")},
-        {"verdictsDock", tr("Verdicts")},
+    m_conflicts = new ConflictsPanel(m_engine, this);
+    auto *streams = new StreamsPanel(m_engine, this);
+    auto *server = new ServerPanel(m_engine, this);
+    auto *verdicts = new VerdictsPanel(m_engine, this);
+    const std::pair<const char *, std::pair<QString, QWidget *>> bottom[] = {
+        {"conflictsDock", {tr("Conflicts"), m_conflicts}},
+        {"streamsDock", {tr("Streams"), streams}},
+        {"serverLogDock", {tr("Server"), server}},
+        {"verdictsDock", {tr("Verdicts"), verdicts}},
     };
-    for (const auto &[name, title] : bottom) {
-        QDockWidget *dock = addPanel(QString::fromLatin1(name), title, Qt::BottomDockWidgetArea, placeholder(title));
+    for (const auto &[name, panel] : bottom) {
+        QDockWidget *dock = addPanel(QString::fromLatin1(name), panel.first, Qt::BottomDockWidgetArea, panel.second);
         tabifyDockWidget(explanation, dock);
     }
+    // One selection across panels: the timeline, the conflicts table and the request log.
+    connect(m_conflicts, &ConflictsPanel::operationSelected, this, &MainWindow::selectOperation);
+    connect(server, &ServerPanel::operationSelected, this, &MainWindow::selectOperation);
     explanation->raise();
     // A first-run layout with room for every panel; restoreLayout() replaces it later.
     resizeDocks({clients, inspector}, {300, 340}, Qt::Horizontal);
@@ -114,15 +127,6 @@ MainWindow::MainWindow(engine::Engine &engine, QWidget *parent, const QString &f
 
 MainWindow::~MainWindow() = default;
 
-QWidget *MainWindow::placeholder(const QString &text)
-{
-    auto *label = new QLabel(text, this);
-    label->setAlignment(Qt::AlignCenter);
-    label->setWordWrap(true);
-    label->setEnabled(false);
-    return label;
-}
-
 QDockWidget *MainWindow::addPanel(const QString &objectName, const QString &title, Qt::DockWidgetArea area, QWidget *panel)
 {
     auto *dock = new QDockWidget(title, this);
@@ -136,6 +140,7 @@ void MainWindow::selectOperation(quint64 id)
 {
     m_timeline->selectOperation(id);
     m_inspector->showOperation(id);
+    m_conflicts->selectOperation(id);
 }
 
 void MainWindow::restoreLayout()

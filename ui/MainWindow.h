@@ -16,6 +16,7 @@ struct ServerState;
 
 namespace rvscope::ui {
 
+class ConflictsPanel;
 class ExplanationPanel;
 class InspectorPanel;
 class ScenarioControls;
@@ -45,7 +46,6 @@ protected:
 
 private:
     QDockWidget *addPanel(const QString &objectName, const QString &title, Qt::DockWidgetArea area, QWidget *panel);
-    QWidget *placeholder(const QString &text);
     void createMenus();
     void restoreLayout();
     void saveLayout() const;
@@ -64,6 +64,7 @@ private:
     engine::Engine &m_engine;
     TimelineView *m_timeline = nullptr;
     InspectorPanel *m_inspector = nullptr;
+    ConflictsPanel *m_conflicts = nullptr;
     ExplanationPanel *m_explanation = nullptr;
     ScenarioControls *m_scenario = nullptr;
     QAction *m_serverAction = nullptr;

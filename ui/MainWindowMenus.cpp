@@ -17,6 +17,7 @@
 #include <QtWidgets/QStyleFactory>
 
 #include "engine/Engine.h"
+#include "conflicts/ConflictsPanel.h"
 #include "scenario/ScenarioControls.h"
 #include "timeline/TimelineView.h"
 
@@ -31,6 +32,14 @@ void MainWindow::createMenus()
     exportHistoryAction->setShortcut(QKeySequence::Save);
     file->addAction(tr("Export timeline as &PNG…"), this, &MainWindow::exportTimelinePng);
     file->addAction(tr("Export timeline as &SVG…"), this, &MainWindow::exportTimelineSvg);
+    file->addAction(tr("Export conflicts as &CSV…"), this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export conflicts"), QStringLiteral("conflicts.csv"),
+                                                          tr("CSV files (*.csv)"));
+        if (!path.isEmpty())
+            statusBar()->showMessage(m_conflicts->exportCsv(path) ? tr("conflicts written to %1").arg(path)
+                                                                  : tr("cannot write %1").arg(path),
+                                     8000);
+    });
     file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
