@@ -86,6 +86,32 @@ Command parseServerOptions(Command::Kind kind, const QStringList &args, qsizetyp
             if (!ok || n == 0)
                 return fail(QStringLiteral("--watch-history expects a positive number of events, got '%1'").arg(value));
             command.serve.watchHistory = static_cast<std::size_t>(n);
+        } else if (takeValue(args, i, QStringLiteral("--token-file"), value)) {
+            if (value.isEmpty())
+                return fail(QStringLiteral("--token-file needs a file (token,user,uid,\"group1,group2\" per line)"));
+            command.serve.tokenFile = value;
+        } else if (takeValue(args, i, QStringLiteral("--policy-file"), value)) {
+            if (value.isEmpty())
+                return fail(QStringLiteral("--policy-file needs a file"));
+            command.serve.policyFile = value;
+        } else if (arg == u"--anonymous") {
+            command.serve.anonymous = 1;
+        } else if (arg == u"--no-anonymous") {
+            command.serve.anonymous = 0;
+        } else if (takeValue(args, i, QStringLiteral("--acl-recheck"), value)) {
+            bool ok = false;
+            int ms = -1;
+            if (value.endsWith(u"ms"))
+                ms = value.chopped(2).toInt(&ok);
+            else if (value.endsWith(u's'))
+                ms = int(value.chopped(1).toDouble(&ok) * 1000);
+            if (!ok || ms < 10 || ms > 3'600'000)
+                return fail(QStringLiteral("--acl-recheck expects a period such as 1s or 250ms (10ms to 1h), got '%1'").arg(value));
+            command.serve.aclRecheckMs = ms;
+        } else if (takeValue(args, i, QStringLiteral("--tls-cert"), value)) {
+            command.serve.tlsCertificate = value;
+        } else if (takeValue(args, i, QStringLiteral("--tls-key"), value)) {
+            command.serve.tlsKey = value;
         } else if (takeValue(args, i, QStringLiteral("--journal-size"), value)) {
             bool ok = false;
             const qulonglong n = value.toULongLong(&ok);
@@ -96,6 +122,8 @@ Command parseServerOptions(Command::Kind kind, const QStringList &args, qsizetyp
             return fail(QStringLiteral("unknown argument '%1' (see rvscope --help)").arg(arg));
         }
     }
+    if (command.serve.tlsCertificate.isEmpty() != command.serve.tlsKey.isEmpty())
+        return fail(QStringLiteral("--tls-cert and --tls-key go together"));
     return command;
 }
 
@@ -273,6 +301,16 @@ QString usageText()
         "                                 410 Expired.\n"
         "  --journal-size N               Operations (and watch deliveries) the history journal\n"
         "                                 keeps, oldest dropped first (default 250000).\n"
+        "  --token-file FILE              Bearer tokens, the apiserver's static token file format\n"
+        "                                 (token,user,uid,\"group1,group2\"); a bad token gets 401.\n"
+        "  --policy-file FILE             Authorization rules (JSON, see README); without it any\n"
+        "                                 authenticated user may do anything. The node authorizer\n"
+        "                                 (system:node:<n>) applies whenever either file is given.\n"
+        "  --anonymous | --no-anonymous   Whether requests without a token are system:anonymous\n"
+        "                                 (default: only when listening on loopback).\n"
+        "  --acl-recheck PERIOD           Re-authorize open watches this often (default 1s); a watch\n"
+        "                                 that lost access ends with an ERROR event (403).\n"
+        "  --tls-cert FILE --tls-key FILE Serve HTTPS (PEM); kubectl sends tokens only over TLS.\n"
         "\n"
         "SIGINT/SIGTERM stop the server cleanly.\n"
         "\n"

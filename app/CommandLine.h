@@ -14,6 +14,12 @@ struct ServeOptions final {
     quint16 port = 8001;
     std::size_t watchHistory = 10000;
     std::size_t journalSize = 250000; // operations (and watch deliveries) the journal keeps
+    QString tokenFile;
+    QString policyFile;
+    int anonymous = -1; // -1: only on loopback addresses, 0: refused, 1: allowed
+    int aclRecheckMs = 1000;
+    QString tlsCertificate;
+    QString tlsKey;
 };
 
 // `rvscope scenario list|run NAME`.

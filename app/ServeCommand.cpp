@@ -10,6 +10,18 @@
 
 namespace rvscope::app {
 
+void applyAccessOptions(const ServeOptions &options, engine::EngineOptions &engineOptions)
+{
+    engineOptions.tokenFile = options.tokenFile;
+    engineOptions.policyFile = options.policyFile;
+    engineOptions.anonymous = options.anonymous < 0 ? engine::EngineOptions::Anonymous::LoopbackOnly
+                              : options.anonymous == 0 ? engine::EngineOptions::Anonymous::Refused
+                                                       : engine::EngineOptions::Anonymous::Allowed;
+    engineOptions.aclRecheckMs = options.aclRecheckMs;
+    engineOptions.tlsCertificate = options.tlsCertificate;
+    engineOptions.tlsKey = options.tlsKey;
+}
+
 int runServe(const ServeOptions &options)
 {
     SignalWatcher watcher;
@@ -21,6 +33,7 @@ int runServe(const ServeOptions &options)
     engine::EngineOptions engineOptions;
     engineOptions.watchHistory = options.watchHistory;
     engineOptions.journalCapacity = options.journalSize;
+    applyAccessOptions(options, engineOptions);
     engine::Engine engine(engineOptions);
     int exitCode = 0;
     QObject::connect(&engine, &engine::Engine::serverStateChanged, QCoreApplication::instance(),

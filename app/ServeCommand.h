@@ -2,6 +2,7 @@
 #pragma once
 
 #include "CommandLine.h"
+#include "engine/EngineTypes.h"
 
 namespace rvscope::app {
 
@@ -9,5 +10,8 @@ namespace rvscope::app {
 // ready line `listening on http://ADDR:PORT` (flushed) once connections are accepted.
 // Returns the process exit code (1 when it cannot listen).
 int runServe(const ServeOptions &options);
+
+// Copies the access-control and TLS options into the Engine's options.
+void applyAccessOptions(const ServeOptions &options, engine::EngineOptions &engineOptions);
 
 } // namespace rvscope::app

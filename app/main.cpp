@@ -80,6 +80,7 @@ int main(int argc, char **argv)
     rvscope::engine::EngineOptions engineOptions;
     engineOptions.watchHistory = command.serve.watchHistory;
     engineOptions.journalCapacity = command.serve.journalSize;
+    rvscope::app::applyAccessOptions(command.serve, engineOptions);
     rvscope::engine::Engine engine(engineOptions);
     // The embedded server starts with the window, so kubectl can connect right away; a
     // taken port shows in the status bar instead of failing the app.

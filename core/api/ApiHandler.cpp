@@ -5,6 +5,7 @@
 #include <chrono>
 #include <optional>
 
+#include "api/AccessControl.h"
 #include "api/Responses.h"
 #include "api/discovery/Discovery.h"
 #include "api/discovery/OpenApi.h"
@@ -35,6 +36,20 @@ QCoro::Task<ApiResponse> ApiHandler::handle(ApiRequest request)
 {
     const std::int64_t startNs = steadyNowNs();
     Route route = resolveRoute(request.path, *m_registry);
+    // Authentication and authorization run before any handler, as the apiserver's filters do.
+    std::optional<model::Status> refused;
+    std::optional<auth::Attributes> attributes;
+    if (m_access) {
+        auto user = m_access->authenticate(request);
+        if (!user) {
+            refused = user.error();
+        } else {
+            request.user = user->name;
+            attributes = AccessControl::attributesFor(route, request, *user);
+            if (attributes)
+                refused = m_access->authorize(*attributes);
+        }
+    }
     const bool reported = m_observer && (route.kind == Route::Kind::Collection || route.kind == Route::Kind::Item);
     std::optional<OperationReport> pending;
     if (reported) {
@@ -58,11 +73,16 @@ QCoro::Task<ApiResponse> ApiHandler::handle(ApiRequest request)
     // The last line of defence: no request may take the server down, whatever a library
     // below throws on input nobody anticipated.
     try {
-        response = co_await dispatch(route, std::move(request));
+        if (refused)
+            response = statusResponse(*refused);
+        else
+            response = co_await dispatch(route, std::move(request));
     } catch (const std::exception &error) {
         response = statusResponse(model::Status::internalError(
             std::string("an error on the server (\"") + error.what() + "\") has prevented the request from succeeding"));
     }
+    if (response.watch && attributes && m_access)
+        m_access->registerWatch(response.watch, *attributes);
     if (pending) {
         const std::uint64_t id = report(route, std::move(*pending), response);
         if (response.watch && response.outcome.watchOperation)

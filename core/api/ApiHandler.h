@@ -19,6 +19,8 @@ struct ResourceType;
 
 namespace rvscope::api {
 
+class AccessControl;
+
 // The Kubernetes REST API as a pure request -> response mapping (no sockets): discovery,
 // OpenAPI, every verb of the registry with the apiserver's status codes and Status bodies,
 // and watch requests, whose response carries a WatchStream for the transport to drain.
@@ -48,6 +50,10 @@ public:
     QCoro::Task<ApiResponse> handle(ApiRequest request);
     void setObserver(OperationObserver observer) { m_observer = std::move(observer); }
     void setDeliveryObserver(DeliveryObserver observer) { m_deliveryObserver = std::move(observer); }
+    // Authentication and authorization for every request (null: none, everyone is
+    // system:anonymous and allowed, the lab's default on loopback).
+    void setAccessControl(std::shared_ptr<AccessControl> access) { m_access = std::move(access); }
+    const std::shared_ptr<AccessControl> &accessControl() const { return m_access; }
     const Options &options() const { return m_options; }
     void setProcessingDelay(int milliseconds) { m_options.processingDelayMs = milliseconds; }
     // The address /api advertises (known once the server has bound its port).
@@ -71,6 +77,7 @@ private:
     Options m_options;
     OperationObserver m_observer;
     DeliveryObserver m_deliveryObserver;
+    std::shared_ptr<AccessControl> m_access;
     // Discovery and OpenAPI bodies, rebuilt when the set of types changes.
     std::map<std::string, std::string> m_discoveryCache;
     std::uint64_t m_discoveryGeneration = 0;

@@ -7,6 +7,7 @@
 
 #include <qcoro/qcorotask.h>
 
+#include "api/AccessControl.h"
 #include "api/ApiHandler.h"
 #include "api/WatchStream.h"
 #include "history/Journal.h"
@@ -86,6 +87,7 @@ void CoreWorker::buildCore()
         delivery.message = report.message;
         shared->record(std::move(delivery));
     });
+    buildAccessControl();
     m_nextBatchId = 1;
     m_watchEventsSent = 0;
     for (auto &[id, stream] : m_guiWatches)
@@ -99,6 +101,11 @@ void CoreWorker::start()
     m_statsTimer = new QTimer(this);
     connect(m_statsTimer, &QTimer::timeout, this, &CoreWorker::handleStatsTimer);
     m_statsTimer->start(STATS_INTERVAL_MS);
+    if (m_options.accessControlled() && m_options.aclRecheckMs > 0) {
+        m_aclTimer = new QTimer(this);
+        connect(m_aclTimer, &QTimer::timeout, this, &CoreWorker::recheckWatches);
+        m_aclTimer->start(m_options.aclRecheckMs);
+    }
     ScenarioList builtIns;
     for (const sim::Scenario &scenario : sim::ScenarioLibrary::builtIns()) {
         ScenarioInfo info;
@@ -120,7 +127,25 @@ void CoreWorker::startServer(const QHostAddress &address, quint16 port)
         Q_EMIT serverStateChanged(state);
         return;
     }
+    if (!m_accessError.isEmpty()) {
+        state.error = m_accessError;
+        Q_EMIT serverStateChanged(state);
+        return;
+    }
+    if (auto access = m_handler->accessControl()) {
+        if (m_options.anonymous == EngineOptions::Anonymous::LoopbackOnly)
+            access->setAnonymousAllowed(address.isLoopback());
+    }
     auto server = std::make_unique<server::ApiServer>(m_handler);
+    if (!m_options.tlsCertificate.isEmpty() || !m_options.tlsKey.isEmpty()) {
+        QString tlsError;
+        if (!server->setTls(m_options.tlsCertificate, m_options.tlsKey, &tlsError)) {
+            state.error = tlsError;
+            Q_EMIT serverStateChanged(state);
+            return;
+        }
+        state.tls = true;
+    }
     QString error;
     state.port = server->start(address, port, &error);
     state.running = state.port != 0;

@@ -17,6 +17,7 @@ class QProcess;
 
 namespace rvscope::storage {
 class MemoryStorage;
+class WatchHandle;
 }
 namespace rvscope::registry {
 class Registry;
@@ -130,6 +131,12 @@ private:
     CoreStats m_lastStats;
     std::uint64_t m_nextBatchId = 1;
     std::uint64_t m_watchEventsSent = 0; // deliveries ever appended to the journal and sent
+    // Access control (CoreWorkerAccess.cpp): built from the options with the core.
+    void buildAccessControl();
+    void recheckWatches();
+    QString m_accessError; // why access control could not be set up (the server refuses to start)
+    std::unique_ptr<storage::WatchHandle> m_podWatch; // feeds the node authorizer's graph
+    QTimer *m_aclTimer = nullptr;
     std::map<quint64, std::shared_ptr<api::WatchStream>> m_guiWatches;
 
     // Scenario.

@@ -9,7 +9,7 @@ QString ServerState::url() const
 {
     const QString host = address.protocol() == QAbstractSocket::IPv6Protocol ? u'[' + address.toString() + u']'
                                                                              : address.toString();
-    return QStringLiteral("http://%1:%2").arg(host).arg(port);
+    return QStringLiteral("%1://%2:%3").arg(tls ? QStringLiteral("https") : QStringLiteral("http"), host).arg(port);
 }
 
 Engine::Engine(EngineOptions options, QObject *parent)

@@ -18,6 +18,15 @@ struct EngineOptions final {
     std::size_t journalCapacity = 250'000; // operations (and watch deliveries) kept, oldest dropped
     // The executable started for `rvscope client` processes (default: this program).
     QString clientProgram;
+    // Access control (all empty: none, every request is system:anonymous and allowed).
+    QString tokenFile;  // the apiserver's static token file (token,user,uid,"groups")
+    QString policyFile; // rvscope's rule file; empty: every authenticated user may do anything
+    enum class Anonymous { LoopbackOnly, Allowed, Refused };
+    Anonymous anonymous = Anonymous::LoopbackOnly;
+    int aclRecheckMs = 1000; // how often open watches are re-authorized
+    QString tlsCertificate;  // PEM; with tlsKey: serve HTTPS
+    QString tlsKey;
+    bool accessControlled() const { return !tokenFile.isEmpty() || !policyFile.isEmpty(); }
 };
 
 // The embedded HTTP server as the GUI shows it.
@@ -26,6 +35,7 @@ struct ServerState final {
     QHostAddress address;
     quint16 port = 0;
     QString error; // why it is not running, when it failed to start
+    bool tls = false;
 
     QString url() const;
 };

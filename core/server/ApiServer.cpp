@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "server/ApiServer.h"
 
+#include <QtCore/QFile>
 #include <QtHttpServer/QHttpServerRequest>
+#include <QtNetwork/QSslCertificate>
+#include <QtNetwork/QSslKey>
 #include <QtNetwork/QTcpServer>
 #include <QtCore/QUrlQuery>
 #include <QtNetwork/QTcpSocket>
@@ -63,6 +66,28 @@ ApiServer::ApiServer(std::shared_ptr<api::ApiHandler> handler, QObject *parent)
 ApiServer::~ApiServer()
 {
     closeWatches();
+}
+
+bool ApiServer::setTls(const QString &certificatePath, const QString &keyPath, QString *error)
+{
+    QFile certificateFile(certificatePath);
+    QFile keyFile(keyPath);
+    if (!certificateFile.open(QIODevice::ReadOnly) || !keyFile.open(QIODevice::ReadOnly)) {
+        *error = QStringLiteral("cannot read the TLS certificate %1 or key %2").arg(certificatePath, keyPath);
+        return false;
+    }
+    const QSslCertificate certificate(&certificateFile, QSsl::Pem);
+    QSslKey key(&keyFile, QSsl::Rsa, QSsl::Pem);
+    if (key.isNull()) {
+        keyFile.seek(0);
+        key = QSslKey(&keyFile, QSsl::Ec, QSsl::Pem);
+    }
+    if (certificate.isNull() || key.isNull()) {
+        *error = QStringLiteral("%1 is not a PEM certificate or %2 not a PEM RSA/EC private key").arg(certificatePath, keyPath);
+        return false;
+    }
+    sslSetup(certificate, key);
+    return true;
 }
 
 quint16 ApiServer::start(const QHostAddress &address, quint16 port, QString *error)

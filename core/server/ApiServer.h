@@ -45,6 +45,9 @@ public:
     explicit ApiServer(std::shared_ptr<api::ApiHandler> handler, QObject *parent = nullptr);
     void setMaxWatches(std::size_t maxWatches) { m_maxWatches = maxWatches; }
     void setIdleTimeout(int milliseconds) { m_idleTimeoutMs = milliseconds; }
+    // Serves HTTPS with this PEM certificate and key (call before start()). False with
+    // `error` set when they cannot be read.
+    bool setTls(const QString &certificatePath, const QString &keyPath, QString *error);
     ~ApiServer() override;
 
     // Binds and starts accepting. Returns the bound port, or 0 with `error` set.

@@ -12,7 +12,7 @@ class RvscopeServer:
             [binary, "serve", "--listen", "127.0.0.1:0", *extra_args],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         line = self.process.stdout.readline()
-        match = re.match(r"listening on (http://127\.0\.0\.1:(\d+))$", line.strip())
+        match = re.match(r"listening on (https?://127\.0\.0\.1:(\d+))$", line.strip())
         if not match:
             self.process.kill()
             raise RuntimeError(f"no ready line from rvscope: {line!r} {self.process.stderr.read()}")

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: MIT
+#include "api/AccessControl.h"
+
+#include "api/QueryOptions.h"
+#include "api/WatchStream.h"
+#include "registry/selection/FieldSelector.h"
+
+namespace rvscope::api {
+
+AccessControl::AccessControl(auth::TokenFile tokens, auth::Policy policy)
+    : m_tokens(std::move(tokens))
+    , m_authorizer(std::move(policy))
+{
+}
+
+model::Result<auth::UserInfo> AccessControl::authenticate(const ApiRequest &request) const
+{
+    return m_tokens.authenticate(request.header("authorization"));
+}
+
+std::optional<auth::Attributes> AccessControl::attributesFor(const Route &route, const ApiRequest &request,
+                                                             const auth::UserInfo &user)
+{
+    if (route.kind != Route::Kind::Collection && route.kind != Route::Kind::Item)
+        return std::nullopt;
+    auth::Attributes attributes;
+    attributes.user = user;
+    attributes.resource = auth::Attributes::resourceFor(model::GroupResource{route.group, route.resource});
+    attributes.subresource = route.subresource;
+    attributes.namespaceName = route.namespaceName;
+    attributes.name = route.name;
+    attributes.path = request.path;
+    const bool collection = route.kind == Route::Kind::Collection;
+    const auto watching = isWatchRequest(request);
+    const std::string &method = request.method;
+    if (method == "GET" || method == "HEAD")
+        attributes.verb = watching && *watching ? "watch" : collection ? "list" : "get";
+    else if (method == "POST")
+        attributes.verb = "create";
+    else if (method == "PUT")
+        attributes.verb = "update";
+    else if (method == "PATCH")
+        attributes.verb = "patch";
+    else if (method == "DELETE")
+        attributes.verb = collection ? "deletecollection" : "delete";
+    else
+        attributes.verb = method;
+    if (attributes.verb == "list" || attributes.verb == "watch") {
+        if (const std::string *selector = request.queryValue("fieldSelector")) {
+            if (auto parsed = registry::FieldSelector::parse(*selector))
+                auth::applyFieldSelectorName(attributes, *parsed);
+        }
+    }
+    return attributes;
+}
+
+std::optional<model::Status> AccessControl::authorize(const auth::Attributes &attributes) const
+{
+    return m_authorizer.check(attributes);
+}
+
+void AccessControl::registerWatch(const std::shared_ptr<WatchStream> &stream, auth::Attributes attributes)
+{
+    m_watches.push_back(Watch{stream, std::move(attributes)});
+}
+
+int AccessControl::recheckWatches()
+{
+    int closed = 0;
+    std::vector<std::pair<std::shared_ptr<WatchStream>, model::Status>> lost;
+    std::erase_if(m_watches, [&](const Watch &watch) {
+        auto stream = watch.stream.lock();
+        if (!stream || stream->ended())
+            return true;
+        if (auto denied = m_authorizer.check(watch.attributes)) {
+            lost.emplace_back(std::move(stream), std::move(*denied));
+            return true;
+        }
+        return false;
+    });
+    // Ended outside the loop: an ending stream may call back into the server.
+    for (auto &[stream, status] : lost) {
+        registry::WatchEvent event;
+        event.type = registry::WatchEventType::Error;
+        event.error = std::move(status);
+        stream->sink()(event);
+        ++closed;
+    }
+    return closed;
+}
+
+} // namespace rvscope::api

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "api/ApiTypes.h"
+#include "api/Route.h"
+#include "auth/Attributes.h"
+#include "auth/Authorizer.h"
+#include "auth/TokenFile.h"
+#include "model/Result.h"
+
+namespace rvscope::api {
+
+class WatchStream;
+
+// Authentication and authorization before any handler runs, as the apiserver's filter chain
+// does: the bearer token (or anonymous) names the user, the request becomes authorizer
+// Attributes (verb from method and watch, resource, subresource, namespace, name - a
+// list/watch's metadata.name field selector counts as a name), and the node authorizer, then
+// the policy, decide. 401 and 403 carry the apiserver's Status texts.
+//
+// Open watches stay authorized only as long as their access lasts: every watch registers its
+// attributes, and recheckWatches() (called periodically and whenever the authorizer's
+// generation changes, e.g. a pod moved off a node) ends each one that lost access with an
+// ERROR event carrying the 403 Status. Core thread only.
+class AccessControl final {
+public:
+    AccessControl(auth::TokenFile tokens, auth::Policy policy);
+
+    auth::Authorizer &authorizer() { return m_authorizer; }
+    void setAnonymousAllowed(bool allowed) { m_tokens.setAnonymousAllowed(allowed); }
+    const auth::TokenFile &tokens() const { return m_tokens; }
+
+    // The user, or a 401 Status.
+    model::Result<auth::UserInfo> authenticate(const ApiRequest &request) const;
+    // The attributes of a request for `route`; nullopt for requests that need none beyond
+    // authentication (discovery, OpenAPI, /version, health).
+    static std::optional<auth::Attributes> attributesFor(const Route &route, const ApiRequest &request,
+                                                         const auth::UserInfo &user);
+    std::optional<model::Status> authorize(const auth::Attributes &attributes) const;
+
+    void registerWatch(const std::shared_ptr<WatchStream> &stream, auth::Attributes attributes);
+    // Returns how many watches were closed.
+    int recheckWatches();
+    std::size_t watchedCount() const { return m_watches.size(); }
+
+private:
+    struct Watch {
+        std::weak_ptr<WatchStream> stream;
+        auth::Attributes attributes;
+    };
+    auth::TokenFile m_tokens;
+    auth::Authorizer m_authorizer;
+    std::vector<Watch> m_watches;
+};
+
+} // namespace rvscope::api
