@@ -13,9 +13,34 @@ AccessControl::AccessControl(auth::TokenFile tokens, auth::Policy policy)
 {
 }
 
-model::Result<auth::UserInfo> AccessControl::authenticate(const ApiRequest &request) const
+model::Result<auth::UserInfo> AccessControl::authenticate(const ApiRequest &request)
 {
-    return m_tokens.authenticate(request.header("authorization"));
+    auto user = m_tokens.authenticate(request.header("authorization"));
+    if (user)
+        m_users[user->name] = *user;
+    return user;
+}
+
+auth::UserInfo AccessControl::userNamed(const std::string &name) const
+{
+    if (auto it = m_users.find(name); it != m_users.end())
+        return it->second;
+    auth::UserInfo user;
+    user.name = name;
+    return user;
+}
+
+std::optional<model::Status> AccessControl::authorizeBulk(const std::string &user, const std::string &verb,
+                                                          const std::string &group, const std::string &resource,
+                                                          const std::string &namespaceName, const std::string &name) const
+{
+    auth::Attributes attributes;
+    attributes.user = userNamed(user);
+    attributes.verb = verb;
+    attributes.resource = auth::Attributes::resourceFor(model::GroupResource{group, resource});
+    attributes.namespaceName = namespaceName;
+    attributes.name = name;
+    return m_authorizer.check(attributes);
 }
 
 std::optional<auth::Attributes> AccessControl::attributesFor(const Route &route, const ApiRequest &request,

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -35,8 +36,15 @@ public:
     void setAnonymousAllowed(bool allowed) { m_tokens.setAnonymousAllowed(allowed); }
     const auth::TokenFile &tokens() const { return m_tokens; }
 
-    // The user, or a 401 Status.
-    model::Result<auth::UserInfo> authenticate(const ApiRequest &request) const;
+    // The user, or a 401 Status. Authenticated users are remembered by name (userNamed()).
+    model::Result<auth::UserInfo> authenticate(const ApiRequest &request);
+    // The last authenticated user of that name (groups included), else just the name.
+    auth::UserInfo userNamed(const std::string &name) const;
+    // The decision for a bulk get (verb "list") or bulk watch channel (verb "watch") of
+    // `user` on group/resource in a namespace, of one object when `name` is set.
+    std::optional<model::Status> authorizeBulk(const std::string &user, const std::string &verb, const std::string &group,
+                                               const std::string &resource, const std::string &namespaceName,
+                                               const std::string &name) const;
     // The attributes of a request for `route`; nullopt for requests that need none beyond
     // authentication (discovery, OpenAPI, /version, health).
     static std::optional<auth::Attributes> attributesFor(const Route &route, const ApiRequest &request,
@@ -56,6 +64,7 @@ private:
     auth::TokenFile m_tokens;
     auth::Authorizer m_authorizer;
     std::vector<Watch> m_watches;
+    std::map<std::string, auth::UserInfo> m_users;
 };
 
 } // namespace rvscope::api

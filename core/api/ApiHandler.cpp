@@ -9,6 +9,7 @@
 #include "api/Responses.h"
 #include "api/discovery/Discovery.h"
 #include "api/discovery/OpenApi.h"
+#include "bulk/BulkGet.h"
 #include "model/StatusErrors.h"
 #include "registry/Registry.h"
 
@@ -29,7 +30,23 @@ ApiHandler::ApiHandler(std::shared_ptr<registry::Registry> registry)
 ApiHandler::ApiHandler(std::shared_ptr<registry::Registry> registry, Options options)
     : m_registry(std::move(registry))
     , m_options(std::move(options))
+    , m_bulkGet(std::make_shared<bulk::BulkGet>(m_registry))
 {
+}
+
+void ApiHandler::setAccessControl(std::shared_ptr<AccessControl> access)
+{
+    m_access = std::move(access);
+    // Bulk get is authorized as a whole: every operation as a "list" of its user.
+    std::weak_ptr<AccessControl> weak = m_access;
+    m_bulkGet->setAuthorizer([weak](const std::string &user, const std::string &verb, const std::string &group,
+                                    const std::string &resource, const std::string &ns,
+                                    const std::string &name) -> std::optional<model::Status> {
+        auto shared = weak.lock();
+        if (!shared)
+            return std::nullopt;
+        return shared->authorizeBulk(user, verb, group, resource, ns, name);
+    });
 }
 
 QCoro::Task<ApiResponse> ApiHandler::handle(ApiRequest request)
@@ -152,7 +169,16 @@ QCoro::Task<ApiResponse> ApiHandler::dispatch(Route route, ApiRequest request)
         if (!route.subresource.empty())
             co_return co_await subresource(route, std::move(request));
         co_return co_await item(route, std::move(request));
-    case Route::Kind::BulkGet:
+    case Route::Kind::BulkGet: {
+        if (request.method != "POST")
+            co_return statusResponse(
+                model::errors::methodNotAllowed("the server does not allow this method on the requested resource"));
+        std::shared_ptr<bulk::BulkGet> bulkGet = m_bulkGet;
+        auto listed = co_await bulkGet->run(std::move(request.body), request.user);
+        if (!listed)
+            co_return statusResponse(listed.error());
+        co_return jsonResponse(200, std::move(listed).value());
+    }
     case Route::Kind::NotFound:
         break;
     }

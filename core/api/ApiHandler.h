@@ -16,6 +16,9 @@ namespace rvscope::registry {
 class Registry;
 struct ResourceType;
 }
+namespace rvscope::bulk {
+class BulkGet;
+}
 
 namespace rvscope::api {
 
@@ -52,9 +55,12 @@ public:
     void setDeliveryObserver(DeliveryObserver observer) { m_deliveryObserver = std::move(observer); }
     // Authentication and authorization for every request (null: none, everyone is
     // system:anonymous and allowed, the lab's default on loopback).
-    void setAccessControl(std::shared_ptr<AccessControl> access) { m_access = std::move(access); }
+    void setAccessControl(std::shared_ptr<AccessControl> access);
     const std::shared_ptr<AccessControl> &accessControl() const { return m_access; }
     const Options &options() const { return m_options; }
+    const std::shared_ptr<registry::Registry> &registry() const { return m_registry; }
+    // POST /apis/bulk.k8s.io/v1/bulkgetoperations (its authorizer is set there).
+    bulk::BulkGet &bulkGet() { return *m_bulkGet; }
     void setProcessingDelay(int milliseconds) { m_options.processingDelayMs = milliseconds; }
     // The address /api advertises (known once the server has bound its port).
     void setServerAddress(std::string address)
@@ -77,6 +83,7 @@ private:
     Options m_options;
     OperationObserver m_observer;
     DeliveryObserver m_deliveryObserver;
+    std::shared_ptr<bulk::BulkGet> m_bulkGet;
     std::shared_ptr<AccessControl> m_access;
     // Discovery and OpenAPI bodies, rebuilt when the set of types changes.
     std::map<std::string, std::string> m_discoveryCache;

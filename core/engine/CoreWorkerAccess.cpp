@@ -7,6 +7,7 @@
 #include "api/AccessControl.h"
 #include "api/ApiHandler.h"
 #include "registry/Registry.h"
+#include "server/ApiServer.h"
 #include "storage/WatchHandle.h"
 
 namespace rvscope::engine {
@@ -69,6 +70,8 @@ void CoreWorker::recheckWatches()
 {
     if (auto access = m_handler ? m_handler->accessControl() : nullptr)
         access->recheckWatches();
+    if (m_server)
+        m_server->recheckBulkWatches();
 }
 
 } // namespace rvscope::engine

@@ -7,16 +7,29 @@
 #include <QtNetwork/QSslKey>
 #include <QtNetwork/QTcpServer>
 #include <QtCore/QUrlQuery>
+#include <QtNetwork/QNetworkRequest>
 #include <QtNetwork/QTcpSocket>
 #include <qcoro/qcorotask.h>
 
+#include "api/AccessControl.h"
 #include "api/ApiHandler.h"
+#include "api/Route.h"
 #include "api/WatchStream.h"
 #include "model/StatusErrors.h"
 #include "server/HttpResponse.h"
 
 namespace rvscope::server {
 namespace {
+// The WebSocket handshake's request headers, lower-cased, as an ApiRequest carries them.
+std::map<std::string, std::string> handshakeHeaders(const QWebSocket &socket)
+{
+    std::map<std::string, std::string> headers;
+    const QNetworkRequest request = socket.request();
+    for (const QByteArray &name : request.rawHeaderList())
+        headers[name.toLower().toStdString()] = request.rawHeader(name).toStdString();
+    return headers;
+}
+
 const char *methodName(QHttpServerRequest::Method method)
 {
     switch (method) {
@@ -221,12 +234,18 @@ void ApiServer::handleWebSocketConnections()
         if (!socket)
             continue;
         const QUrl url = socket->requestUrl();
+        const std::string path = url.path(QUrl::FullyDecoded).toStdString();
+        if (api::resolveRoute(path, *m_handler->registry()).kind == api::Route::Kind::BulkGet) {
+            serveBulkWatch(std::move(socket));
+            continue;
+        }
         api::ApiRequest request;
         request.method = "GET";
         request.path = url.path(QUrl::FullyDecoded).toStdString();
         for (const auto &[key, value] : QUrlQuery(url).queryItems(QUrl::FullyDecoded))
             request.query[key.toStdString()] = value.toStdString();
         request.query["watch"] = "true";
+        request.headers = handshakeHeaders(*socket);
         QCoro::Task<api::ApiResponse> task = m_handler->handle(std::move(request));
         QPointer<ApiServer> self(this);
         auto shared = std::make_shared<std::unique_ptr<QWebSocket>>(std::move(socket));
@@ -278,8 +297,101 @@ void ApiServer::serveWebSocket(std::unique_ptr<QWebSocket> socket, api::ApiRespo
         });
 }
 
+void ApiServer::serveBulkWatch(std::unique_ptr<QWebSocket> socket)
+{
+    // The session's user comes from the handshake's token; each channel is authorized as a
+    // "watch" of that user, and re-authorized with every other watch (recheckBulkWatches).
+    bulk::BulkWatchSession::Options options = m_bulkOptions;
+    if (const std::shared_ptr<api::AccessControl> &access = m_handler->accessControl()) {
+        api::ApiRequest handshake;
+        handshake.headers = handshakeHeaders(*socket);
+        auto user = access->authenticate(handshake);
+        if (!user) {
+            nlohmann::json refusal = {{"requestId", nullptr}, {"error", user.error().toJson()}};
+            socket->sendTextMessage(QString::fromStdString(refusal.dump()));
+            socket->close();
+            socket.release()->deleteLater();
+            return;
+        }
+        options.user = user->name;
+        std::weak_ptr<api::AccessControl> weakAccess = access;
+        options.authorize = [weakAccess](const std::string &name, const std::string &verb, const std::string &group,
+                                         const std::string &resource, const std::string &ns,
+                                         const std::string &object) -> std::optional<model::Status> {
+            auto shared = weakAccess.lock();
+            if (!shared)
+                return std::nullopt;
+            return shared->authorizeBulk(name, verb, group, resource, ns, object);
+        };
+    }
+    constexpr qint64 MAX_BULK_FRAME_BYTES = 1024 * 1024;
+    socket->setMaxAllowedIncomingFrameSize(MAX_BULK_FRAME_BYTES);
+    socket->setMaxAllowedIncomingMessageSize(MAX_BULK_FRAME_BYTES);
+    QWebSocket *key = socket.get();
+    QPointer<QWebSocket> guarded(key);
+    auto session = std::make_shared<bulk::BulkWatchSession>(m_handler->registry(), options,
+                                                             [guarded](const std::string &frame) {
+                                                                 if (guarded)
+                                                                     guarded->sendTextMessage(
+                                                                         QString::fromStdString(frame));
+                                                             });
+    m_bulkSessions[key] = BulkConnection{std::move(socket), session};
+    std::weak_ptr<bulk::BulkWatchSession> weak = session;
+    connect(key, &QWebSocket::textMessageReceived, this, [weak](const QString &message) {
+        if (auto live = weak.lock())
+            live->handleFrame(message.toStdString());
+    });
+    connect(key, &QWebSocket::binaryMessageReceived, this, [weak](const QByteArray &message) {
+        if (auto live = weak.lock())
+            live->handleFrame(message.toStdString());
+    });
+    QPointer<ApiServer> self(this);
+    connect(key, &QWebSocket::disconnected, this, [self, key] {
+        if (!self)
+            return;
+        auto it = self->m_bulkSessions.find(key);
+        if (it == self->m_bulkSessions.end())
+            return;
+        it->second.session->close();
+        it->second.socket.release()->deleteLater();
+        self->m_bulkSessions.erase(it);
+    });
+}
+
+int ApiServer::recheckBulkWatches()
+{
+    const std::shared_ptr<api::AccessControl> &access = m_handler->accessControl();
+    if (!access)
+        return 0;
+    int closed = 0;
+    for (const auto &session : bulkWatchSessions()) {
+        for (const bulk::BulkWatchSession::ChannelInfo &channel : session->channels()) {
+            if (auto denied = access->authorizeBulk(channel.user, "watch", channel.resource.group,
+                                                    channel.resource.resource, channel.namespaceName, channel.name)) {
+                closed += session->closeChannel(channel.channel, *denied) ? 1 : 0;
+            }
+        }
+    }
+    return closed;
+}
+
+std::vector<std::shared_ptr<bulk::BulkWatchSession>> ApiServer::bulkWatchSessions() const
+{
+    std::vector<std::shared_ptr<bulk::BulkWatchSession>> out;
+    out.reserve(m_bulkSessions.size());
+    for (const auto &[key, connection] : m_bulkSessions)
+        out.push_back(connection.session);
+    return out;
+}
+
 void ApiServer::closeWatches()
 {
+    auto bulkSessions = std::move(m_bulkSessions);
+    m_bulkSessions.clear();
+    for (auto &[key, connection] : bulkSessions) {
+        connection.session->close();
+        connection.socket->close();
+    }
     // Moved out first: closing a socket runs its disconnected handler, which edits the map.
     auto webSocketWatches = std::move(m_webSocketWatches);
     m_webSocketWatches.clear();

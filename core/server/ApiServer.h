@@ -3,12 +3,15 @@
 
 #include <map>
 #include <memory>
+#include <vector>
 
 #include <QtCore/QPointer>
 #include <QtCore/QTimer>
 #include <QtHttpServer/QAbstractHttpServer>
 #include <QtNetwork/QHostAddress>
 #include <QtWebSockets/QWebSocket>
+
+#include "bulk/BulkWatchSession.h"
 
 namespace rvscope::api {
 class ApiHandler;
@@ -57,6 +60,15 @@ public:
     void closeWatches();
     std::size_t openWatchCount() const { return m_watches.size() + m_webSocketWatches.size(); }
 
+    // A WebSocket on /apis/bulk.k8s.io/v1/bulkgetoperations is a bulk watch session (one per
+    // connection, see bulk/BulkWatchSession.h); these options apply to sessions opened later.
+    void setBulkWatchOptions(bulk::BulkWatchSession::Options options) { m_bulkOptions = std::move(options); }
+    // The open sessions (for the ACL re-check and introspection).
+    std::vector<std::shared_ptr<bulk::BulkWatchSession>> bulkWatchSessions() const;
+    // Re-authorizes every bulk channel; each that lost access gets an ERROR event with the
+    // 403 and closes (its session goes on). Returns how many closed.
+    int recheckBulkWatches();
+
 protected:
     bool handleRequest(const QHttpServerRequest &request, QTcpSocket *socket) override;
     void missingHandler(const QHttpServerRequest &request, QTcpSocket *socket) override;
@@ -67,6 +79,7 @@ private:
     void handleWebSocketConnections();
     void serveWebSocket(std::unique_ptr<QWebSocket> socket, api::ApiResponse response);
     void startWatch(QPointer<QTcpSocket> socket, std::shared_ptr<api::WatchStream> stream);
+    void serveBulkWatch(std::unique_ptr<QWebSocket> socket);
     // The connection's idle timer (a child of the socket): stopped while a request is in
     // flight or a watch streams, started once a keep-alive response is written.
     QTimer *idleTimer(QTcpSocket *socket);
@@ -85,6 +98,12 @@ private:
         std::shared_ptr<api::WatchStream> stream;
     };
     std::map<QWebSocket *, WebSocketWatch> m_webSocketWatches;
+    struct BulkConnection {
+        std::unique_ptr<QWebSocket> socket;
+        std::shared_ptr<bulk::BulkWatchSession> session;
+    };
+    std::map<QWebSocket *, BulkConnection> m_bulkSessions;
+    bulk::BulkWatchSession::Options m_bulkOptions;
 };
 
 } // namespace rvscope::server

@@ -121,6 +121,60 @@ class AccessEndToEnd(unittest.TestCase):
         result = self.k("node-token", "get", "secret", "s1", check=False)
         self.assertIn("forbidden", result.stderr)
 
+    def test_bulk_get_is_all_or_nothing_and_bulk_channels_are_rejected_and_closed_per_channel(self):
+        import websocket  # python3-websocket, a dependency of python3-kubernetes
+        self.k("admin-token", "create", "configmap", "cm1", "--from-literal=a=1")
+        self.k("admin-token", "create", "secret", "generic", "s1", "--from-literal=p=1")
+        self.k("admin-token", "create", "secret", "generic", "s2", "--from-literal=p=2")
+        self.k("admin-token", "apply", "-f", "-", input=json.dumps(POD))
+        bulk = self.server.url + "/apis/bulk.k8s.io/v1/bulkgetoperations"
+
+        def bulk_get(token, resources):
+            body = json.dumps({"operations": [{"resource": {"group": "", "version": "v1", "resource": r},
+                                               "options": {"namespace": "default"}} for r in resources]}).encode()
+            request = urllib.request.Request(bulk, data=body, method="POST", headers={
+                "Authorization": f"Bearer {token}", "Content-Type": "application/json"})
+            try:
+                return 200, json.loads(urllib.request.urlopen(request, context=self.insecure(), timeout=10).read())
+            except urllib.error.HTTPError as error:
+                return error.code, json.loads(error.read())
+
+        code, listed = bulk_get("alice-token", ["configmaps"])
+        self.assertEqual(code, 200)
+        self.assertEqual(listed["kind"], "List")
+        self.assertIn("cm1", [item["metadata"]["name"] for item in listed["items"]])
+        code, refused = bulk_get("alice-token", ["configmaps", "secrets"])
+        self.assertEqual((code, refused["reason"]), (403, "Forbidden"))
+
+        socket = websocket.create_connection(bulk.replace("https://", "wss://"), header=["Authorization: Bearer node-token"],
+                                             sslopt={"cert_reqs": ssl.CERT_NONE, "check_hostname": False}, timeout=10)
+
+        def watch(request_id, name):
+            socket.send(json.dumps({"id": request_id, "watch": {"selector": {
+                "resource": {"group": "", "version": "v1", "resource": "secrets"},
+                "options": {"namespace": "default", "fieldSelector": f"metadata.name={name}"}}}}))
+
+        def receive(predicate):
+            while True:
+                frame = json.loads(socket.recv())
+                if predicate(frame):
+                    return frame
+
+        watch(1, "s1")
+        opened = receive(lambda f: f.get("requestId") == 1)
+        channel = opened["channel"]
+        added = receive(lambda f: f.get("channel") == channel)
+        self.assertEqual(added["event"]["type"], "ADDED")
+        watch(2, "s2")  # partial rejection: this channel only
+        rejected = receive(lambda f: f.get("requestId") == 2)
+        self.assertEqual(rejected["error"]["code"], 403)
+        self.k("admin-token", "delete", "pod", "web")
+        closing = receive(lambda f: f.get("channel") == channel and f["event"]["type"] == "ERROR")
+        self.assertEqual(closing["event"]["object"]["code"], 403)
+        watch(3, "s1")  # the session goes on; access is gone
+        self.assertEqual(receive(lambda f: f.get("requestId") == 3)["error"]["code"], 403)
+        socket.close()
+
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)

@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: MIT
+#include "bulk/BulkGet.h"
+
+#include <algorithm>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "model/StatusErrors.h"
+#include "registry/Registry.h"
+
+namespace rvscope::bulk {
+namespace {
+struct Operation final {
+    Operation() = default;
+    ResourceSelector selector;
+    std::shared_ptr<registry::Store> store;
+};
+
+// A namespace given for a cluster-scoped type names nothing, as the URL would.
+model::Result<Operation> resolve(const registry::Registry &registry, ResourceSelector selector)
+{
+    const registry::Registry::Entry *entry = registry.find(selector.resource);
+    if (!entry || (!entry->type->namespaced() && !selector.namespaceName.empty()))
+        return model::errors::pathNotFound();
+    Operation operation;
+    operation.selector = std::move(selector);
+    operation.store = entry->store;
+    return operation;
+}
+} // namespace
+
+BulkGet::BulkGet(std::shared_ptr<registry::Registry> registry)
+    : BulkGet(std::move(registry), Options{})
+{
+}
+
+BulkGet::BulkGet(std::shared_ptr<registry::Registry> registry, Options options)
+    : m_registry(std::move(registry))
+    , m_options(std::move(options))
+{
+}
+
+QCoro::Task<model::Result<std::string>> BulkGet::run(std::string body, std::string user)
+{
+    std::shared_ptr<registry::Registry> registry = m_registry;
+    if (body.size() > m_options.maxBodyBytes)
+        co_return model::errors::requestEntityTooLarge("Request entity too large: limit is "
+                                                       + std::to_string(m_options.maxBodyBytes));
+    const nlohmann::json json = nlohmann::json::parse(body, nullptr, /*allow_exceptions=*/false);
+    if (json.is_discarded() || !json.is_object())
+        co_return model::errors::badRequest("BulkGetOperations in version \"v1\" cannot be handled: the request body "
+                                            "is not a JSON object");
+    auto operationsJson = json.find("operations");
+    if (operationsJson == json.end() || !operationsJson->is_array())
+        co_return model::errors::badRequest("operations: expected an array of {resource, options}");
+    if (operationsJson->size() > m_options.maxOperations)
+        co_return model::errors::badRequest("operations: at most " + std::to_string(m_options.maxOperations)
+                                            + " operations per request");
+
+    // Everything is checked before anything is read: the request is all or nothing.
+    std::vector<Operation> operations;
+    operations.reserve(operationsJson->size());
+    for (std::size_t i = 0; i < operationsJson->size(); ++i) {
+        auto selector = parseResourceSelector((*operationsJson)[i], "operations[" + std::to_string(i) + "]");
+        if (!selector)
+            co_return std::move(selector).error();
+        if (auto denied = authorizeSelector(m_options.authorize, user, "list", *selector))
+            co_return *denied;
+        auto operation = resolve(*registry, std::move(selector).value());
+        if (!operation)
+            co_return std::move(operation).error();
+        operations.push_back(std::move(operation).value());
+    }
+
+    std::string items;
+    storage::Revision revision = 0;
+    for (Operation &operation : operations) {
+        std::shared_ptr<registry::Store> store = operation.store;
+        std::string ns = operation.selector.namespaceName;
+        registry::ListOptions options = operation.selector.options;
+        auto listed = co_await store->list(std::move(ns), std::move(options));
+        if (!listed)
+            co_return std::move(listed).error();
+        revision = std::max(revision, listed->revision);
+        for (const auto &item : listed->items) {
+            if (!items.empty())
+                items += ',';
+            items += item->bytes();
+        }
+    }
+    std::string list = R"({"kind":"List","apiVersion":"v1","metadata":{"resourceVersion":")"
+        + std::to_string(revision) + R"("},"items":[)";
+    list += items;
+    list += "]}";
+    co_return list;
+}
+
+} // namespace rvscope::bulk

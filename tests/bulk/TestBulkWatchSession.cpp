@@ -1,0 +1,471 @@
+// SPDX-License-Identifier: MIT
+// Bulk watch sessions through the real transport: QWebSocket clients on 127.0.0.1 talking
+// to an ApiServer, every message type and error of the protocol, and routing at scale.
+#include <QtNetwork/QTcpSocket>
+
+#include "BulkTestSupport.h"
+#include "model/StatusErrors.h"
+
+using namespace rvscope;
+using testing::BulkClient;
+using testing::BulkFixture;
+using testing::run;
+using testing::selector;
+using testing::watchRequest;
+
+namespace {
+std::string kindOf(const nlohmann::json &event)
+{
+    return event["object"].value("kind", std::string());
+}
+std::string nameOf(const nlohmann::json &event)
+{
+    return event["object"]["metadata"].value("name", std::string());
+}
+std::int64_t rvOf(const nlohmann::json &event)
+{
+    return std::stoll(event["object"]["metadata"]["resourceVersion"].get<std::string>());
+}
+} // namespace
+
+class TestBulkWatchSession final : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void testWatchResponseThenEvents();
+    void testChannelsCountFromOnePerConnection();
+    void testSameObjectOnTwoChannels();
+    void testEventsInIncreasingResourceVersion();
+    void testCloseWatch();
+    void testCloseWatchOfUnknownChannel();
+    void testTooOldResourceVersionEndsOnlyItsChannel();
+    void testRequestErrors();
+    void testMalformedFramesNeverKillTheSession();
+    void testChannelLimit();
+    void testAuthorizerRejectsPerChannel();
+    void testCloseChannelSendsErrorAndOthersContinue();
+    void testChannelsIntrospection();
+    void testClosingTheSocketClosesEveryChannel();
+    void testPlainWatchPathsStayRegularWatches();
+    void testTenThousandChannelsOverHundredSockets();
+};
+
+void TestBulkWatchSession::testWatchResponseThenEvents()
+{
+    BulkFixture fixture;
+    fixture.createConfigMap("existing");
+    BulkClient client(fixture.port);
+    QVERIFY(client.waitConnected());
+    client.send(watchRequest(1, selector("configmaps", {{"namespace", "default"}})));
+    const auto response = client.response(1);
+    QCOMPARE(response, nlohmann::json({{"requestId", 1}, {"channel", 1}}));
+    // The initial ADDED event of a watch without resourceVersion follows the response.
+    QVERIFY(client.waitEvents(1, 1));
+    QCOMPARE(client.frames.front(), response);
+    auto events = client.events(1);
+    QCOMPARE(events[0]["type"], "ADDED");
+    QCOMPARE(nameOf(events[0]), "existing");
+    QCOMPARE(kindOf(events[0]), "ConfigMap");
+
+    fixture.touchConfigMap("existing", "2");
+    fixture.createConfigMap("later");
+    QVERIFY(client.waitEvents(1, 3));
+    events = client.events(1);
+    QCOMPARE(events[1]["type"], "MODIFIED");
+    QCOMPARE(events[2]["type"], "ADDED");
+    QCOMPARE(nameOf(events[2]), "later");
+    QVERIFY(run(fixture.store("configmaps")->remove("default", "later", registry::DeleteOptions())).ok());
+    QVERIFY(client.waitEvents(1, 4));
+    QCOMPARE(client.events(1)[3]["type"], "DELETED");
+}
+
+void TestBulkWatchSession::testChannelsCountFromOnePerConnection()
+{
+    BulkFixture fixture;
+    BulkClient first(fixture.port);
+    BulkClient second(fixture.port);
+    QVERIFY(first.waitConnected());
+    QVERIFY(second.waitConnected());
+    for (int id = 10; id < 13; ++id)
+        first.send(watchRequest(id, selector("configmaps")));
+    QCOMPARE(first.response(10)["channel"], 1);
+    QCOMPARE(first.response(11)["channel"], 2);
+    QCOMPARE(first.response(12)["channel"], 3);
+    second.send(watchRequest(7, selector("secrets")));
+    QCOMPARE(second.response(7)["channel"], 1);
+}
+
+void TestBulkWatchSession::testSameObjectOnTwoChannels()
+{
+    BulkFixture fixture;
+    BulkClient client(fixture.port);
+    QVERIFY(client.waitConnected());
+    const std::string rv = std::to_string(fixture.currentRevision());
+    client.send(watchRequest(1, selector("configmaps", {{"namespace", "default"}, {"resourceVersion", rv}})));
+    client.send(watchRequest(2, selector("configmaps", {{"fieldSelector", "metadata.name=shared"},
+                                                        {"resourceVersion", rv}})));
+    client.send(watchRequest(3, selector("configmaps", {{"labelSelector", "app=other"}, {"resourceVersion", rv}})));
+    QCOMPARE(client.response(1)["channel"], 1);
+    QCOMPARE(client.response(2)["channel"], 2);
+    QCOMPARE(client.response(3)["channel"], 3);
+    fixture.createConfigMap("shared");
+    QVERIFY(client.waitEvents(1, 1));
+    QVERIFY(client.waitEvents(2, 1));
+    QCOMPARE(nameOf(client.events(1)[0]), "shared");
+    QCOMPARE(client.events(1)[0], client.events(2)[0]);
+    QTest::qWait(50);
+    QCOMPARE(client.events(3).size(), std::size_t(0));
+}
+
+void TestBulkWatchSession::testEventsInIncreasingResourceVersion()
+{
+    BulkFixture fixture;
+    fixture.createConfigMap("a");
+    BulkClient client(fixture.port);
+    QVERIFY(client.waitConnected());
+    client.send(watchRequest(1, selector("configmaps", {{"resourceVersion", "0"}})));
+    QCOMPARE(client.response(1)["channel"], 1);
+    for (int i = 0; i < 20; ++i)
+        fixture.touchConfigMap("a", std::to_string(i));
+    QVERIFY(client.waitEvents(1, 21));
+    const auto events = client.events(1);
+    for (std::size_t i = 1; i < events.size(); ++i)
+        QVERIFY(rvOf(events[i]) > rvOf(events[i - 1]));
+}
+
+void TestBulkWatchSession::testCloseWatch()
+{
+    BulkFixture fixture;
+    BulkClient client(fixture.port);
+    QVERIFY(client.waitConnected());
+    client.send(watchRequest(1, selector("configmaps", {{"namespace", "default"}})));
+    client.send(watchRequest(2, selector("configmaps", {{"namespace", "default"}})));
+    QCOMPARE(client.response(2)["channel"], 2);
+    client.send({{"id", 3}, {"closeWatch", {{"channel", 1}}}});
+    QCOMPARE(client.response(3), nlohmann::json({{"requestId", 3}, {"channel", 1}}));
+    fixture.createConfigMap("after");
+    QVERIFY(client.waitEvents(2, 1));
+    QTest::qWait(50);
+    QCOMPARE(client.events(1).size(), std::size_t(0));
+    QCOMPARE(fixture.server->bulkWatchSessions().at(0)->channelCount(), std::size_t(1));
+}
+
+void TestBulkWatchSession::testCloseWatchOfUnknownChannel()
+{
+    BulkFixture fixture;
+    BulkClient client(fixture.port);
+    QVERIFY(client.waitConnected());
+    client.send({{"id", 4}, {"closeWatch", {{"channel", 42}}}});
+    const auto response = client.response(4);
+    QCOMPARE(response["error"]["code"], 404);
+    QCOMPARE(response["error"]["kind"], "Status");
+    // A closed channel is unknown afterwards too.
+    client.send(watchRequest(5, selector("configmaps")));
+    QCOMPARE(client.response(5)["channel"], 1);
+    client.send({{"id", 6}, {"closeWatch", {{"channel", 1}}}});
+    QCOMPARE(client.response(6)["channel"], 1);
+    client.send({{"id", 7}, {"closeWatch", {{"channel", 1}}}});
+    QCOMPARE(client.response(7)["error"]["code"], 404);
+}
+
+void TestBulkWatchSession::testTooOldResourceVersionEndsOnlyItsChannel()
+{
+    BulkFixture fixture;
+    fixture.createConfigMap("a");
+    fixture.touchConfigMap("a", "2");
+    fixture.touchConfigMap("a", "3");
+    const std::int64_t current = fixture.currentRevision();
+    QVERIFY(run(fixture.registryFixture.storage->compact(current)).ok());
+    BulkClient client(fixture.port);
+    QVERIFY(client.waitConnected());
+    client.send(watchRequest(1, selector("configmaps", {{"resourceVersion", std::to_string(current)}})));
+    client.send(watchRequest(2, selector("configmaps", {{"resourceVersion", "1"}})));
+    QCOMPARE(client.response(1)["channel"], 1);
+    QCOMPARE(client.response(2)["channel"], 2);
+    QVERIFY(client.waitEvents(2, 1));
+    const auto expired = client.events(2)[0];
+    QCOMPARE(expired["type"], "ERROR");
+    QCOMPARE(expired["object"]["code"], 410);
+    QCOMPARE(expired["object"]["reason"], "Expired");
+    fixture.touchConfigMap("a", "4");
+    QVERIFY(client.waitEvents(1, 1));
+    QCOMPARE(client.events(1)[0]["type"], "MODIFIED");
+    QCOMPARE(client.events(2).size(), std::size_t(1));
+    client.send({{"id", 3}, {"closeWatch", {{"channel", 2}}}});
+    QCOMPARE(client.response(3)["error"]["code"], 404);
+}
+
+void TestBulkWatchSession::testRequestErrors()
+{
+    BulkFixture fixture;
+    BulkClient client(fixture.port);
+    QVERIFY(client.waitConnected());
+    client.send(watchRequest(1, selector("nosuchthings")));
+    client.send(watchRequest(2, selector("configmaps", {{"labelSelector", "a in (("}})));
+    client.send(watchRequest(3, selector("namespaces", {{"namespace", "default"}})));
+    client.send(watchRequest(4, selector("configmaps", {{"resourceVersion", "abc"}})));
+    client.send(watchRequest(5, selector("configmaps", {{"fieldSelector", "spec.nope=1"}})));
+    QCOMPARE(client.response(1)["error"]["code"], 404);
+    QCOMPARE(client.response(2)["error"]["code"], 400);
+    QCOMPARE(client.response(3)["error"]["code"], 404);
+    QVERIFY(client.response(4)["error"]["code"].get<int>() >= 400);
+    QCOMPARE(client.response(5)["error"]["code"], 400);
+    // Rejected requests take no channel id.
+    client.send(watchRequest(6, selector("configmaps")));
+    QCOMPARE(client.response(6)["channel"], 1);
+}
+
+void TestBulkWatchSession::testMalformedFramesNeverKillTheSession()
+{
+    BulkFixture fixture;
+    BulkClient client(fixture.port);
+    QVERIFY(client.waitConnected());
+    const QStringList garbage = {
+        QStringLiteral("this is not json"),
+        QStringLiteral("[1,2,3]"),
+        QStringLiteral("{\"watch\":{\"selector\":{}}}"),
+        QStringLiteral("{\"id\":\"seven\",\"watch\":{}}"),
+        QStringLiteral("{\"id\":1.5,\"closeWatch\":{\"channel\":1}}"),
+        QString(),
+    };
+    for (const QString &frame : garbage)
+        client.sendRaw(frame);
+    client.sendBinary(QByteArray("\x00\xff\x10", 3));
+    QVERIFY(QTest::qWaitFor([&] { return client.frames.size() >= std::size_t(garbage.size() + 1); }, 5000));
+    for (const auto &frame : client.frames) {
+        QVERIFY(frame["requestId"].is_null());
+        QCOMPARE(frame["error"]["code"], 400);
+        QCOMPARE(frame["error"]["reason"], "BadRequest");
+    }
+    client.frames.clear();
+    client.send({{"id", 20}});
+    client.send({{"id", 21}, {"watch", {{"selector", selector("configmaps")}}}, {"closeWatch", {{"channel", 1}}}});
+    client.send({{"id", 22}, {"watch", 5}});
+    client.send({{"id", 23}, {"watch", {{"selector", {{"resource", {{"version", 1}, {"resource", "configmaps"}}}}}}}});
+    client.send({{"id", 24}, {"watch", {{"selector", {{"resource", {{"version", "v1"}}}}}}}});
+    client.send({{"id", 25}, {"watch", {{"selector", selector("configmaps", {{"namespace", 3}})}}}});
+    client.send({{"id", 26}, {"closeWatch", {{"channel", "one"}}}});
+    client.send({{"id", 27}, {"closeWatch", 1}});
+    client.send({{"id", 28}, {"watch", {{"selector", selector("configmaps", {{"allowWatchBookmarks", "yes"}})}}}});
+    for (int id = 20; id <= 28; ++id)
+        QCOMPARE(client.response(id)["error"]["code"], 400);
+    // The session and the server go on.
+    client.send(watchRequest(30, selector("configmaps")));
+    QCOMPARE(client.response(30)["channel"], 1);
+    fixture.createConfigMap("alive");
+    QVERIFY(client.waitEvents(1, 1));
+    QTcpSocket http;
+    http.connectToHost(QHostAddress::LocalHost, fixture.port);
+    QVERIFY(http.waitForConnected(5000));
+    http.write("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n");
+    QByteArray answer;
+    QVERIFY(QTest::qWaitFor([&] { answer += http.readAll(); return answer.endsWith("ok"); }, 5000));
+}
+
+void TestBulkWatchSession::testChannelLimit()
+{
+    BulkFixture fixture;
+    bulk::BulkWatchSession::Options options;
+    options.maxChannels = 2;
+    fixture.server->setBulkWatchOptions(options);
+    BulkClient client(fixture.port);
+    QVERIFY(client.waitConnected());
+    for (int id = 1; id <= 3; ++id)
+        client.send(watchRequest(id, selector("configmaps")));
+    QCOMPARE(client.response(1)["channel"], 1);
+    QCOMPARE(client.response(2)["channel"], 2);
+    const auto refused = client.response(3);
+    QCOMPARE(refused["error"]["code"], 429);
+    QCOMPARE(refused["error"]["reason"], "TooManyRequests");
+    // Closing one makes room again.
+    client.send({{"id", 4}, {"closeWatch", {{"channel", 1}}}});
+    QCOMPARE(client.response(4)["channel"], 1);
+    client.send(watchRequest(5, selector("configmaps")));
+    QCOMPARE(client.response(5)["channel"], 3);
+}
+
+void TestBulkWatchSession::testAuthorizerRejectsPerChannel()
+{
+    BulkFixture fixture;
+    bulk::BulkWatchSession::Options options;
+    options.user = "system:node:n1";
+    std::vector<std::string> asked;
+    options.authorize = [&asked](const std::string &user, const std::string &verb, const std::string &,
+                                 const std::string &resource, const std::string &ns,
+                                 const std::string &name) -> std::optional<model::Status> {
+        asked.push_back(user + ' ' + verb + ' ' + resource + ' ' + ns + ' ' + name);
+        if (resource == "secrets" && name != "allowed")
+            return model::errors::forbidden("secrets is forbidden: User \"" + user + "\" cannot watch resource",
+                                            {"", "secrets"}, name);
+        return std::nullopt;
+    };
+    fixture.server->setBulkWatchOptions(options);
+    BulkClient client(fixture.port);
+    QVERIFY(client.waitConnected());
+    client.send(watchRequest(1, selector("secrets", {{"namespace", "default"}, {"fieldSelector", "metadata.name=allowed"}})));
+    client.send(watchRequest(2, selector("secrets", {{"namespace", "default"}, {"fieldSelector", "metadata.name=other"}})));
+    client.send(watchRequest(3, selector("configmaps", {{"namespace", "default"}})));
+    QCOMPARE(client.response(1)["channel"], 1);
+    QCOMPARE(client.response(2)["error"]["code"], 403);
+    QCOMPARE(client.response(3)["channel"], 2);
+    QCOMPARE(asked.front(), "system:node:n1 watch secrets default allowed");
+    fixture.createSecret("allowed");
+    fixture.createSecret("other");
+    QVERIFY(client.waitEvents(1, 1));
+    QTest::qWait(50);
+    QCOMPARE(client.events(1).size(), std::size_t(1));
+    QCOMPARE(nameOf(client.events(1)[0]), "allowed");
+}
+
+void TestBulkWatchSession::testCloseChannelSendsErrorAndOthersContinue()
+{
+    BulkFixture fixture;
+    BulkClient client(fixture.port);
+    QVERIFY(client.waitConnected());
+    client.send(watchRequest(1, selector("secrets", {{"namespace", "default"}})));
+    client.send(watchRequest(2, selector("configmaps", {{"namespace", "default"}})));
+    QCOMPARE(client.response(2)["channel"], 2);
+    auto sessions = fixture.server->bulkWatchSessions();
+    QCOMPARE(sessions.size(), std::size_t(1));
+    const model::Status revoked = model::errors::forbidden("access revoked", {"", "secrets"});
+    QVERIFY(sessions[0]->closeChannel(1, revoked));
+    QVERIFY(!sessions[0]->closeChannel(1, revoked));
+    QVERIFY(client.waitEvents(1, 1));
+    QCOMPARE(client.events(1)[0]["type"], "ERROR");
+    QCOMPARE(client.events(1)[0]["object"]["code"], 403);
+    fixture.createSecret("s");
+    fixture.createConfigMap("c");
+    QVERIFY(client.waitEvents(2, 1));
+    QTest::qWait(50);
+    QCOMPARE(client.events(1).size(), std::size_t(1));
+}
+
+void TestBulkWatchSession::testChannelsIntrospection()
+{
+    BulkFixture fixture;
+    BulkClient client(fixture.port);
+    QVERIFY(client.waitConnected());
+    client.send(watchRequest(1, selector("secrets", {{"namespace", "ns1"}, {"fieldSelector", "metadata.name=db"}})));
+    client.send(watchRequest(2, selector("configmaps", {{"labelSelector", "app=x"}})));
+    QCOMPARE(client.response(2)["channel"], 2);
+    const auto channels = fixture.server->bulkWatchSessions().at(0)->channels();
+    QCOMPARE(channels.size(), std::size_t(2));
+    QCOMPARE(channels[0].channel, 1);
+    QCOMPARE(channels[0].resource.resource, "secrets");
+    QCOMPARE(channels[0].namespaceName, "ns1");
+    QCOMPARE(channels[0].name, "db");
+    QCOMPARE(channels[0].fieldSelector, "metadata.name=db");
+    QCOMPARE(channels[0].user, "system:anonymous");
+    QCOMPARE(channels[1].channel, 2);
+    QCOMPARE(channels[1].name, "");
+    QCOMPARE(channels[1].labelSelector, "app=x");
+}
+
+void TestBulkWatchSession::testClosingTheSocketClosesEveryChannel()
+{
+    BulkFixture fixture;
+    std::shared_ptr<bulk::BulkWatchSession> session;
+    {
+        BulkClient client(fixture.port);
+        QVERIFY(client.waitConnected());
+        client.send(watchRequest(1, selector("secrets")));
+        client.send(watchRequest(2, selector("configmaps")));
+        QCOMPARE(client.response(2)["channel"], 2);
+        session = fixture.server->bulkWatchSessions().at(0);
+        client.close();
+        QTRY_VERIFY(fixture.server->bulkWatchSessions().empty());
+    }
+    QVERIFY(session->closed());
+    QCOMPARE(session->channelCount(), std::size_t(0));
+    // Writes after the client left reach nobody and break nothing.
+    fixture.createConfigMap("after");
+    fixture.createSecret("after");
+}
+
+void TestBulkWatchSession::testPlainWatchPathsStayRegularWatches()
+{
+    BulkFixture fixture;
+    BulkClient regular(fixture.port, QStringLiteral("/api/v1/namespaces/default/configmaps?watch=true"));
+    QVERIFY(regular.waitConnected());
+    QTRY_COMPARE(fixture.server->openWatchCount(), std::size_t(1));
+    QVERIFY(fixture.server->bulkWatchSessions().empty());
+    fixture.createConfigMap("plain");
+    QTRY_COMPARE(regular.frames.size(), std::size_t(1));
+    QCOMPARE(regular.frames[0]["type"], "ADDED");
+}
+
+// 10 000 channels over 100 sockets: every channel selects one object by name (half on
+// configmaps, half on secrets, 50 channels per object), so each write must reach exactly the
+// 50 channels that selected it, on the right sockets and channel ids.
+void TestBulkWatchSession::testTenThousandChannelsOverHundredSockets()
+{
+    constexpr int SOCKETS = 100;
+    constexpr int CHANNELS_PER_SOCKET = 100;
+    constexpr int OBJECTS = 200; // 100 configmaps + 100 secrets
+    BulkFixture fixture;
+    bulk::BulkWatchSession::Options options;
+    options.maxChannels = CHANNELS_PER_SOCKET;
+    fixture.server->setBulkWatchOptions(options);
+    QElapsedTimer timer;
+    timer.start();
+    std::vector<std::unique_ptr<BulkClient>> clients;
+    for (int s = 0; s < SOCKETS; ++s)
+        clients.push_back(std::make_unique<BulkClient>(fixture.port));
+    for (auto &client : clients)
+        QVERIFY(client->waitConnected());
+    const std::string rv = std::to_string(fixture.currentRevision());
+    auto objectOf = [](int s, int k) { return (s * CHANNELS_PER_SOCKET + k) % OBJECTS; };
+    auto resourceOf = [](int object) { return object % 2 == 0 ? std::string("configmaps") : std::string("secrets"); };
+    auto objectName = [](int object) { return "obj-" + std::to_string(object); };
+    for (int s = 0; s < SOCKETS; ++s) {
+        for (int k = 0; k < CHANNELS_PER_SOCKET; ++k) {
+            const int object = objectOf(s, k);
+            clients[s]->send(watchRequest(k, selector(resourceOf(object), {{"namespace", "default"},
+                                                                          {"fieldSelector", "metadata.name=" + objectName(object)},
+                                                                          {"resourceVersion", rv}})));
+        }
+    }
+    // request k on socket s -> channel id; responses come in request order here.
+    std::vector<std::map<std::int64_t, int>> objectOfChannel(SOCKETS);
+    for (int s = 0; s < SOCKETS; ++s) {
+        for (int k = 0; k < CHANNELS_PER_SOCKET; ++k) {
+            const auto response = clients[s]->response(k, 10000);
+            QVERIFY2(response.contains("channel"), response.dump().c_str());
+            objectOfChannel[s][response["channel"].get<std::int64_t>()] = objectOf(s, k);
+        }
+        QCOMPARE(objectOfChannel[s].size(), std::size_t(CHANNELS_PER_SOCKET));
+    }
+    const qint64 openMs = timer.restart();
+    for (int object = 0; object < OBJECTS; ++object) {
+        if (resourceOf(object) == "configmaps")
+            fixture.createConfigMap(objectName(object));
+        else
+            fixture.createSecret(objectName(object));
+    }
+    const std::size_t expected = std::size_t(SOCKETS) * CHANNELS_PER_SOCKET;
+    QVERIFY(QTest::qWaitFor(
+        [&] {
+            std::size_t total = 0;
+            for (const auto &client : clients)
+                total += client->eventCount();
+            return total >= expected;
+        },
+        20000));
+    const qint64 deliverMs = timer.restart();
+    QTest::qWait(50);
+    for (int s = 0; s < SOCKETS; ++s) {
+        QCOMPARE(clients[s]->eventCount(), std::size_t(CHANNELS_PER_SOCKET));
+        for (const auto &[channel, object] : objectOfChannel[s]) {
+            const auto events = clients[s]->events(channel);
+            QCOMPARE(events.size(), std::size_t(1));
+            QCOMPARE(events[0]["type"], "ADDED");
+            QCOMPARE(objectName(object), events[0]["object"]["metadata"]["name"].get<std::string>());
+            QCOMPARE(std::string(resourceOf(object) == "configmaps" ? "ConfigMap" : "Secret"), kindOf(events[0]));
+        }
+    }
+    qInfo("10000 channels over 100 sockets: opened in %lld ms, 10000 events delivered in %lld ms", openMs,
+          deliverMs);
+}
+
+QTEST_GUILESS_MAIN(TestBulkWatchSession)
+#include "TestBulkWatchSession.moc"
