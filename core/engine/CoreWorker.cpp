@@ -69,24 +69,27 @@ void CoreWorker::buildCore()
     m_journal = std::make_shared<history::Journal>(m_options.journalCapacity);
     m_handler = std::make_shared<api::ApiHandler>(m_registry);
     std::weak_ptr<history::Journal> journal = m_journal;
-    m_handler->setObserver([journal](const api::OperationReport &report) -> std::uint64_t {
-        auto shared = journal.lock();
-        return shared ? shared->record(report) : 0;
-    });
-    m_handler->setDeliveryObserver([journal](const api::DeliveryReport &report) {
-        auto shared = journal.lock();
-        if (!shared)
-            return;
-        history::WatchDelivery delivery;
-        delivery.watcherId = "watch-" + std::to_string(report.operationId);
-        delivery.operationId = report.operationId;
-        delivery.eventType = report.type;
-        delivery.resourceVersion = report.resourceVersion;
-        delivery.key = report.key;
-        delivery.timeNs = report.timeNs;
-        delivery.message = report.message;
-        shared->record(std::move(delivery));
-    });
+    // A journal of size 0 is off: a plain fast apiserver, no history (and no GUI batches).
+    if (m_options.journalCapacity > 0) {
+        m_handler->setObserver([journal](const api::OperationReport &report) -> std::uint64_t {
+            auto shared = journal.lock();
+            return shared ? shared->record(report) : 0;
+        });
+        m_handler->setDeliveryObserver([journal](const api::DeliveryReport &report) {
+            auto shared = journal.lock();
+            if (!shared)
+                return;
+            history::WatchDelivery delivery;
+            delivery.watcherId = "watch-" + std::to_string(report.operationId);
+            delivery.operationId = report.operationId;
+            delivery.eventType = report.type;
+            delivery.resourceVersion = report.resourceVersion;
+            delivery.key = report.key;
+            delivery.timeNs = report.timeNs;
+            delivery.message = report.message;
+            shared->record(std::move(delivery));
+        });
+    }
     buildAccessControl();
     m_nextBatchId = 1;
     m_watchEventsSent = 0;

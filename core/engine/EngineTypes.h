@@ -15,7 +15,7 @@ namespace rvscope::engine {
 
 struct EngineOptions final {
     std::size_t watchHistory = 10000;
-    std::size_t journalCapacity = 250'000; // operations (and watch deliveries) kept, oldest dropped
+    std::size_t journalCapacity = 250'000; // operations (and watch deliveries) kept, oldest dropped; 0: off
     // The executable started for `rvscope client` processes (default: this program).
     QString clientProgram;
     // Access control (all empty: none, every request is system:anonymous and allowed).

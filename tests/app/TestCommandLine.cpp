@@ -120,6 +120,8 @@ void TestCommandLine::testScenarioCommands()
     QCOMPARE(run.scenario.seed, quint64(7));
     QCOMPARE(run.scenario.exportPath, QStringLiteral("h.jsonl"));
     QVERIFY(run.scenario.check);
+    QCOMPARE(parseCommandLine({"rvscope", "serve", "--journal-size", "0"}).serve.journalSize, std::size_t(0));
+    QCOMPARE(parseCommandLine({"rvscope", "serve", "--journal-size", "x"}).kind, Command::Kind::Error);
 }
 
 void TestCommandLine::testClientOptions()

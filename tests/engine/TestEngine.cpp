@@ -56,6 +56,7 @@ private Q_SLOTS:
     void testHttpWatchDeliveriesAreJournaled();
     void testGuiWatchesStreamEventsInBatches();
     void testOperationDetailHasTheThreeWayObjects();
+    void testJournalOffServesWithoutHistory();
 };
 
 void TestEngine::testCoreStartsInItsOwnThread()
@@ -481,6 +482,30 @@ void TestEngine::testOperationDetailHasTheThreeWayObjects()
     engine.fetchOperation(999999);
     QVERIFY(details.wait(5000));
     QCOMPARE(details.last().at(0).value<rvscope::engine::OperationDetail>().summary.id, quint64(0));
+}
+
+void TestEngine::testJournalOffServesWithoutHistory()
+{
+    rvscope::engine::EngineOptions options;
+    options.journalCapacity = 0;
+    Engine engine(options);
+    QSignalSpy state(&engine, &Engine::serverStateChanged);
+    QSignalSpy batches(&engine, &Engine::operationsRecorded);
+    QSignalSpy exported(&engine, &Engine::historyExported);
+    engine.startServer(QHostAddress::LocalHost, 0);
+    QVERIFY(state.wait(5000));
+    const QByteArray created = httpRequest(engine.serverState().port, "POST", "/api/v1/namespaces/default/configmaps",
+                                           R"({"metadata":{"name":"foo"}})");
+    QVERIFY(created.startsWith("HTTP/1.1 201"));
+    QTRY_COMPARE(engine.stats().objects, std::size_t(5));
+    const QString path = QDir::temp().filePath(QStringLiteral("rvscope-nojournal-%1.jsonl").arg(QCoreApplication::applicationPid()));
+    engine.exportHistory(path);
+    QVERIFY(exported.wait(5000));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QVERIFY(file.readAll().isEmpty());
+    QFile::remove(path);
+    QCOMPARE(batches.size(), 0);
 }
 
 QTEST_GUILESS_MAIN(TestEngine)
