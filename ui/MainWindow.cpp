@@ -18,7 +18,7 @@
 #include "objects/ObjectsPanel.h"
 #include "scenario/ExplanationPanel.h"
 #include "scenario/ScenarioControls.h"
-#include "server/ServerPanel.h"
+#include "serverpanel/ServerPanel.h"
 #include "streams/StreamsPanel.h"
 #include "timeline/TimelineView.h"
 #include "verdicts/VerdictsPanel.h"

@@ -29,6 +29,18 @@ const KnownResource *findResource(const std::string &resource)
     return nullptr;
 }
 
+// A request with an optional body; send() adds the client's identity headers.
+api::ApiRequest makeRequest(std::string method, std::string path, std::string contentType = {}, std::string body = {})
+{
+    api::ApiRequest request;
+    request.method = std::move(method);
+    request.path = std::move(path);
+    if (!contentType.empty())
+        request.headers["content-type"] = std::move(contentType);
+    request.body = std::move(body);
+    return request;
+}
+
 } // namespace
 
 std::optional<ObjectRef> ObjectRef::parse(const std::string &key)
@@ -109,17 +121,12 @@ QCoro::Task<KubeResponse> KubeClient::send(api::ApiRequest request)
 
 QCoro::Task<KubeResponse> KubeClient::get(ObjectRef ref)
 {
-    api::ApiRequest request;
-    request.method = "GET";
-    request.path = ref.path();
-    co_return co_await send(std::move(request));
+    co_return co_await send(makeRequest("GET", ref.path()));
 }
 
 QCoro::Task<KubeResponse> KubeClient::list(ObjectRef collection, std::string resourceVersion)
 {
-    api::ApiRequest request;
-    request.method = "GET";
-    request.path = collection.collectionPath();
+    api::ApiRequest request = makeRequest("GET", collection.collectionPath());
     if (!resourceVersion.empty())
         request.query["resourceVersion"] = resourceVersion;
     co_return co_await send(std::move(request));
@@ -127,54 +134,32 @@ QCoro::Task<KubeResponse> KubeClient::list(ObjectRef collection, std::string res
 
 QCoro::Task<KubeResponse> KubeClient::create(ObjectRef ref, nlohmann::json object)
 {
-    api::ApiRequest request;
-    request.method = "POST";
-    request.path = ref.collectionPath();
-    request.headers["content-type"] = "application/json";
-    request.body = object.dump();
-    co_return co_await send(std::move(request));
+    co_return co_await send(makeRequest("POST", ref.collectionPath(), "application/json", object.dump()));
 }
 
 QCoro::Task<KubeResponse> KubeClient::update(ObjectRef ref, nlohmann::json object)
 {
-    api::ApiRequest request;
-    request.method = "PUT";
-    request.path = ref.path();
-    request.headers["content-type"] = "application/json";
-    request.body = object.dump();
-    co_return co_await send(std::move(request));
+    co_return co_await send(makeRequest("PUT", ref.path(), "application/json", object.dump()));
 }
 
 QCoro::Task<KubeResponse> KubeClient::patch(ObjectRef ref, std::string contentType, nlohmann::json patch)
 {
-    api::ApiRequest request;
-    request.method = "PATCH";
-    request.path = ref.path();
-    request.headers["content-type"] = std::move(contentType);
-    request.body = patch.dump();
-    co_return co_await send(std::move(request));
+    co_return co_await send(makeRequest("PATCH", ref.path(), std::move(contentType), patch.dump()));
 }
 
 QCoro::Task<KubeResponse> KubeClient::remove(ObjectRef ref, std::string resourceVersionPrecondition)
 {
-    api::ApiRequest request;
-    request.method = "DELETE";
-    request.path = ref.path();
-    if (!resourceVersionPrecondition.empty()) {
-        nlohmann::json options = {{"kind", "DeleteOptions"},
-                                  {"apiVersion", "v1"},
-                                  {"preconditions", {{"resourceVersion", resourceVersionPrecondition}}}};
-        request.headers["content-type"] = "application/json";
-        request.body = options.dump();
-    }
-    co_return co_await send(std::move(request));
+    if (resourceVersionPrecondition.empty())
+        co_return co_await send(makeRequest("DELETE", ref.path()));
+    const nlohmann::json options = {{"kind", "DeleteOptions"},
+                                    {"apiVersion", "v1"},
+                                    {"preconditions", {{"resourceVersion", resourceVersionPrecondition}}}};
+    co_return co_await send(makeRequest("DELETE", ref.path(), "application/json", options.dump()));
 }
 
 QCoro::Task<KubeResponse> KubeClient::watch(ObjectRef collection, std::string resourceVersion)
 {
-    api::ApiRequest request;
-    request.method = "GET";
-    request.path = collection.collectionPath();
+    api::ApiRequest request = makeRequest("GET", collection.collectionPath());
     request.query["watch"] = "true";
     if (!resourceVersion.empty())
         request.query["resourceVersion"] = resourceVersion;

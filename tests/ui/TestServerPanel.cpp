@@ -18,9 +18,9 @@
 #include <QtWidgets/QSpinBox>
 
 #include "engine/Engine.h"
-#include "server/RequestLogModel.h"
-#include "server/ServerConnectionText.h"
-#include "server/ServerPanel.h"
+#include "serverpanel/RequestLogModel.h"
+#include "serverpanel/ServerConnectionText.h"
+#include "serverpanel/ServerPanel.h"
 
 using rvscope::engine::Engine;
 using rvscope::engine::OperationBatch;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "server/ServerPanel.h"
+#include "serverpanel/ServerPanel.h"
 
 #include <iterator>
 
@@ -21,8 +21,8 @@
 #include <QtWidgets/QVBoxLayout>
 
 #include "engine/Engine.h"
-#include "server/RequestLogModel.h"
-#include "server/ServerConnectionText.h"
+#include "serverpanel/RequestLogModel.h"
+#include "serverpanel/ServerConnectionText.h"
 
 namespace rvscope::ui {
 namespace {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "server/RequestLogModel.h"
+#include "serverpanel/RequestLogModel.h"
 
 #include <algorithm>
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "server/ServerConnectionText.h"
+#include "serverpanel/ServerConnectionText.h"
 
 #include "engine/EngineTypes.h"
 
