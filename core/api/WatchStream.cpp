@@ -3,6 +3,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "model/StatusErrors.h"
+
 namespace rvscope::api {
 namespace {
 // A timer may be stopped from its own timeout: let the event loop delete it.
@@ -26,21 +28,6 @@ WatchStream::~WatchStream()
     dropTimer(m_bookmarks);
 }
 
-std::string WatchStream::serialize(const registry::WatchEvent &event)
-{
-    std::string line = R"({"type":")";
-    line += registry::watchEventTypeName(event.type);
-    line += R"(","object":)";
-    if (event.type == registry::WatchEventType::Error && event.error)
-        line += event.error->toJson().dump();
-    else if (event.object)
-        line += event.object->bytes();
-    else
-        line += "null";
-    line += '}';
-    return line;
-}
-
 registry::WatchSink WatchStream::sink()
 {
     std::weak_ptr<WatchStream> weak = weak_from_this();
@@ -60,7 +47,7 @@ registry::WatchSink WatchStream::sink()
                 delivery.name = event.object->name();
             }
         }
-        self->deliver(serialize(event), std::move(delivery));
+        self->deliver(registry::watchEventJson(event), std::move(delivery));
         if (event.type == registry::WatchEventType::Error)
             self->finish();
     };
@@ -77,21 +64,48 @@ void WatchStream::deliver(std::string line, Delivery delivery)
         m_pending.emplace_back(std::move(line), std::move(delivery));
         return;
     }
+    if (endIfTooSlow())
+        return;
+    hand(line, delivery);
+}
+
+void WatchStream::hand(const std::string &line, const Delivery &delivery)
+{
     m_onEvent(line);
     if (m_options.onDelivered)
         m_options.onDelivered(delivery);
 }
 
-void WatchStream::attach(std::function<void(const std::string &)> onEvent, std::function<void()> onEnd)
+bool WatchStream::endIfTooSlow()
+{
+    if (!m_limit.backlog || m_limit.maxBytes == 0)
+        return false;
+    const std::size_t backlog = m_limit.backlog();
+    if (backlog <= m_limit.maxBytes)
+        return false;
+    registry::WatchEvent error;
+    error.type = registry::WatchEventType::Error;
+    error.error = model::errors::watchTooSlow(backlog, m_limit.maxBytes);
+    Delivery delivery;
+    delivery.type = "ERROR";
+    delivery.message = std::to_string(error.error->code) + ' ' + error.error->reason + ": " + error.error->message;
+    m_tooSlow = true;
+    hand(registry::watchEventJson(error), delivery);
+    finish();
+    return true;
+}
+
+void WatchStream::attach(std::function<void(const std::string &)> onEvent, std::function<void()> onEnd,
+                         BacklogLimit limit)
 {
     m_onEvent = std::move(onEvent);
     m_onEnd = std::move(onEnd);
+    m_limit = std::move(limit);
+    // Queued before the transport existed: handed over whole (the backlog check starts now).
     while (!m_pending.empty() && m_onEvent) {
         auto [line, delivery] = std::move(m_pending.front());
         m_pending.pop_front();
-        m_onEvent(line);
-        if (m_options.onDelivered)
-            m_options.onDelivered(delivery);
+        hand(line, delivery);
     }
     if (m_finishPending) {
         finish();
@@ -164,6 +178,7 @@ void WatchStream::close()
     dropTimer(m_bookmarks);
     m_onEvent = nullptr;
     m_onEnd = nullptr;
+    m_limit = {};
     m_pending.clear();
 }
 

@@ -14,11 +14,23 @@
 
 namespace rvscope::api {
 
+// How far a watch's client may fall behind: `backlog` tells the bytes the transport has
+// accepted but not yet sent; beyond maxBytes the watch ends with the 410.
+struct WatchBacklogLimit {
+    std::function<std::size_t()> backlog;
+    std::size_t maxBytes = 0; // 0: unbounded
+};
+
 // One open watch as the API sends it: every registry event serialized once into the wire
-// form `{"type":"ADDED","object":{...}}` (the object's cached bytes are spliced in, not
-// re-encoded), queued until a transport attaches, ended by an ERROR event, the timeout
-// (timeoutSeconds, or 30-60 minutes like upstream), the client leaving, or shutdown.
-// Optional BOOKMARK events carry the current revision. Core thread only.
+// form (registry::watchEventJson), queued until a transport attaches, ended by an ERROR
+// event, the timeout (timeoutSeconds, or 30-60 minutes like upstream), the client leaving,
+// or shutdown. Optional BOOKMARK events carry the current revision.
+//
+// A client that stops reading never slows writers or other watchers: the transport reports
+// how many bytes it still holds for the client, and once that passes its limit the
+// next event is replaced by an ERROR event with a 410 Expired Status (watchTooSlow) and the
+// watch ends, so that the client relists, as the apiserver's cacher drops a watcher whose
+// buffer stays full. Core thread only.
 class WatchStream final : public std::enable_shared_from_this<WatchStream> {
 public:
     // What the journal learns about one event handed to the transport.
@@ -41,6 +53,8 @@ public:
         std::function<void(const Delivery &)> onDelivered;
     };
 
+    using BacklogLimit = WatchBacklogLimit;
+
     explicit WatchStream(Options options);
     ~WatchStream();
     WatchStream(const WatchStream &) = delete;
@@ -51,16 +65,21 @@ public:
     void setHandle(storage::WatchHandle handle);
 
     // The transport's side: each event line (JSON, no newline) in order, then `end` once.
-    // Starts the timers. Events queued before attaching are delivered first.
-    void attach(std::function<void(const std::string &event)> onEvent, std::function<void()> onEnd);
+    // Starts the timers. Events queued before attaching are delivered first; the backlog
+    // limit applies from then on.
+    void attach(std::function<void(const std::string &event)> onEvent, std::function<void()> onEnd,
+                BacklogLimit limit = {});
+    // True once the watch ended because the client did not keep up.
+    bool endedTooSlow() const { return m_tooSlow; }
     // The client went away or the server stops: no more callbacks.
     void close();
     bool ended() const { return m_ended; }
 
-    static std::string serialize(const registry::WatchEvent &event);
-
 private:
     void deliver(std::string line, Delivery delivery);
+    void hand(const std::string &line, const Delivery &delivery);
+    // True (and the watch ended with the 410) when the client fell too far behind.
+    bool endIfTooSlow();
     void finish();
     QCoro::Task<> sendBookmark();
 
@@ -69,10 +88,12 @@ private:
     std::deque<std::pair<std::string, Delivery>> m_pending;
     std::function<void(const std::string &)> m_onEvent;
     std::function<void()> m_onEnd;
+    BacklogLimit m_limit;
     std::unique_ptr<QTimer> m_timeout;
     std::unique_ptr<QTimer> m_bookmarks;
     bool m_ended = false;
     bool m_finishPending = false;
+    bool m_tooSlow = false;
 };
 
 } // namespace rvscope::api

@@ -20,22 +20,6 @@ struct BulkWatchSession::Channel final {
 };
 
 namespace {
-// {"type":"ADDED","object":{...}}, splicing in the object's cached bytes.
-std::string serializeEvent(const registry::WatchEvent &event)
-{
-    std::string out = R"({"type":")";
-    out += registry::watchEventTypeName(event.type);
-    out += R"(","object":)";
-    if (event.type == registry::WatchEventType::Error && event.error)
-        out += event.error->toJson().dump();
-    else if (event.object)
-        out += event.object->bytes();
-    else
-        out += "null";
-    out += '}';
-    return out;
-}
-
 std::string eventFrame(std::int64_t channel, const std::string &event)
 {
     std::string frame = R"({"channel":)";
@@ -51,7 +35,7 @@ std::string errorEvent(const model::Status &status)
     registry::WatchEvent event;
     event.type = registry::WatchEventType::Error;
     event.error = status;
-    return serializeEvent(event);
+    return registry::watchEventJson(event);
 }
 } // namespace
 
@@ -141,7 +125,7 @@ QCoro::Task<> BulkWatchSession::openWatch(nlohmann::json requestId, ResourceSele
         auto target = weakChannel.lock();
         if (!session || !target || target->ended || session->m_closed)
             return;
-        session->handleEvent(target, serializeEvent(event), event.type == registry::WatchEventType::Error);
+        session->handleEvent(target, registry::watchEventJson(event), event.type == registry::WatchEventType::Error);
     };
     std::shared_ptr<registry::Store> store = entry->store;
     std::string ns = selector.namespaceName;
@@ -182,6 +166,13 @@ void BulkWatchSession::handleEvent(const std::shared_ptr<Channel> &channel, std:
     if (channel->id == 0) {
         channel->early.push_back(std::move(event));
         return;
+    }
+    if (!error && m_options.backlog && m_options.maxBacklogBytes > 0) {
+        const std::size_t backlog = m_options.backlog();
+        if (backlog > m_options.maxBacklogBytes) {
+            closeChannel(channel->id, model::errors::watchTooSlow(backlog, m_options.maxBacklogBytes));
+            return;
+        }
     }
     m_send(eventFrame(channel->id, event));
     if (error)

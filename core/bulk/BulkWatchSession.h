@@ -47,6 +47,11 @@ public:
         std::string user = "system:anonymous";
         std::size_t maxChannels = DEFAULT_MAX_CHANNELS;
         Authorizer authorize; // verb "watch"; empty: allow everything
+        // Bytes the socket holds unsent. An event for a channel while it exceeds
+        // maxBacklogBytes (0: unbounded) ends that channel with an ERROR event carrying 410
+        // Expired instead (the client relists); channels with nothing to send stay open.
+        std::function<std::size_t()> backlog;
+        std::size_t maxBacklogBytes = 0;
     };
 
     // One open channel, for introspection and the ACL re-check.

@@ -111,6 +111,14 @@ Status expired(std::string message)
     return make(410, "Expired", std::move(message));
 }
 
+Status watchTooSlow(std::size_t backlogBytes, std::size_t limitBytes)
+{
+    return make(410, "Expired",
+                "watch closed: the client fell behind, " + std::to_string(backlogBytes)
+                    + " bytes of events were not read yet (limit " + std::to_string(limitBytes)
+                    + "); list again and watch from the list's resourceVersion");
+}
+
 Status tooLargeResourceVersion(std::int64_t requested, std::int64_t current)
 {
     Status status = make(504, "Timeout",

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -30,6 +31,10 @@ Status forbidden(std::string message, const GroupResource &resource = {}, const 
 Status unauthorized(std::string message = "Unauthorized");
 // 410 Expired, the reason the apiserver always uses for 410 since 1.18.
 Status expired(std::string message);
+// 410 Expired ending a watch whose client stopped reading: `backlogBytes` of events were
+// waiting to be sent, more than `limitBytes`. Like a too-old resourceVersion, it tells
+// client-go's reflector to relist and watch again.
+Status watchTooSlow(std::size_t backlogBytes, std::size_t limitBytes);
 // 504 Timeout for a resourceVersion the server has not reached yet.
 Status tooLargeResourceVersion(std::int64_t requested, std::int64_t current);
 Status requestEntityTooLarge(std::string message);

@@ -58,6 +58,21 @@ const char *watchEventTypeName(WatchEventType type)
     return "ERROR";
 }
 
+std::string watchEventJson(const WatchEvent &event)
+{
+    std::string line = R"({"type":")";
+    line += watchEventTypeName(event.type);
+    line += R"(","object":)";
+    if (event.type == WatchEventType::Error && event.error)
+        line += event.error->toJson().dump();
+    else if (event.object)
+        line += event.object->bytes();
+    else
+        line += "null";
+    line += '}';
+    return line;
+}
+
 Store::Store(std::shared_ptr<const ResourceType> type, std::shared_ptr<const Strategy> strategy,
              std::shared_ptr<StoreEnvironment> environment)
     : m_type(std::move(type))

@@ -70,6 +70,9 @@ struct WatchEvent final {
 using WatchSink = std::function<void(const WatchEvent &)>;
 
 const char *watchEventTypeName(WatchEventType type);
+// The wire form `{"type":"ADDED","object":{...}}` (no newline): the object's cached bytes
+// are spliced in, not re-encoded; ERROR carries its Status.
+std::string watchEventJson(const WatchEvent &event);
 
 // What the Store needs from its surroundings: time, identity and namespace lifecycle.
 struct StoreEnvironment final {

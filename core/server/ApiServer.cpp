@@ -20,6 +20,19 @@
 
 namespace rvscope::server {
 namespace {
+// A watch ended because its client stopped reading: close the connection once what is
+// queued has gone out, and drop it if the client still does not read.
+void dropStalledConnection(QTcpSocket *socket)
+{
+    constexpr int ABORT_AFTER_MS = 30'000;
+    socket->disconnectFromHost();
+    QPointer<QTcpSocket> guarded(socket);
+    QTimer::singleShot(ABORT_AFTER_MS, socket, [guarded] {
+        if (guarded)
+            guarded->abort();
+    });
+}
+
 // The WebSocket handshake's request headers, lower-cased, as an ApiRequest carries them.
 std::map<std::string, std::string> handshakeHeaders(const QWebSocket &socket)
 {
@@ -111,6 +124,11 @@ quint16 ApiServer::start(const QHostAddress &address, quint16 port, QString *err
         *error = bound.isEmpty() ? QStringLiteral("cannot listen") : bound.constLast()->errorString();
     }
     return m_port;
+}
+
+void ApiServer::setMaxWatchBacklog(std::size_t bytes)
+{
+    m_maxWatchBacklog = bytes;
 }
 
 QTimer *ApiServer::idleTimer(QTcpSocket *socket)
@@ -214,17 +232,24 @@ void ApiServer::startWatch(QPointer<QTcpSocket> socket, std::shared_ptr<api::Wat
             self->m_watches.erase(it);
         }
     });
+    std::weak_ptr<api::WatchStream> weakStream = stream;
     stream->attach(
         [socket](const std::string &line) {
             if (socket)
                 socket->write(chunk(line));
         },
-        [self, socket, key] {
-            if (socket)
+        [self, socket, key, weakStream] {
+            if (socket) {
                 socket->write("0\r\n\r\n");
+                auto ended = weakStream.lock();
+                if (ended && ended->endedTooSlow())
+                    dropStalledConnection(socket.data());
+            }
             if (self)
                 self->m_watches.erase(key);
-        });
+        },
+        api::WatchStream::BacklogLimit{[socket] { return socket ? std::size_t(socket->bytesToWrite()) : 0; },
+                                       m_maxWatchBacklog});
 }
 
 void ApiServer::handleWebSocketConnections()
@@ -294,7 +319,9 @@ void ApiServer::serveWebSocket(std::unique_ptr<QWebSocket> socket, api::ApiRespo
         [guarded] {
             if (guarded)
                 guarded->close();
-        });
+        },
+        api::WatchStream::BacklogLimit{[guarded] { return guarded ? std::size_t(guarded->bytesToWrite()) : 0; },
+                                       m_maxWatchBacklog});
 }
 
 void ApiServer::serveBulkWatch(std::unique_ptr<QWebSocket> socket)
@@ -329,6 +356,8 @@ void ApiServer::serveBulkWatch(std::unique_ptr<QWebSocket> socket)
     socket->setMaxAllowedIncomingMessageSize(MAX_BULK_FRAME_BYTES);
     QWebSocket *key = socket.get();
     QPointer<QWebSocket> guarded(key);
+    options.backlog = [guarded] { return guarded ? std::size_t(guarded->bytesToWrite()) : 0; };
+    options.maxBacklogBytes = m_maxWatchBacklog;
     auto session = std::make_shared<bulk::BulkWatchSession>(m_handler->registry(), options,
                                                              [guarded](const std::string &frame) {
                                                                  if (guarded)

@@ -45,8 +45,14 @@ public:
     // same; Qt's own parser drops a connection beyond ~80 KiB before this is reached).
     static constexpr qsizetype MAX_HEADER_BYTES = 64 * 1024;
 
+    // A watch (or bulk channel) whose client leaves more than this many bytes unread is
+    // ended with an ERROR event carrying 410 Expired, so that it relists (api::WatchStream).
+    static constexpr std::size_t DEFAULT_MAX_WATCH_BACKLOG = 8 * 1024 * 1024;
+
     explicit ApiServer(std::shared_ptr<api::ApiHandler> handler, QObject *parent = nullptr);
     void setMaxWatches(std::size_t maxWatches) { m_maxWatches = maxWatches; }
+    // 0: unbounded. Applies to watches opened later.
+    void setMaxWatchBacklog(std::size_t bytes);
     void setIdleTimeout(int milliseconds) { m_idleTimeoutMs = milliseconds; }
     // Serves HTTPS with this PEM certificate and key (call before start()). False with
     // `error` set when they cannot be read.
@@ -87,6 +93,7 @@ private:
     std::shared_ptr<api::ApiHandler> m_handler;
     quint16 m_port = 0;
     std::size_t m_maxWatches = DEFAULT_MAX_WATCHES;
+    std::size_t m_maxWatchBacklog = DEFAULT_MAX_WATCH_BACKLOG;
     int m_idleTimeoutMs = DEFAULT_IDLE_TIMEOUT_MS;
     struct OpenWatch {
         QPointer<QTcpSocket> socket;

@@ -44,6 +44,7 @@ private Q_SLOTS:
     void testChannelLimit();
     void testAuthorizerRejectsPerChannel();
     void testCloseChannelSendsErrorAndOthersContinue();
+    void testStalledReaderLosesOnlyItsBusyChannels();
     void testChannelsIntrospection();
     void testClosingTheSocketClosesEveryChannel();
     void testPlainWatchPathsStayRegularWatches();
@@ -338,6 +339,53 @@ void TestBulkWatchSession::testCloseChannelSendsErrorAndOthersContinue()
     QVERIFY(client.waitEvents(2, 1));
     QTest::qWait(50);
     QCOMPARE(client.events(1).size(), std::size_t(1));
+}
+
+void TestBulkWatchSession::testStalledReaderLosesOnlyItsBusyChannels()
+{
+    BulkFixture fixture;
+    fixture.server->setMaxWatchBacklog(1024 * 1024);
+    BulkClient client(fixture.port);
+    QVERIFY(client.waitConnected());
+    client.send(watchRequest(1, selector("configmaps", {{"namespace", "default"}})));
+    client.send(watchRequest(2, selector("secrets", {{"namespace", "default"}})));
+    QCOMPARE(client.response(2)["channel"], 2);
+    auto sessions = fixture.server->bulkWatchSessions();
+    QCOMPARE(sessions.size(), std::size_t(1));
+
+    // The client stops reading; configmaps of ~512 KiB keep coming on channel 1.
+    client.socket().setReadBufferSize(4096);
+    const std::string value(512 * 1024, 'v');
+    int written = 0;
+    while (sessions[0]->channelCount() == 2 && written < 200) {
+        fixture.create("configmaps", {{"metadata", {{"name", "big-" + std::to_string(written)}}}, {"data", {{"v", value}}}});
+        ++written;
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
+    }
+    QVERIFY2(written < 200, "the stalled channel was never closed");
+    QCOMPARE(sessions[0]->channels().at(0).channel, 2); // the quiet channel stays open
+
+    // Reading again: channel 1's events in order, then ERROR 410 Expired, nothing after it.
+    client.socket().setReadBufferSize(0);
+    QVERIFY(QTest::qWaitFor(
+        [&] {
+            auto events = client.events(1);
+            return !events.empty() && events.back()["type"] == "ERROR";
+        },
+        10000));
+    const auto events = client.events(1);
+    QVERIFY(events.size() >= 2);
+    for (std::size_t i = 0; i + 1 < events.size(); ++i)
+        QCOMPARE(events[i]["object"]["metadata"]["name"], "big-" + std::to_string(i));
+    QCOMPARE(events.back()["object"]["code"], 410);
+    QCOMPARE(events.back()["object"]["reason"], "Expired");
+    // Channel 2 still flows.
+    fixture.createSecret("after");
+    QVERIFY(client.waitEvents(2, 1));
+    QCOMPARE(client.events(2)[0]["object"]["metadata"]["name"], "after");
+    fixture.createConfigMap("ignored");
+    QTest::qWait(50);
+    QCOMPARE(client.events(1).size(), events.size());
 }
 
 void TestBulkWatchSession::testChannelsIntrospection()

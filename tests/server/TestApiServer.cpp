@@ -68,6 +68,7 @@ private Q_SLOTS:
     void testWatchLimitRefusesWith429();
     void testIdleKeepAliveConnectionIsClosedButWatchesStay();
     void testOversizedHeadersGet431();
+    void testStalledWatcherGets410WhileOthersContinue();
 };
 
 void TestApiServer::testKeepAliveServesSeveralRequests()
@@ -249,6 +250,89 @@ void TestApiServer::testOversizedHeadersGet431()
     QByteArray reply;
     next.write(request("GET", "/healthz"));
     QVERIFY(readUntil(next, reply, [](const QByteArray &b) { return b.endsWith("ok"); }));
+}
+
+// The JSON event lines of a chunked watch body (chunk framing removed).
+QList<QByteArray> eventLines(const QByteArray &response)
+{
+    QList<QByteArray> lines;
+    qsizetype at = response.indexOf("\r\n\r\n") + 4;
+    while (at < response.size()) {
+        const qsizetype sizeEnd = response.indexOf("\r\n", at);
+        const qsizetype size = response.mid(at, sizeEnd - at).toLongLong(nullptr, 16);
+        if (size == 0)
+            break;
+        lines.append(response.mid(sizeEnd + 2, size).trimmed());
+        at = sizeEnd + 2 + size + 2;
+    }
+    return lines;
+}
+
+void TestApiServer::testStalledWatcherGets410WhileOthersContinue()
+{
+    Fixture fixture;
+    constexpr std::size_t LIMIT = 4 * 1024 * 1024;
+    fixture.server->setMaxWatchBacklog(LIMIT);
+    const QByteArray watchPath = "/api/v1/namespaces/default/configmaps?watch=1";
+
+    // The stalled client reads its headers, then nothing: Qt stops taking bytes off the
+    // kernel once its 4 KiB read buffer is full.
+    QTcpSocket stalled;
+    stalled.setReadBufferSize(4096);
+    stalled.connectToHost(QHostAddress::LocalHost, fixture.port);
+    QVERIFY(stalled.waitForConnected(5000));
+    stalled.write(request("GET", watchPath));
+    QByteArray stalledStream;
+    QVERIFY(readUntil(stalled, stalledStream, [](const QByteArray &b) { return b.contains("\r\n\r\n"); }));
+    QTcpSocket reader; // reads everything as it comes
+    reader.connectToHost(QHostAddress::LocalHost, fixture.port);
+    QVERIFY(reader.waitForConnected(5000));
+    reader.write(request("GET", watchPath));
+    QByteArray readerStream;
+    QVERIFY(readUntil(reader, readerStream, [](const QByteArray &b) { return b.contains("\r\n\r\n"); }));
+    QTRY_COMPARE(fixture.server->openWatchCount(), std::size_t(2));
+
+    // Writers go at full speed, ~512 KiB per object, until the stalled watch is dropped.
+    QTcpSocket writer;
+    writer.connectToHost(QHostAddress::LocalHost, fixture.port);
+    QVERIFY(writer.waitForConnected(5000));
+    const QByteArray value(512 * 1024, 'v');
+    int written = 0;
+    while (fixture.server->openWatchCount() == 2 && written < 200) {
+        const QByteArray body = R"({"metadata":{"name":"big-)" + QByteArray::number(written) + R"("},"data":{"v":")"
+            + value + R"("}})";
+        QByteArray reply;
+        writer.write(request("POST", "/api/v1/namespaces/default/configmaps", body));
+        QVERIFY(readUntil(writer, reply, [](const QByteArray &b) { return b.contains("\r\n\r\n") && b.endsWith("}"); }));
+        QCOMPARE(statusOf(reply), 201); // never slowed down or refused by the stalled reader
+        ++written;
+        readerStream += reader.readAll();
+    }
+    QCOMPARE(fixture.server->openWatchCount(), std::size_t(1));
+    QVERIFY2(written < 200, "the stalled watch was never dropped");
+    // Well before its backlog could grow without bound: kernel buffers plus the limit.
+    QVERIFY(std::size_t(written) * value.size() < LIMIT + 16 * 1024 * 1024);
+
+    // The other watcher got every event, in order.
+    const QByteArray last = "big-" + QByteArray::number(written - 1);
+    QVERIFY(readUntil(reader, readerStream, [&](const QByteArray &b) { return b.contains(last); }));
+    QCOMPARE(eventLines(readerStream).size(), written);
+
+    // The stalled client reads at last: events in order, then ERROR 410 Expired, then the end.
+    stalled.setReadBufferSize(0);
+    QVERIFY(readUntil(stalled, stalledStream, [](const QByteArray &b) { return b.endsWith("0\r\n\r\n"); }));
+    const QList<QByteArray> lines = eventLines(stalledStream);
+    QVERIFY(lines.size() >= 2);
+    QVERIFY(lines.size() <= written);
+    for (qsizetype i = 0; i + 1 < lines.size(); ++i)
+        QVERIFY2(lines[i].contains("\"name\":\"big-" + QByteArray::number(i) + "\""), lines[i].left(120).constData());
+    const QByteArray error = lines.last();
+    QVERIFY2(error.startsWith(R"({"type":"ERROR","object":{)"), error.constData());
+    QVERIFY(error.contains(R"("code":410)"));
+    QVERIFY(error.contains(R"("reason":"Expired")"));
+    QVERIFY(error.contains("the client fell behind"));
+    // And the server hangs up on it.
+    QTRY_VERIFY_WITH_TIMEOUT(stalled.state() != QAbstractSocket::ConnectedState, 5000);
 }
 
 QTEST_GUILESS_MAIN(TestApiServer)
