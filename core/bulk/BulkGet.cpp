@@ -2,6 +2,7 @@
 #include "bulk/BulkGet.h"
 
 #include <algorithm>
+#include <map>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -10,6 +11,7 @@
 #include "registry/Registry.h"
 
 namespace rvscope::bulk {
+
 namespace {
 struct Operation final {
     Operation() = default;
@@ -27,6 +29,27 @@ model::Result<Operation> resolve(const registry::Registry &registry, ResourceSel
     operation.selector = std::move(selector);
     operation.store = entry->store;
     return operation;
+}
+
+// A List of mixed kinds. Its resourceVersion is that of the one revision series read; when
+// the operations read several series there is no single one (as for kubectl's own mixed
+// Lists it is ""), and "resourceVersions" gives each series' own.
+std::string listJson(const std::map<std::string, storage::Revision> &revisions, const std::string &items)
+{
+    std::string list = R"({"kind":"List","apiVersion":"v1","metadata":{"resourceVersion":")";
+    if (revisions.size() == 1)
+        list += std::to_string(revisions.begin()->second);
+    list += R"("},)";
+    if (revisions.size() > 1) {
+        nlohmann::json perSeries = nlohmann::json::object();
+        for (const auto &[series, revision] : revisions)
+            perSeries[series] = std::to_string(revision);
+        list += R"("resourceVersions":)" + perSeries.dump() + ',';
+    }
+    list += R"("items":[)";
+    list += items;
+    list += "]}";
+    return list;
 }
 } // namespace
 
@@ -74,7 +97,8 @@ QCoro::Task<model::Result<std::string>> BulkGet::run(std::string body, std::stri
     }
 
     std::string items;
-    storage::Revision revision = 0;
+    // One resourceVersion per revision series read (types may live in separate storages).
+    std::map<std::string, storage::Revision> revisions;
     for (Operation &operation : operations) {
         std::shared_ptr<registry::Store> store = operation.store;
         std::string ns = operation.selector.namespaceName;
@@ -82,6 +106,7 @@ QCoro::Task<model::Result<std::string>> BulkGet::run(std::string body, std::stri
         auto listed = co_await store->list(std::move(ns), std::move(options));
         if (!listed)
             co_return std::move(listed).error();
+        storage::Revision &revision = revisions[store->type().revisionSeries];
         revision = std::max(revision, listed->revision);
         for (const auto &item : listed->items) {
             if (!items.empty())
@@ -89,11 +114,8 @@ QCoro::Task<model::Result<std::string>> BulkGet::run(std::string body, std::stri
             items += item->bytes();
         }
     }
-    std::string list = R"({"kind":"List","apiVersion":"v1","metadata":{"resourceVersion":")"
-        + std::to_string(revision) + R"("},"items":[)";
-    list += items;
-    list += "]}";
-    co_return list;
+    co_return listJson(revisions, items);
 }
+
 
 } // namespace rvscope::bulk

@@ -32,6 +32,7 @@ Registry::Registry(std::shared_ptr<storage::Storage> storage)
 
 Registry::Registry(std::shared_ptr<storage::Storage> storage, Options options)
     : m_storage(std::move(storage))
+    , m_separateStorage(std::move(options.separateStorage))
     , m_environment(std::make_shared<StoreEnvironment>())
     , m_self(std::make_shared<Registry *>(this))
 {
@@ -65,10 +66,25 @@ Registry::~Registry()
     m_self.reset();
 }
 
+std::pair<std::shared_ptr<storage::Storage>, std::string> Registry::storageFor(const model::GroupResource &resource) const
+{
+    auto separate = m_separateStorage.find(resource.toString());
+    if (separate != m_separateStorage.end())
+        return {separate->second, separate->first};
+    return {m_storage, MAIN_SERIES};
+}
+
+std::map<std::string, std::shared_ptr<storage::Storage>> Registry::revisionSeries() const
+{
+    std::map<std::string, std::shared_ptr<storage::Storage>> series = m_separateStorage;
+    series.emplace(MAIN_SERIES, m_storage);
+    return series;
+}
+
 void Registry::add(std::shared_ptr<ResourceType> type)
 {
     if (!type->storage)
-        type->storage = m_storage;
+        std::tie(type->storage, type->revisionSeries) = storageFor(type->groupResource());
     Entry entry;
     entry.type = type;
     entry.store = std::make_shared<Store>(type, type->strategy, m_environment);
@@ -147,17 +163,16 @@ void Registry::handleDeleted(const std::string &resource, const model::Object &o
         for (const auto &type : types)
             removeType(type->gvr);
         if (!types.empty())
-            removeCustomObjects(types.front()->storagePrefix + '/');
+            removeCustomObjects(storageFor(types.front()->groupResource()).first, types.front()->storagePrefix + '/');
         return;
     }
     if (!object.namespaceName().empty())
         finalizeNamespaceIfEmpty(object.namespaceName());
 }
 
-QCoro::Task<> Registry::removeCustomObjects(std::string prefix)
+QCoro::Task<> Registry::removeCustomObjects(std::shared_ptr<storage::Storage> storage, std::string prefix)
 {
     // The custom resources of a deleted CRD go with it (upstream: the CRD finalizer).
-    std::shared_ptr<storage::Storage> storage = m_storage;
     auto listed = co_await storage->list(prefix, storage::ListOptions());
     if (!listed)
         co_return;

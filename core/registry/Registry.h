@@ -30,6 +30,11 @@ public:
         std::function<std::string()> now;    // RFC 3339 UTC, seconds
         std::function<std::string()> newUid; // UUIDs
         unsigned seed = 0;                   // generateName randomness; 0 = random
+        // Types kept apart from the rest, each in its own storage and so its own revision
+        // series, keyed by group resource ("events", "leases.coordination.k8s.io"), as
+        // kube-apiserver's --etcd-servers-overrides puts types on other etcd clusters. The
+        // key names the series (ResourceType::revisionSeries); every other type is "main".
+        std::map<std::string, std::shared_ptr<storage::Storage>> separateStorage;
     };
 
     struct Entry {
@@ -53,6 +58,8 @@ public:
     {
         return find(gvr.group, gvr.version, gvr.resource);
     }
+    // Every revision series and the storage holding it: "main" and each separate one.
+    std::map<std::string, std::shared_ptr<storage::Storage>> revisionSeries() const;
     // Every served type, in a stable order (group, version, resource).
     std::vector<std::shared_ptr<const ResourceType>> types() const;
     // Increases whenever a type is added or removed (discovery caches key on it).
@@ -71,9 +78,12 @@ private:
     void handleDeleted(const std::string &resource, const model::Object &object);
     QCoro::Task<std::optional<model::Status>> admitNamespace(std::string ns);
     QCoro::Task<> finalizeNamespaceIfEmpty(std::string ns);
-    QCoro::Task<> removeCustomObjects(std::string prefix);
+    QCoro::Task<> removeCustomObjects(std::shared_ptr<storage::Storage> storage, std::string prefix);
+    // The storage (and series name) objects of `resource` live in.
+    std::pair<std::shared_ptr<storage::Storage>, std::string> storageFor(const model::GroupResource &resource) const;
 
     std::shared_ptr<storage::Storage> m_storage;
+    std::map<std::string, std::shared_ptr<storage::Storage>> m_separateStorage;
     std::shared_ptr<StoreEnvironment> m_environment;
     std::map<std::tuple<std::string, std::string, std::string>, Entry> m_entries;
     std::uint64_t m_typesGeneration = 0;

@@ -14,6 +14,9 @@ class Storage;
 
 namespace rvscope::registry {
 
+// The revision series of every type not configured apart (Registry::Options::separateStorage).
+inline constexpr const char *MAIN_SERIES = "main";
+
 // Everything the registry, discovery and the API layer need to know about one served
 // resource: its names, its strategies, where it is stored.
 struct ResourceType final {
@@ -27,7 +30,7 @@ struct ResourceType final {
     std::string storagePrefix;
     // The revision series this type's resourceVersions belong to (separate storages have
     // separate series; see DESIGN "Storage contract").
-    std::string revisionSeries = "main";
+    std::string revisionSeries = MAIN_SERIES;
     bool hasStatus = false;
     bool hasScale = false;
     bool custom = false; // defined by a CustomResourceDefinition

@@ -22,8 +22,9 @@ struct BulkFixture {
     std::unique_ptr<server::ApiServer> server;
     quint16 port = 0;
 
-    BulkFixture()
-        : registry(registryFixture.registry.get(), [](registry::Registry *) {})
+    explicit BulkFixture(std::map<std::string, std::shared_ptr<storage::Storage>> separate = {})
+        : registryFixture(std::move(separate))
+        , registry(registryFixture.registry.get(), [](registry::Registry *) {})
         , handler(std::make_shared<api::ApiHandler>(registry))
         , server(std::make_unique<server::ApiServer>(handler))
     {

@@ -45,6 +45,7 @@ private Q_SLOTS:
     void testMixedKindsInOneList();
     void testSelectorsAndNamespaces();
     void testEmptyOperations();
+    void testSeparateRevisionSeries();
     void testAllOrNothing_data();
     void testAllOrNothing();
     void testAuthorizerDenialFailsTheWholeRequest();
@@ -96,6 +97,29 @@ void TestBulkGet::testEmptyOperations()
     const auto response = post(fixture, R"({"operations":[]})");
     QCOMPARE(response.status, 200);
     QCOMPARE(nlohmann::json::parse(response.body)["items"], nlohmann::json::array());
+}
+
+void TestBulkGet::testSeparateRevisionSeries()
+{
+    auto secretsStorage = std::make_shared<storage::MemoryStorage>();
+    BulkFixture fixture({{"secrets", secretsStorage}});
+    fixture.createConfigMap("c1");
+    fixture.createSecret("s1");
+    // Types in one series: that series' resourceVersion, as before.
+    auto single = nlohmann::json::parse(post(fixture, operations({selector("secrets")}).dump()).body);
+    QCOMPARE(single["metadata"]["resourceVersion"], std::to_string(secretsStorage->revision()));
+    QVERIFY(!single.contains("resourceVersions"));
+    // Across series there is no single resourceVersion: "" and one per series.
+    const auto response = post(fixture, operations({selector("configmaps", {{"namespace", "default"}}),
+                                                    selector("secrets", {{"namespace", "default"}})})
+                                             .dump());
+    QCOMPARE(response.status, 200);
+    const auto list = nlohmann::json::parse(response.body);
+    QCOMPARE(list["metadata"]["resourceVersion"], "");
+    QCOMPARE(list["resourceVersions"]["main"], std::to_string(fixture.currentRevision()));
+    QCOMPARE(list["resourceVersions"]["secrets"], std::to_string(secretsStorage->revision()));
+    QCOMPARE(names(list), (std::vector<std::string>{"ConfigMap/c1", "Secret/s1"}));
+    QCOMPARE(list["items"][1]["metadata"]["resourceVersion"], std::to_string(secretsStorage->revision()));
 }
 
 void TestBulkGet::testAllOrNothing_data()

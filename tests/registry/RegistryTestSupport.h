@@ -16,9 +16,11 @@ struct RegistryFixture {
     std::unique_ptr<registry::Registry> registry;
     int uids = 0;
 
-    RegistryFixture()
+    // `separate`: types kept in storages of their own (Registry::Options::separateStorage).
+    explicit RegistryFixture(std::map<std::string, std::shared_ptr<storage::Storage>> separate = {})
     {
         registry::Registry::Options options;
+        options.separateStorage = std::move(separate);
         options.now = [] { return std::string("2026-11-21T10:00:00Z"); };
         options.newUid = [this] { return "uid-" + std::to_string(++uids); };
         options.seed = 42;

@@ -40,6 +40,7 @@ private Q_SLOTS:
     void testCustomResourceRules();
     void testInvalidCrdIsRejected();
     void testNamespaceDeletionTakesItsObjects();
+    void testSeparateStorageHasItsOwnRevisionSeries();
 };
 
 void TestRegistry::testStartsLikeAFreshApiserver()
@@ -178,6 +179,53 @@ void TestRegistry::testNamespaceDeletionTakesItsObjects()
     QVERIFY(run(fixture.storage->list("/registry/secrets/team/", storage::ListOptions()))->items.empty());
     QVERIFY(run(fixture.configMaps()->get("default", "keep")));
     QCOMPARE(run(fixture.registry->removeNamespace("team", registry::DeleteOptions())).error().code, 404);
+}
+
+void TestRegistry::testSeparateStorageHasItsOwnRevisionSeries()
+{
+    auto events = std::make_shared<storage::MemoryStorage>();
+    auto widgets = std::make_shared<storage::MemoryStorage>();
+    testing::RegistryFixture fixture({{"events", events}, {"widgets.example.com", widgets}});
+    const auto series = fixture.registry->revisionSeries();
+    QCOMPARE(series.size(), std::size_t(3));
+    QCOMPARE(series.at("main"), std::static_pointer_cast<storage::Storage>(fixture.storage));
+    QCOMPARE(series.at("events"), std::static_pointer_cast<storage::Storage>(events));
+    QCOMPARE(fixture.registry->find("", "v1", "events")->type->revisionSeries, std::string("events"));
+    QCOMPARE(fixture.registry->find("", "v1", "configmaps")->type->revisionSeries, std::string("main"));
+    // events.k8s.io/v1 events are a different group resource: not moved by "events".
+    QCOMPARE(fixture.registry->find("events.k8s.io", "v1", "events")
+                 ? fixture.registry->find("events.k8s.io", "v1", "events")->type->revisionSeries
+                 : std::string("main"),
+             std::string("main"));
+
+    const auto mainBefore = fixture.storage->revision();
+    auto eventStore = fixture.store("", "v1", "events");
+    const auto event = run(eventStore->create("default",
+                                              model::Object(nlohmann::json{{"metadata", {{"name", "e1"}}},
+                                                                           {"involvedObject", {{"kind", "Pod"}, {"name", "p"}}},
+                                                                           {"reason", "Started"}}),
+                                              WriteOptions()))
+                           .value();
+    // The event took the next revision of its own series; the main series did not move.
+    QCOMPARE(event->resourceVersion(), std::to_string(events->revision()));
+    QCOMPARE(fixture.storage->revision(), mainBefore);
+    const auto cm = run(fixture.configMaps()->create("default", configMap("c"), WriteOptions())).value();
+    QCOMPARE(cm->resourceVersion(), std::to_string(fixture.storage->revision()));
+    QCOMPARE(events->revision(), std::stoll(event->resourceVersion()));
+    // A list answers with its own series' revision, and a watch resumes from it.
+    const auto listed = run(eventStore->list("default", registry::ListOptions())).value();
+    QCOMPARE(listed.revision, events->revision());
+    QCOMPARE(listed.items.size(), std::size_t(1));
+
+    // A custom resource configured apart lives (and is deleted) in its own storage.
+    auto crds = fixture.store("apiextensions.k8s.io", "v1", "customresourcedefinitions");
+    run(crds->create("", widgetCrd(), WriteOptions())).value();
+    const auto *widgetType = fixture.registry->find("example.com", "v1", "widgets");
+    QCOMPARE(widgetType->type->revisionSeries, std::string("widgets.example.com"));
+    run(widgetType->store->create("default", widget("w1"), WriteOptions())).value();
+    QCOMPARE(widgets->objectCount(), std::size_t(1));
+    QVERIFY(run(crds->remove("", "widgets.example.com", registry::DeleteOptions())));
+    QCOMPARE(widgets->objectCount(), std::size_t(0));
 }
 
 QTEST_GUILESS_MAIN(TestRegistry)
