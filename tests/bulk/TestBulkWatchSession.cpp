@@ -36,6 +36,7 @@ private Q_SLOTS:
     void testChannelsCountFromOnePerConnection();
     void testSameObjectOnTwoChannels();
     void testEventsInIncreasingResourceVersion();
+    void testChannelsOverSeparateRevisionSeries();
     void testCloseWatch();
     void testCloseWatchOfUnknownChannel();
     void testTooOldResourceVersionEndsOnlyItsChannel();
@@ -132,6 +133,38 @@ void TestBulkWatchSession::testEventsInIncreasingResourceVersion()
     const auto events = client.events(1);
     for (std::size_t i = 1; i < events.size(); ++i)
         QVERIFY(rvOf(events[i]) > rvOf(events[i - 1]));
+}
+
+void TestBulkWatchSession::testChannelsOverSeparateRevisionSeries()
+{
+    // Secrets live in a storage of their own: their channel counts in that series, and a
+    // resourceVersion from it resumes there, whatever the main series is at.
+    auto secrets = std::make_shared<storage::MemoryStorage>();
+    BulkFixture fixture({{"secrets", secrets}});
+    fixture.createSecret("s0");
+    const std::string secretsFrom = std::to_string(secrets->revision());
+    for (int i = 0; i < 5; ++i)
+        fixture.createConfigMap("c" + std::to_string(i));
+    QVERIFY(fixture.currentRevision() > secrets->revision());
+    BulkClient client(fixture.port);
+    QVERIFY(client.waitConnected());
+    client.send(watchRequest(1, selector("secrets", {{"namespace", "default"}, {"resourceVersion", secretsFrom}})));
+    client.send(watchRequest(2, selector("configmaps", {{"namespace", "default"}})));
+    QCOMPARE(client.response(2)["channel"], 2);
+    for (int i = 1; i <= 3; ++i) {
+        fixture.createSecret("s" + std::to_string(i));
+        fixture.touchConfigMap("c0", std::to_string(i));
+    }
+    QVERIFY(client.waitEvents(1, 3));
+    QVERIFY(client.waitEvents(2, 3));
+    const auto secretEvents = client.events(1);
+    for (std::size_t i = 0; i < secretEvents.size(); ++i) {
+        QCOMPARE(secretEvents[i]["object"]["metadata"]["name"], "s" + std::to_string(i + 1));
+        QCOMPARE(rvOf(secretEvents[i]), std::stoll(secretsFrom) + std::int64_t(i) + 1); // gap-free in its series
+    }
+    const auto configMapEvents = client.events(2);
+    for (std::size_t i = 1; i < configMapEvents.size(); ++i)
+        QVERIFY(rvOf(configMapEvents[i]) > rvOf(configMapEvents[i - 1]));
 }
 
 void TestBulkWatchSession::testCloseWatch()
