@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "server/ApiServer.h"
 
+#include <algorithm>
+
 #include <QtCore/QFile>
 #include <QtHttpServer/QHttpServerRequest>
 #include <QtNetwork/QSslCertificate>
@@ -85,6 +87,8 @@ ApiServer::ApiServer(std::shared_ptr<api::ApiHandler> handler, QObject *parent)
     : QAbstractHttpServer(parent)
     , m_handler(std::move(handler))
 {
+    m_clock.start();
+    connect(&m_idleSweep, &QTimer::timeout, this, &ApiServer::closeIdleConnections);
     // Qt accepts an upgrade only when this signal has a receiver.
     connect(this, &QAbstractHttpServer::newWebSocketConnection, this, &ApiServer::handleWebSocketConnections);
 }
@@ -131,26 +135,47 @@ void ApiServer::setMaxWatchBacklog(std::size_t bytes)
     m_maxWatchBacklog = bytes;
 }
 
-QTimer *ApiServer::idleTimer(QTcpSocket *socket)
+ApiServer::Connection &ApiServer::connection(QTcpSocket *socket)
 {
-    auto *timer = socket->findChild<QTimer *>(QStringLiteral("rvscopeIdle"), Qt::FindDirectChildrenOnly);
-    if (!timer) {
-        timer = new QTimer(socket);
-        timer->setObjectName(QStringLiteral("rvscopeIdle"));
-        timer->setSingleShot(true);
-        QPointer<QTcpSocket> guarded(socket);
-        connect(timer, &QTimer::timeout, socket, [guarded] {
-            if (guarded)
-                guarded->disconnectFromHost();
-        });
+    auto [it, added] = m_connections.try_emplace(socket);
+    if (added) {
+        // Once per connection: no request waits on Nagle/delayed ACK.
+        socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
+        connect(socket, &QObject::destroyed, this, [this, socket] { m_connections.erase(socket); });
     }
-    return timer;
+    return it->second;
+}
+
+void ApiServer::markIdle(QTcpSocket *socket)
+{
+    if (m_idleTimeoutMs <= 0)
+        return;
+    connection(socket).idleSinceMs = m_clock.elapsed();
+    if (!m_idleSweep.isActive())
+        m_idleSweep.start(std::clamp(m_idleTimeoutMs / 3, 10, 1000));
+}
+
+void ApiServer::closeIdleConnections()
+{
+    const qint64 now = m_clock.elapsed();
+    bool anyIdle = false;
+    for (auto &[socket, state] : m_connections) {
+        if (state.idleSinceMs < 0)
+            continue;
+        if (now - state.idleSinceMs >= m_idleTimeoutMs) {
+            state.idleSinceMs = -1;
+            socket->disconnectFromHost();
+        } else {
+            anyIdle = true;
+        }
+    }
+    if (!anyIdle)
+        m_idleSweep.stop();
 }
 
 bool ApiServer::handleRequest(const QHttpServerRequest &request, QTcpSocket *socket)
 {
-    socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
-    idleTimer(socket)->stop();
+    connection(socket).idleSinceMs = -1; // busy until its response is out
     qsizetype headerBytes = 0;
     for (const auto &[name, value] : request.headers())
         headerBytes += name.size() + value.size() + 4;
@@ -209,10 +234,12 @@ void ApiServer::respond(QPointer<QTcpSocket> socket, api::ApiResponse response, 
     for (const auto &[name, value] : response.headers)
         http.headers.emplace_back(QByteArray::fromStdString(name), QByteArray::fromStdString(value));
     socket->write(http.serialize(keepAlive));
+    // Sent now rather than on the next event-loop pass (saves a poll round per request).
+    socket->flush();
     if (!keepAlive)
         socket->disconnectFromHost();
-    else if (m_idleTimeoutMs > 0)
-        idleTimer(socket.data())->start(m_idleTimeoutMs);
+    else
+        markIdle(socket.data());
 }
 
 void ApiServer::startWatch(QPointer<QTcpSocket> socket, std::shared_ptr<api::WatchStream> stream)
@@ -244,6 +271,8 @@ void ApiServer::startWatch(QPointer<QTcpSocket> socket, std::shared_ptr<api::Wat
                 auto ended = weakStream.lock();
                 if (ended && ended->endedTooSlow())
                     dropStalledConnection(socket.data());
+                else if (self)
+                    self->markIdle(socket.data()); // an ordinary keep-alive connection again
             }
             if (self)
                 self->m_watches.erase(key);

@@ -2,9 +2,11 @@
 #pragma once
 
 #include <map>
+#include <unordered_map>
 #include <memory>
 #include <vector>
 
+#include <QtCore/QElapsedTimer>
 #include <QtCore/QPointer>
 #include <QtCore/QTimer>
 #include <QtHttpServer/QAbstractHttpServer>
@@ -86,15 +88,24 @@ private:
     void serveWebSocket(std::unique_ptr<QWebSocket> socket, api::ApiResponse response);
     void startWatch(QPointer<QTcpSocket> socket, std::shared_ptr<api::WatchStream> stream);
     void serveBulkWatch(std::unique_ptr<QWebSocket> socket);
-    // The connection's idle timer (a child of the socket): stopped while a request is in
-    // flight or a watch streams, started once a keep-alive response is written.
-    QTimer *idleTimer(QTcpSocket *socket);
+    // Per keep-alive connection: idle since when (-1 while a request is in flight or a
+    // watch streams). One sweep timer closes connections idle past the timeout, so that a
+    // request costs no timer registration.
+    struct Connection {
+        qint64 idleSinceMs = -1;
+    };
+    Connection &connection(QTcpSocket *socket);
+    void markIdle(QTcpSocket *socket);
+    void closeIdleConnections();
 
     std::shared_ptr<api::ApiHandler> m_handler;
     quint16 m_port = 0;
     std::size_t m_maxWatches = DEFAULT_MAX_WATCHES;
     std::size_t m_maxWatchBacklog = DEFAULT_MAX_WATCH_BACKLOG;
     int m_idleTimeoutMs = DEFAULT_IDLE_TIMEOUT_MS;
+    std::unordered_map<QTcpSocket *, Connection> m_connections;
+    QElapsedTimer m_clock;
+    QTimer m_idleSweep;
     struct OpenWatch {
         QPointer<QTcpSocket> socket;
         std::shared_ptr<api::WatchStream> stream;
