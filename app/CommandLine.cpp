@@ -8,6 +8,13 @@
 namespace rvscope::app {
 namespace {
 
+Command only(Command::Kind kind)
+{
+    Command command;
+    command.kind = kind;
+    return command;
+}
+
 Command fail(QString message)
 {
     Command command;
@@ -155,7 +162,7 @@ Command parseScenario(const QStringList &args)
     if (args.size() < 3)
         return fail(QStringLiteral("scenario needs 'list' or 'run NAME' (see rvscope --help)"));
     if (args[2] == u"--help" || args[2] == u"-h")
-        return Command{Command::Kind::Help, {}, {}, {}, {}};
+        return only(Command::Kind::Help);
     if (args[2] == u"list") {
         command.scenario.list = true;
         if (args.size() > 3)
@@ -199,7 +206,7 @@ Command parseClient(const QStringList &args)
         QString error;
         bool ok = true;
         if (args[i] == u"--help" || args[i] == u"-h")
-            return Command{Command::Kind::Help, {}, {}, {}, {}};
+            return only(Command::Kind::Help);
         if (args[i] == u"--json") {
             options.json = true;
         } else if (takeValue(args, i, QStringLiteral("--server"), value)) {
@@ -232,6 +239,56 @@ Command parseClient(const QStringList &args)
     return command;
 }
 
+// `client bulk-watch`: --server and at least one --watch are required.
+Command parseBulkWatch(const QStringList &args, qsizetype start)
+{
+    Command command;
+    command.kind = Command::Kind::BulkWatch;
+    BulkWatchOptions &options = command.bulkWatch;
+    for (qsizetype i = start; i < args.size(); ++i) {
+        QString value;
+        if (args[i] == u"--help" || args[i] == u"-h")
+            return only(Command::Kind::Help);
+        if (args[i] == u"--json") {
+            options.json = true;
+        } else if (args[i] == u"--insecure-skip-tls-verify") {
+            options.insecureSkipTlsVerify = true;
+        } else if (takeValue(args, i, QStringLiteral("--server"), value)) {
+            const QUrl url(value);
+            static const QStringList schemes = {QStringLiteral("http"), QStringLiteral("https"), QStringLiteral("ws"),
+                                                QStringLiteral("wss")};
+            if (!url.isValid() || !schemes.contains(url.scheme()) || url.host().isEmpty())
+                return fail(QStringLiteral("--server expects http(s)://HOST:PORT, got '%1'").arg(value));
+            options.server = value;
+        } else if (takeValue(args, i, QStringLiteral("--token"), value)) {
+            if (value.isEmpty())
+                return fail(QStringLiteral("--token needs a bearer token"));
+            options.token = value;
+        } else if (takeValue(args, i, QStringLiteral("--certificate-authority"), value)) {
+            if (value.isEmpty())
+                return fail(QStringLiteral("--certificate-authority needs a PEM file"));
+            options.certificateAuthority = value;
+        } else if (takeValue(args, i, QStringLiteral("--watch"), value)) {
+            if (value.isEmpty())
+                return fail(QStringLiteral("--watch needs a SPEC: RESOURCE[.GROUP][/NAMESPACE[/NAME]]"));
+            QString error;
+            auto spec = parseBulkWatchSpec(value, error);
+            if (!spec)
+                return fail(error);
+            options.watches.append(*spec);
+        } else {
+            return fail(QStringLiteral("unknown argument '%1' (see rvscope --help)").arg(args[i]));
+        }
+    }
+    if (options.server.isEmpty())
+        return fail(QStringLiteral("client bulk-watch needs --server URL (e.g. http://127.0.0.1:8001)"));
+    if (options.watches.isEmpty())
+        return fail(QStringLiteral("client bulk-watch needs at least one --watch SPEC (e.g. --watch secrets/default)"));
+    if (options.insecureSkipTlsVerify && !options.certificateAuthority.isEmpty())
+        return fail(QStringLiteral("--certificate-authority and --insecure-skip-tls-verify exclude each other"));
+    return command;
+}
+
 } // namespace
 
 Command parseCommandLine(const QStringList &arguments)
@@ -241,13 +298,15 @@ Command parseCommandLine(const QStringList &arguments)
         return Command{};
     const QString &first = arguments[1];
     if (first == u"--help" || first == u"-h" || first == u"help")
-        return Command{Command::Kind::Help, {}, {}, {}, {}};
+        return only(Command::Kind::Help);
     if (first == u"--version")
-        return Command{Command::Kind::Version, {}, {}, {}, {}};
+        return only(Command::Kind::Version);
     if (first == u"serve")
         return parseServerOptions(Command::Kind::Serve, arguments, 2);
     if (first == u"scenario")
         return parseScenario(arguments);
+    if (first == u"client" && arguments.size() > 2 && arguments[2] == u"bulk-watch")
+        return parseBulkWatch(arguments, 3);
     if (first == u"client")
         return parseClient(arguments);
     if (first == u"gui")
@@ -289,6 +348,11 @@ QString usageText()
         "  rvscope client [options]       Competing clients against a server over HTTP, each\n"
         "                                 incrementing data.counter of ConfigMaps; prints a\n"
         "                                 summary.\n"
+        "  rvscope client bulk-watch --server URL --watch SPEC [--watch SPEC ...] [options]\n"
+        "                                 Open one bulk watch websocket, one channel per --watch,\n"
+        "                                 and print one line per server frame until every\n"
+        "                                 channel has ended, the server closes the connection, or\n"
+        "                                 SIGINT/SIGTERM.\n"
         "  rvscope --help                 Show this help.\n"
         "  rvscope --version              Show the version.\n"
         "\n"
@@ -326,7 +390,27 @@ QString usageText()
         "                                 (uniform) or exp:5ms (default 1-5ms).\n"
         "  --seed S                       Random seed (default 1).\n"
         "  --name PREFIX                  Client names PREFIX1..N (default client-).\n"
-        "  --json                         Print only the summary, as one JSON line.\n")
+        "  --json                         Print only the summary, as one JSON line.\n"
+        "\n"
+        "client bulk-watch options:\n"
+        "  --server URL                   API server, http(s)://HOST:PORT (required).\n"
+        "  --token TOKEN                  Bearer token for the websocket handshake.\n"
+        "  --certificate-authority FILE   PEM certificate(s) the server's certificate must chain to.\n"
+        "  --insecure-skip-tls-verify     Do not verify the server's certificate.\n"
+        "  --watch SPEC                   RESOURCE[.GROUP][/NAMESPACE[/NAME]][?OPTIONS], e.g.\n"
+        "                                 secrets/default/db-password, pods/default, configmaps,\n"
+        "                                 deployments.apps/default, nodes//n1 (no namespace),\n"
+        "                                 'pods/default?labelSelector=app=web&resourceVersion=42'.\n"
+        "                                 OPTIONS: labelSelector, fieldSelector, resourceVersion\n"
+        "                                 (a & in a value as %26). Repeat for more channels.\n"
+        "  --json                         Print every server frame verbatim, one JSON per line.\n"
+        "  Lines: `channel C opened: SPEC`, `request N rejected (SPEC): CODE Reason: message`,\n"
+        "  `channel C ADDED|MODIFIED|DELETED RESOURCE NAMESPACE/NAME rv=RV`, `channel C closed:\n"
+        "  CODE Reason: message` (an ERROR event ends that channel only). Exit 0 when the watch\n"
+        "  ended normally (every channel ended after one opened, the server closed the socket,\n"
+        "  or a signal), 1 when it failed after connecting (every request rejected, connection\n"
+        "  lost), 2 when it could not start (bad arguments, server unreachable, TLS failure,\n"
+        "  token rejected).\n")
         .arg(strategyHelp());
 }
 

@@ -3,9 +3,12 @@
 
 #include <cstddef>
 
+#include <QtCore/QList>
 #include <QtCore/QString>
 #include <QtCore/QStringList>
 #include <QtNetwork/QHostAddress>
+
+#include "BulkWatchSpec.h"
 
 namespace rvscope::app {
 
@@ -44,14 +47,25 @@ struct ClientOptions final {
     bool json = false; // print only the summary, as one JSON line
 };
 
+// `rvscope client bulk-watch`: one bulk watch websocket, one channel per --watch.
+struct BulkWatchOptions final {
+    QString server; // required: http(s):// or ws(s)://HOST:PORT[/prefix]
+    QString token;  // sent as "Authorization: Bearer <token>" on the handshake
+    QString certificateAuthority; // PEM file the server's certificate must chain to
+    bool insecureSkipTlsVerify = false;
+    QList<BulkWatchSpec> watches;
+    bool json = false; // print every server frame verbatim instead of readable lines
+};
+
 // What the command line asks for. Parsing never exits the process; main() acts on it.
 struct Command final {
-    enum class Kind { Gui, Serve, Scenario, Client, Help, Version, Error };
+    enum class Kind { Gui, Serve, Scenario, Client, BulkWatch, Help, Version, Error };
     Kind kind = Kind::Gui;
     ServeOptions serve;
     ScenarioOptions scenario;
     ClientOptions client;
     QString error; // for Kind::Error: what was wrong, in one line
+    BulkWatchOptions bulkWatch;
 };
 
 Command parseCommandLine(const QStringList &arguments);

@@ -5,6 +5,7 @@
 #include <QtCore/QCoreApplication>
 #include <QtWidgets/QApplication>
 
+#include "BulkWatchCommand.h"
 #include "ClientCommand.h"
 #include "CommandLine.h"
 #include "MainWindow.h"
@@ -63,6 +64,11 @@ int main(int argc, char **argv)
         QCoreApplication app(argc, argv);
         QCoreApplication::setApplicationName(QStringLiteral("rvscope"));
         return rvscope::app::runClientCommand(command.client);
+    }
+    case Command::Kind::BulkWatch: {
+        QCoreApplication app(argc, argv);
+        QCoreApplication::setApplicationName(QStringLiteral("rvscope"));
+        return rvscope::app::runBulkWatchCommand(command.bulkWatch);
     }
     case Command::Kind::Gui:
         break;

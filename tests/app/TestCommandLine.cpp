@@ -19,6 +19,9 @@ private Q_SLOTS:
     void testHelpMentionsEveryFlag();
     void testScenarioCommands();
     void testClientOptions();
+    void testBulkWatchOptions();
+    void testBulkWatchSpecs_data();
+    void testBulkWatchSpecs();
 };
 
 void TestCommandLine::testNoArgumentsOpensGui()
@@ -86,6 +89,27 @@ void TestCommandLine::testErrors_data()
     QTest::newRow("client clients") << QStringList{"client", "--clients", "0"} << "--clients expects a number from 1";
     QTest::newRow("client server") << QStringList{"client", "--server", "ftp://x"} << "--server expects http://";
     QTest::newRow("client flag") << QStringList{"client", "--fast"} << "unknown argument '--fast'";
+    QTest::newRow("bulk-watch no server") << QStringList{"client", "bulk-watch", "--watch", "pods"} << "needs --server";
+    QTest::newRow("bulk-watch no watch") << QStringList{"client", "bulk-watch", "--server", "http://h:1"}
+                                         << "needs at least one --watch";
+    QTest::newRow("bulk-watch server") << QStringList{"client", "bulk-watch", "--server", "h:1", "--watch", "pods"}
+                                       << "--server expects http(s)://";
+    QTest::newRow("bulk-watch flag") << QStringList{"client", "bulk-watch", "--clients", "2"} << "unknown argument '--clients'";
+    QTest::newRow("bulk-watch tls") << QStringList{"client", "bulk-watch", "--server", "https://h:1", "--watch", "pods",
+                                                   "--certificate-authority", "ca.pem", "--insecure-skip-tls-verify"}
+                                    << "exclude each other";
+    QTest::newRow("bulk-watch empty token") << QStringList{"client", "bulk-watch", "--token="} << "--token needs";
+    QTest::newRow("spec empty") << QStringList{"client", "bulk-watch", "--watch="} << "--watch needs a SPEC";
+    QTest::newRow("spec no resource") << QStringList{"client", "bulk-watch", "--watch", "/default"} << "no resource";
+    QTest::newRow("spec slashes") << QStringList{"client", "bulk-watch", "--watch", "pods/a/b/c"} << "too many '/'";
+    QTest::newRow("spec empty ns") << QStringList{"client", "bulk-watch", "--watch", "pods/"} << "empty namespace";
+    QTest::newRow("spec empty name") << QStringList{"client", "bulk-watch", "--watch", "pods/a/"} << "empty name";
+    QTest::newRow("spec upper") << QStringList{"client", "bulk-watch", "--watch", "Pods"} << "not a resource name";
+    QTest::newRow("spec group") << QStringList{"client", "bulk-watch", "--watch", "pods.Apps"} << "not an API group";
+    QTest::newRow("spec option") << QStringList{"client", "bulk-watch", "--watch", "pods?watch=1"} << "unknown option 'watch'";
+    QTest::newRow("spec option value") << QStringList{"client", "bulk-watch", "--watch", "pods?labelSelector"}
+                                       << "needs a value";
+    QTest::newRow("spec space") << QStringList{"client", "bulk-watch", "--watch", "pods/a b"} << "holds a space";
 }
 
 void TestCommandLine::testErrors()
@@ -105,7 +129,8 @@ void TestCommandLine::testHelpMentionsEveryFlag()
     for (const char *word : {"serve", "--listen", "--watch-history", "--help", "--version", "gui", "scenario run",
                              "scenario list", "--check", "--export", "--seed", "client", "--server", "--clients",
                              "--strategy", "--objects", "--operations", "--think", "--json", "retry-default",
-                             "blind-put", "lease", "json-patch-test", "merge-patch-rv"})
+                             "blind-put", "lease", "json-patch-test", "merge-patch-rv", "bulk-watch", "--token",
+                             "--certificate-authority", "--insecure-skip-tls-verify", "--watch", "labelSelector"})
         QVERIFY2(usage.contains(QLatin1String(word)), word);
 }
 
@@ -139,6 +164,84 @@ void TestCommandLine::testClientOptions()
     QCOMPARE(command.client.seed, quint64(5));
     QCOMPARE(command.client.namePrefix, QStringLiteral("w-"));
     QVERIFY(command.client.json);
+}
+
+void TestCommandLine::testBulkWatchOptions()
+{
+    const Command command = parseCommandLine({"rvscope", "client", "bulk-watch", "--server=https://127.0.0.1:8443",
+                                              "--token", "t0k", "--certificate-authority", "ca.pem", "--watch",
+                                              "secrets/default/db", "--watch=configmaps", "--json"});
+    QCOMPARE(command.kind, Command::Kind::BulkWatch);
+    const rvscope::app::BulkWatchOptions &options = command.bulkWatch;
+    QCOMPARE(options.server, QStringLiteral("https://127.0.0.1:8443"));
+    QCOMPARE(options.token, QStringLiteral("t0k"));
+    QCOMPARE(options.certificateAuthority, QStringLiteral("ca.pem"));
+    QVERIFY(!options.insecureSkipTlsVerify);
+    QVERIFY(options.json);
+    QCOMPARE(options.watches.size(), 2);
+    QCOMPARE(options.watches[0].text, QStringLiteral("secrets/default/db"));
+    QCOMPARE(options.watches[1].resource, QStringLiteral("configmaps"));
+    QCOMPARE(parseCommandLine({"rvscope", "client", "bulk-watch", "--help"}).kind, Command::Kind::Help);
+    const Command insecure = parseCommandLine(
+        {"rvscope", "client", "bulk-watch", "--server", "ws://h:1/prefix", "--insecure-skip-tls-verify", "--watch", "pods"});
+    QCOMPARE(insecure.kind, Command::Kind::BulkWatch);
+    QVERIFY(insecure.bulkWatch.insecureSkipTlsVerify);
+    // Plain `client` keeps its own options.
+    QCOMPARE(parseCommandLine({"rvscope", "client", "--clients", "2"}).kind, Command::Kind::Client);
+}
+
+void TestCommandLine::testBulkWatchSpecs_data()
+{
+    QTest::addColumn<QString>("spec");
+    QTest::addColumn<QString>("frame"); // the watch request it becomes, as id 7
+    QTest::addColumn<QString>("label");
+    QTest::newRow("one secret") << "secrets/default/db-password"
+                                << R"({"id":7,"watch":{"selector":{"options":{"fieldSelector":"metadata.name=db-password",)"
+                                   R"("namespace":"default"},"resource":{"group":"","resource":"secrets","version":"v1"}}}})"
+                                << "secrets";
+    QTest::newRow("namespace") << "pods/default"
+                               << R"({"id":7,"watch":{"selector":{"options":{"namespace":"default"},)"
+                                  R"("resource":{"group":"","resource":"pods","version":"v1"}}}})"
+                               << "pods";
+    QTest::newRow("everything") << "configmaps"
+                                << R"({"id":7,"watch":{"selector":{"options":{},)"
+                                   R"("resource":{"group":"","resource":"configmaps","version":"v1"}}}})"
+                                << "configmaps";
+    QTest::newRow("group") << "deployments.apps/default"
+                           << R"({"id":7,"watch":{"selector":{"options":{"namespace":"default"},)"
+                              R"("resource":{"group":"apps","resource":"deployments","version":""}}}})"
+                           << "deployments.apps";
+    QTest::newRow("group version") << "leases.v1.coordination.k8s.io/kube-node-lease"
+                                   << R"({"id":7,"watch":{"selector":{"options":{"namespace":"kube-node-lease"},)"
+                                      R"("resource":{"group":"coordination.k8s.io","resource":"leases","version":"v1"}}}})"
+                                   << "leases.coordination.k8s.io";
+    QTest::newRow("core version") << "pods.v1"
+                                  << R"({"id":7,"watch":{"selector":{"options":{},)"
+                                     R"("resource":{"group":"","resource":"pods","version":"v1"}}}})"
+                                  << "pods";
+    QTest::newRow("cluster name") << "nodes//n1"
+                                  << R"({"id":7,"watch":{"selector":{"options":{"fieldSelector":"metadata.name=n1"},)"
+                                     R"("resource":{"group":"","resource":"nodes","version":"v1"}}}})"
+                                  << "nodes";
+    QTest::newRow("options") << "pods/default/web?labelSelector=app=web,tier!=db&fieldSelector=spec.nodeName%3Dn1"
+                                "&resourceVersion=42"
+                             << R"({"id":7,"watch":{"selector":{"options":{"fieldSelector":"metadata.name=web,)"
+                                R"(spec.nodeName=n1","labelSelector":"app=web,tier!=db","namespace":"default",)"
+                                R"("resourceVersion":"42"},"resource":{"group":"","resource":"pods","version":"v1"}}}})"
+                             << "pods";
+}
+
+void TestCommandLine::testBulkWatchSpecs()
+{
+    QFETCH(QString, spec);
+    QFETCH(QString, frame);
+    QFETCH(QString, label);
+    QString error;
+    const auto parsed = rvscope::app::parseBulkWatchSpec(spec, error);
+    QVERIFY2(parsed, qPrintable(error));
+    QCOMPARE(parsed->text, spec);
+    QCOMPARE(QString::fromStdString(parsed->watchRequestFrame(7)), frame);
+    QCOMPARE(parsed->resourceLabel(), label);
 }
 
 QTEST_GUILESS_MAIN(TestCommandLine)
