@@ -53,7 +53,8 @@ MainWindow::MainWindow(engine::Engine &engine, QWidget *parent, const QString &f
     QDockWidget *explanation = addPanel(QStringLiteral("explanationDock"), tr("Explanation"), Qt::BottomDockWidgetArea,
                                         m_explanation);
     m_conflicts = new ConflictsPanel(m_engine, this);
-    auto *streams = new StreamsPanel(m_engine, this);
+    m_streams = new StreamsPanel(m_engine, this);
+    auto *streams = m_streams;
     auto *server = new ServerPanel(m_engine, this);
     auto *verdicts = new VerdictsPanel(m_engine, this);
     const std::pair<const char *, std::pair<QString, QWidget *>> bottom[] = {
@@ -69,6 +70,14 @@ MainWindow::MainWindow(engine::Engine &engine, QWidget *parent, const QString &f
     // One selection across panels: the timeline, the conflicts table and the request log.
     connect(m_conflicts, &ConflictsPanel::operationSelected, this, &MainWindow::selectOperation);
     connect(server, &ServerPanel::operationSelected, this, &MainWindow::selectOperation);
+    // The timeline overlays the watcher selected in the Streams panel (UI.md "Watch overlay").
+    // Connected after the panel's own connection: its events model has a batch before the timeline.
+    connect(&m_engine, &engine::Engine::watchEventsRecorded, m_timeline, &TimelineView::appendWatchEvents);
+    connect(m_streams, &StreamsPanel::watcherSelected, this, [this](const QString &watcherId) {
+        m_timeline->showWatchDeliveries(watcherId, m_streams->deliveries(watcherId));
+    });
+    m_timeline->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_timeline, &QWidget::customContextMenuRequested, this, &MainWindow::showTimelineMenu);
     explanation->raise();
     // A first-run layout with room for every panel; restoreLayout() replaces it later.
     resizeDocks({clients, inspector}, {300, 340}, Qt::Horizontal);

@@ -7,6 +7,7 @@
 class QAction;
 class QDockWidget;
 class QLabel;
+class QMenu;
 
 namespace rvscope::engine {
 class Engine;
@@ -20,6 +21,7 @@ class ConflictsPanel;
 class ExplanationPanel;
 class InspectorPanel;
 class ScenarioControls;
+class StreamsPanel;
 class TimelineView;
 
 // The main window only assembles panels: each dock is its own class with its own model, fed
@@ -59,6 +61,9 @@ private:
     void exportTimelinePng();
     void exportTimelineSvg();
     void setDarkPalette(bool dark);
+    // The watchers the timeline can overlay (View → Watch overlay, and the timeline's context menu).
+    void fillOverlayMenu();
+    void showTimelineMenu(const QPoint &viewportPoint);
     void updateRates();
 
     engine::Engine &m_engine;
@@ -67,6 +72,8 @@ private:
     ConflictsPanel *m_conflicts = nullptr;
     ExplanationPanel *m_explanation = nullptr;
     ScenarioControls *m_scenario = nullptr;
+    StreamsPanel *m_streams = nullptr;
+    QMenu *m_overlayMenu = nullptr;
     QAction *m_serverAction = nullptr;
     QLabel *m_revisionLabel = nullptr;
     QLabel *m_rateLabel = nullptr;

@@ -2,8 +2,11 @@
 // MainWindow: menus, import/export and the palette.
 #include "MainWindow.h"
 
+#include <algorithm>
+
 #include <QtCore/QSettings>
 #include <QtGui/QAction>
+#include <QtGui/QActionGroup>
 #include <QtGui/QPainter>
 #include <QtGui/QPalette>
 #include <QtSvg/QSvgGenerator>
@@ -11,6 +14,7 @@
 #include <QtWidgets/QDockWidget>
 #include <QtWidgets/QStyle>
 #include <QtWidgets/QFileDialog>
+#include <QtWidgets/QMenu>
 #include <QtWidgets/QMenuBar>
 #include <QtWidgets/QMessageBox>
 #include <QtWidgets/QStatusBar>
@@ -19,6 +23,8 @@
 #include "engine/Engine.h"
 #include "conflicts/ConflictsPanel.h"
 #include "scenario/ScenarioControls.h"
+#include "streams/StreamsPanel.h"
+#include "streams/WatcherModel.h"
 #include "timeline/TimelineView.h"
 
 namespace rvscope::ui {
@@ -78,6 +84,11 @@ void MainWindow::createMenus()
     view->addSeparator();
     QAction *fit = view->addAction(tr("Fit timeline"), m_timeline, &TimelineView::fitAll);
     fit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
+    m_overlayMenu = view->addMenu(tr("&Watch overlay"));
+    m_overlayMenu->setObjectName(QStringLiteral("watchOverlayMenu"));
+    m_overlayMenu->setToolTip(tr("Draw one watcher's deliveries on the timeline (also: select it in the Streams panel)"));
+    m_overlayMenu->setToolTipsVisible(true);
+    connect(m_overlayMenu, &QMenu::aboutToShow, this, &MainWindow::fillOverlayMenu);
     view->addSeparator();
     QMenu *panels = view->addMenu(tr("Panels"));
     for (QDockWidget *dock : findChildren<QDockWidget *>())
@@ -93,6 +104,45 @@ void MainWindow::createMenus()
                               "resourceVersions, 409 conflicts, lost updates and watch streams, on a "
                               "faithful local apiserver that kubectl can talk to."));
     });
+}
+
+void MainWindow::fillOverlayMenu()
+{
+    // Newest watchers first, a screenful of them; the Streams panel lists them all.
+    constexpr int MAX_CHOICES = 25;
+    m_overlayMenu->clear();
+    auto *choices = new QActionGroup(m_overlayMenu);
+    const QString current = m_timeline->overlaidWatcher();
+    QAction *none = m_overlayMenu->addAction(tr("None"), this, [this] { m_streams->selectWatcher(QString()); });
+    none->setCheckable(true);
+    none->setChecked(current.isEmpty());
+    choices->addAction(none);
+    const WatcherModel *watchers = m_streams->watcherModel();
+    if (watchers->watcherCount() == 0) {
+        m_overlayMenu->addAction(tr("No watchers yet: open a watch in the Streams panel"))->setEnabled(false);
+        return;
+    }
+    m_overlayMenu->addSeparator();
+    const int oldest = std::max(0, watchers->watcherCount() - MAX_CHOICES);
+    for (int row = watchers->watcherCount() - 1; row >= oldest; --row) {
+        const QString id = watchers->watcherId(row);
+        const QString collection = watchers->index(row, WatcherModel::CollectionColumn).data().toString();
+        QString text = collection.isEmpty() ? id : tr("%1  (%2)").arg(id, collection);
+        QAction *choice = m_overlayMenu->addAction(text.replace(QLatin1Char('&'), QStringLiteral("&&")), this,
+                                                   [this, id] { m_streams->selectWatcher(id); });
+        choice->setCheckable(true);
+        choice->setChecked(id == current);
+        choices->addAction(choice);
+    }
+}
+
+void MainWindow::showTimelineMenu(const QPoint &viewportPoint)
+{
+    QMenu menu(this);
+    menu.addAction(tr("Fit all"), m_timeline, &TimelineView::fitAll);
+    menu.addSeparator();
+    menu.addMenu(m_overlayMenu);
+    menu.exec(m_timeline->viewport()->mapToGlobal(viewportPoint));
 }
 
 void MainWindow::exportHistory()

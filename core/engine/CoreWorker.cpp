@@ -62,7 +62,22 @@ CoreWorker::~CoreWorker()
 void CoreWorker::buildCore()
 {
     m_storage = std::make_shared<storage::MemoryStorage>(storage::MemoryStorage::Options{m_options.watchHistory});
-    m_registry = std::make_shared<registry::Registry>(m_storage);
+    m_separateStorage.clear();
+    registry::Registry::Options registryOptions;
+    for (const QString &type : m_options.separateStorage) {
+        auto storage = std::make_shared<storage::MemoryStorage>(storage::MemoryStorage::Options{m_options.watchHistory});
+        m_separateStorage[type.toStdString()] = storage;
+        registryOptions.separateStorage[type.toStdString()] = storage;
+    }
+    m_registry = std::make_shared<registry::Registry>(m_storage, registryOptions);
+    m_storageError.clear();
+    for (const auto &[type, storage] : m_separateStorage) {
+        const auto types = m_registry->types();
+        if (std::none_of(types.begin(), types.end(), [&type](const auto &t) { return t->groupResource().toString() == type; }))
+            m_storageError = QStringLiteral("--separate-storage: '%1' is not a served resource (such as events or "
+                                            "leases.coordination.k8s.io)")
+                                 .arg(QString::fromStdString(type));
+    }
     // MemoryStorage completes synchronously; nothing here waits on the event loop.
     if (auto booted = QCoro::waitFor(m_registry->bootstrap()); !booted)
         qWarning("rvscope: bootstrap failed: %s", booted.error().message.c_str());
@@ -130,8 +145,8 @@ void CoreWorker::startServer(const QHostAddress &address, quint16 port)
         Q_EMIT serverStateChanged(state);
         return;
     }
-    if (!m_accessError.isEmpty()) {
-        state.error = m_accessError;
+    if (!m_accessError.isEmpty() || !m_storageError.isEmpty()) {
+        state.error = m_accessError.isEmpty() ? m_storageError : m_accessError;
         Q_EMIT serverStateChanged(state);
         return;
     }
@@ -140,6 +155,7 @@ void CoreWorker::startServer(const QHostAddress &address, quint16 port)
             access->setAnonymousAllowed(address.isLoopback());
     }
     auto server = std::make_unique<server::ApiServer>(m_handler);
+    server->setMaxWatchBacklog(m_options.maxWatchBacklog);
     if (!m_options.tlsCertificate.isEmpty() || !m_options.tlsKey.isEmpty()) {
         QString tlsError;
         if (!server->setTls(m_options.tlsCertificate, m_options.tlsKey, &tlsError)) {
@@ -174,19 +190,27 @@ void CoreWorker::stopServer()
 
 void CoreWorker::compact()
 {
-    const auto revision = m_storage->revision();
-    auto compacted = QCoro::waitFor(m_storage->compact(revision));
-    if (!compacted)
-        Q_EMIT errorOccurred(QString::fromStdString(compacted.error().message));
+    // Every series at its own current revision.
+    std::vector<std::shared_ptr<storage::MemoryStorage>> storages{m_storage};
+    for (const auto &[type, storage] : m_separateStorage)
+        storages.push_back(storage);
+    for (const auto &storage : storages) {
+        auto compacted = QCoro::waitFor(storage->compact(storage->revision()));
+        if (!compacted)
+            Q_EMIT errorOccurred(QString::fromStdString(compacted.error().message));
+    }
 }
 
 void CoreWorker::handleStatsTimer()
 {
     flushOperations();
     flushWatchEvents();
+    reportBulkSessions();
     CoreStats stats;
     stats.revision = m_storage->revision();
     stats.objects = m_storage->objectCount();
+    for (const auto &[type, storage] : m_separateStorage)
+        stats.objects += storage->objectCount();
     stats.openWatches = m_server ? m_server->openWatchCount() : 0;
     // A batch only when something changed: the GUI is not woken up for nothing.
     if (stats.revision != m_lastStats.revision || stats.objects != m_lastStats.objects

@@ -32,6 +32,9 @@ class ApiServer;
 namespace rvscope::history {
 class Journal;
 }
+namespace rvscope::bulk {
+class BulkWatchSession;
+}
 namespace rvscope::sim {
 class ScenarioPlayer;
 class Workload;
@@ -93,6 +96,7 @@ Q_SIGNALS:
     void operationsRecorded(const rvscope::engine::OperationBatch &batch);
     void watchEventsRecorded(const rvscope::engine::WatchEventBatch &batch);
     void watchOpened(const rvscope::engine::WatchChannel &channel);
+    void bulkSessionsChanged(const rvscope::engine::BulkSessionList &sessions);
     void historyReset();
     void scenarioLoaded(const rvscope::engine::ScenarioInfo &info);
     void scenarioStateChanged(const rvscope::engine::ScenarioState &state);
@@ -121,7 +125,9 @@ private:
     void handleProcessFinished(QProcess *process);
 
     EngineOptions m_options;
-    std::shared_ptr<storage::MemoryStorage> m_storage;
+    std::shared_ptr<storage::MemoryStorage> m_storage; // the main revision series
+    // EngineOptions::separateStorage: group resource -> its storage (its own series).
+    std::map<std::string, std::shared_ptr<storage::MemoryStorage>> m_separateStorage;
     std::shared_ptr<registry::Registry> m_registry;
     std::shared_ptr<api::ApiHandler> m_handler;
     std::shared_ptr<history::Journal> m_journal;
@@ -135,9 +141,22 @@ private:
     void buildAccessControl();
     void recheckWatches();
     QString m_accessError; // why access control could not be set up (the server refuses to start)
+    QString m_storageError; // a --separate-storage type that is not served (likewise)
     std::unique_ptr<storage::WatchHandle> m_podWatch; // feeds the node authorizer's graph
     QTimer *m_aclTimer = nullptr;
     std::map<quint64, std::shared_ptr<api::WatchStream>> m_guiWatches;
+
+    // Bulk watch sessions of the server (CoreWorkerBulk.cpp), checked on the stats timer.
+    void reportBulkSessions();
+    struct KnownBulkSession {
+        std::weak_ptr<bulk::BulkWatchSession> session;
+        quint64 id = 0;
+    };
+    std::map<const bulk::BulkWatchSession *, KnownBulkSession> m_bulkIds;
+    quint64 m_nextBulkId = 1;
+    std::vector<std::pair<const bulk::BulkWatchSession *, std::size_t>> m_bulkFingerprint;
+    unsigned m_bulkTicks = 0;
+    BulkSessionList m_lastBulkSessions;
 
     // Scenario.
     QString m_scenarioSource;

@@ -12,6 +12,16 @@ QString ServerState::url() const
     return QStringLiteral("%1://%2:%3").arg(tls ? QStringLiteral("https") : QStringLiteral("http"), host).arg(port);
 }
 
+QString BulkChannelSummary::collection() const
+{
+    QString text = group.isEmpty() ? resource : resource + u'.' + group;
+    if (!namespaceName.isEmpty())
+        text += u'/' + namespaceName;
+    if (!name.isEmpty())
+        text += u'/' + name;
+    return text;
+}
+
 Engine::Engine(EngineOptions options, QObject *parent)
     : QObject(parent)
 {
@@ -20,6 +30,7 @@ Engine::Engine(EngineOptions options, QObject *parent)
     qRegisterMetaType<OperationBatch>();
     qRegisterMetaType<WatchEventBatch>();
     qRegisterMetaType<WatchChannel>();
+    qRegisterMetaType<BulkSessionList>();
     qRegisterMetaType<OperationDetail>();
     qRegisterMetaType<ScenarioInfo>();
     qRegisterMetaType<ScenarioList>();
@@ -51,6 +62,10 @@ Engine::Engine(EngineOptions options, QObject *parent)
     connect(m_worker, &CoreWorker::operationsRecorded, this, &Engine::operationsRecorded);
     connect(m_worker, &CoreWorker::watchEventsRecorded, this, &Engine::watchEventsRecorded);
     connect(m_worker, &CoreWorker::watchOpened, this, &Engine::watchOpened);
+    connect(m_worker, &CoreWorker::bulkSessionsChanged, this, [this](const BulkSessionList &sessions) {
+        m_bulkSessions = sessions;
+        Q_EMIT bulkSessionsChanged(sessions);
+    });
     connect(m_worker, &CoreWorker::historyReset, this, &Engine::historyReset);
     connect(m_worker, &CoreWorker::scenarioLoaded, this, &Engine::scenarioLoaded);
     connect(m_worker, &CoreWorker::scenarioStepCompleted, this, &Engine::scenarioStepCompleted);

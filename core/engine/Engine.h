@@ -67,6 +67,8 @@ public:
     const CoreStats &stats() const { return m_stats; }
     const ScenarioState &scenarioState() const { return m_scenarioState; }
     const ScenarioList &builtInScenarios() const { return m_builtIns; }
+    // The embedded server's open bulk watch sessions, as last reported (bulkSessionsChanged).
+    const BulkSessionList &bulkSessions() const { return m_bulkSessions; }
 
 Q_SIGNALS:
     void coreStarted();
@@ -76,6 +78,9 @@ Q_SIGNALS:
     // Events delivered on every journaled watch since the last batch (~33 ms).
     void watchEventsRecorded(const rvscope::engine::WatchEventBatch &batch);
     void watchOpened(const rvscope::engine::WatchChannel &channel);
+    // The open bulk watch sessions and their channels, when a session or a channel opened or
+    // closed (at most every ~33 ms; all of them each time).
+    void bulkSessionsChanged(const rvscope::engine::BulkSessionList &sessions);
     // The journal was replaced (new scenario run, import, clear): drop what you hold.
     void historyReset();
     void scenarioLoaded(const rvscope::engine::ScenarioInfo &info);
@@ -99,6 +104,7 @@ private:
     CoreStats m_stats;
     ScenarioState m_scenarioState;
     ScenarioList m_builtIns;
+    BulkSessionList m_bulkSessions;
 };
 
 } // namespace rvscope::engine

@@ -8,6 +8,7 @@
 #include <QtCore/QList>
 #include <QtCore/QMetaType>
 #include <QtCore/QString>
+#include <QtCore/QStringList>
 #include <QtNetwork/QHostAddress>
 
 // Value types that cross from the core thread to the GUI thread (by queued signals, copied).
@@ -26,6 +27,12 @@ struct EngineOptions final {
     int aclRecheckMs = 1000; // how often open watches are re-authorized
     QString tlsCertificate;  // PEM; with tlsKey: serve HTTPS
     QString tlsKey;
+    // Group resources kept in storages of their own, each its own revision series
+    // ("events", "leases.coordination.k8s.io"; registry::Registry::Options::separateStorage).
+    QStringList separateStorage;
+    // Bytes a watch's client may leave unread before the watch ends with ERROR 410
+    // (server::ApiServer::DEFAULT_MAX_WATCH_BACKLOG); 0: unbounded.
+    std::size_t maxWatchBacklog = 8 * 1024 * 1024;
     bool accessControlled() const { return !tokenFile.isEmpty() || !policyFile.isEmpty(); }
 };
 
@@ -110,6 +117,41 @@ struct WatchChannel final {
     QString error;        // the Status message when it was refused
 };
 
+// One open channel of a bulk watch session (bulk::BulkWatchSession::ChannelInfo as values).
+struct BulkChannelSummary final {
+    qint64 channel = 0;    // the session's integer channel id (from 1, in the order watches opened)
+    QString group;         // API group ("" for the core group)
+    QString version;
+    QString resource;      // "configmaps"
+    QString namespaceName; // empty: every namespace (or a cluster-scoped type)
+    QString name;          // from a metadata.name= field selector, else empty
+    QString labelSelector;
+    QString fieldSelector;
+
+    // What it watches, written like a watch's collection: "configmaps/default",
+    // "configmaps/default/foo", "deployments.apps" (resource.group outside the core group).
+    QString collection() const;
+    bool operator==(const BulkChannelSummary &) const = default;
+};
+
+// One bulk watch connection of the embedded server (a websocket on
+// /apis/bulk.k8s.io/v1/bulkgetoperations) and its open channels.
+struct BulkSessionSummary final {
+    // Given by the engine when it first sees the session, from 1; never reused while the
+    // engine lives (a new connection is a new id).
+    quint64 id = 0;
+    QString user; // the authenticated user of the connection ("system:anonymous" without access control)
+    QString peer; // the client's address, empty when the server does not tell it
+    int openChannels = 0;               // every open channel
+    QList<BulkChannelSummary> channels; // by channel id; at most MAX_REPORTED channels per report in all
+    bool operator==(const BulkSessionSummary &) const = default;
+
+    static constexpr int MAX_REPORTED = 5000;
+};
+// Every open bulk session, by id. Sent when it changed (a session or a channel opened or
+// closed), at most every ~33 ms; empty when the server is off.
+using BulkSessionList = QList<BulkSessionSummary>;
+
 } // namespace rvscope::engine
 
 Q_DECLARE_METATYPE(rvscope::engine::OperationSummary)
@@ -120,3 +162,4 @@ Q_DECLARE_METATYPE(rvscope::engine::WatchChannel)
 Q_DECLARE_METATYPE(rvscope::engine::OperationDetail)
 Q_DECLARE_METATYPE(rvscope::engine::ServerState)
 Q_DECLARE_METATYPE(rvscope::engine::CoreStats)
+Q_DECLARE_METATYPE(rvscope::engine::BulkSessionList)

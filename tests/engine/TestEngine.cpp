@@ -4,10 +4,12 @@
 #include <QtCore/QJsonDocument>
 #include <QtCore/QJsonObject>
 #include <QtNetwork/QTcpSocket>
+#include <QtWebSockets/QWebSocket>
 #include <QtTest/QtTest>
 
 #include "engine/Engine.h"
 
+using rvscope::engine::BulkSessionList;
 using rvscope::engine::ClientLaunch;
 using rvscope::engine::CoreStats;
 using rvscope::engine::OperationBatch;
@@ -57,6 +59,7 @@ private Q_SLOTS:
     void testGuiWatchesStreamEventsInBatches();
     void testOperationDetailHasTheThreeWayObjects();
     void testJournalOffServesWithoutHistory();
+    void testBulkWatchSessionsAreReported();
 };
 
 void TestEngine::testCoreStartsInItsOwnThread()
@@ -506,6 +509,81 @@ void TestEngine::testJournalOffServesWithoutHistory()
     QVERIFY(file.readAll().isEmpty());
     QFile::remove(path);
     QCOMPARE(batches.size(), 0);
+}
+
+namespace {
+// A bulk watch connection to the engine's server, its first channel open.
+bool openBulkSession(QWebSocket &socket, quint16 port, const QString &watch)
+{
+    QSignalSpy connected(&socket, &QWebSocket::connected);
+    QSignalSpy frames(&socket, &QWebSocket::textMessageReceived);
+    socket.open(QUrl(QStringLiteral("ws://127.0.0.1:%1/apis/bulk.k8s.io/v1/bulkgetoperations").arg(port)));
+    if (!connected.wait(10000))
+        return false;
+    socket.sendTextMessage(watch);
+    return frames.wait(10000) && frames.first().at(0).toString().contains(QLatin1String("\"channel\":1"));
+}
+} // namespace
+
+void TestEngine::testBulkWatchSessionsAreReported()
+{
+    Engine engine;
+    QSignalSpy state(&engine, &Engine::serverStateChanged);
+    QSignalSpy changed(&engine, &Engine::bulkSessionsChanged);
+    engine.startServer(QHostAddress::LocalHost, 0);
+    QVERIFY(state.wait(5000));
+    const quint16 port = engine.serverState().port;
+    QVERIFY(engine.bulkSessions().isEmpty());
+
+    QWebSocket first;
+    QVERIFY(openBulkSession(first, port, QStringLiteral(R"({"id":1,"watch":{"selector":{"resource":{"group":"","version":"v1",)"
+                                                        R"("resource":"configmaps"},"options":{"namespace":"default"}}}})")));
+    QTRY_COMPARE(engine.bulkSessions().size(), 1);
+    QTRY_COMPARE(engine.bulkSessions().first().channels.size(), 1);
+    const auto session = engine.bulkSessions().first();
+    QCOMPARE(session.id, quint64(1));
+    QCOMPARE(session.user, QStringLiteral("system:anonymous"));
+    QCOMPARE(session.openChannels, 1);
+    const auto channel = session.channels.first();
+    QCOMPARE(channel.channel, 1);
+    QCOMPARE(channel.version, QStringLiteral("v1"));
+    QCOMPARE(channel.resource, QStringLiteral("configmaps"));
+    QCOMPARE(channel.namespaceName, QStringLiteral("default"));
+    QCOMPARE(channel.collection(), QStringLiteral("configmaps/default"));
+    // Batched values: the last signal carries what the engine holds.
+    QCOMPARE(changed.last().at(0).value<BulkSessionList>(), engine.bulkSessions());
+
+    // A second connection, then a channel by name with a selector on the first.
+    QWebSocket second;
+    QVERIFY(openBulkSession(second, port, QStringLiteral(R"({"id":7,"watch":{"selector":{"resource":{"group":"","version":"v1",)"
+                                                         R"("resource":"secrets"},"options":{}}}})")));
+    first.sendTextMessage(QStringLiteral(R"({"id":2,"watch":{"selector":{"resource":{"group":"","version":"v1","resource":"configmaps"},)"
+                                         R"("options":{"namespace":"default","fieldSelector":"metadata.name=foo","labelSelector":"a=b"}}}})"));
+    QTRY_VERIFY(engine.bulkSessions().size() == 2 && engine.bulkSessions().first().channels.size() == 2);
+    QCOMPARE(engine.bulkSessions().at(1).id, quint64(2));
+    QCOMPARE(engine.bulkSessions().at(1).channels.first().collection(), QStringLiteral("secrets"));
+    const auto named = engine.bulkSessions().first().channels.at(1);
+    QCOMPARE(named.channel, 2);
+    QCOMPARE(named.name, QStringLiteral("foo"));
+    QCOMPARE(named.labelSelector, QStringLiteral("a=b"));
+    QCOMPARE(named.fieldSelector, QStringLiteral("metadata.name=foo"));
+    QCOMPARE(named.collection(), QStringLiteral("configmaps/default/foo"));
+
+    // Closing a channel, then a connection: the reports follow; ids are not reused.
+    first.sendTextMessage(QStringLiteral(R"({"id":3,"closeWatch":{"channel":1}})"));
+    QTRY_COMPARE(engine.bulkSessions().first().openChannels, 1);
+    first.close();
+    QTRY_COMPARE(engine.bulkSessions().size(), 1);
+    QCOMPARE(engine.bulkSessions().first().id, quint64(2));
+    QWebSocket third;
+    QVERIFY(openBulkSession(third, port, QStringLiteral(R"({"id":1,"watch":{"selector":{"resource":{"group":"","version":"v1",)"
+                                                        R"("resource":"pods"},"options":{}}}})")));
+    QTRY_COMPARE(engine.bulkSessions().size(), 2);
+    QCOMPARE(engine.bulkSessions().last().id, quint64(3));
+
+    // Stopping the server ends them all.
+    engine.stopServer();
+    QTRY_VERIFY(engine.bulkSessions().isEmpty());
 }
 
 QTEST_GUILESS_MAIN(TestEngine)

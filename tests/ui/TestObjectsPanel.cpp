@@ -8,6 +8,7 @@
 #include <QtTest/QAbstractItemModelTester>
 #include <QtTest/QtTest>
 #include <QtWidgets/QComboBox>
+#include <QtWidgets/QHeaderView>
 #include <QtWidgets/QLabel>
 #include <QtWidgets/QLayout>
 #include <QtWidgets/QSplitter>
@@ -38,6 +39,7 @@ private Q_SLOTS:
     void testRevisionModelAppendsOrResets();
     void testLostUpdateRevisionsJsonAndDiff();
     void testHistoryResetForgetsObjects();
+    void testNamesGetTheRoomOfANarrowDock();
 };
 
 namespace {
@@ -276,6 +278,61 @@ void TestObjectsPanel::testHistoryResetForgetsObjects()
     QTRY_COMPARE(panel.objectModel()->rowCount(), 0);
     QCOMPARE(panel.revisionModel()->rowCount(), 0);
     QCOMPARE(panel.selectedObject(), QString());
+}
+
+void TestObjectsPanel::testNamesGetTheRoomOfANarrowDock()
+{
+    Engine engine;
+    ObjectsPanel panel(engine);
+    QAbstractItemModelTester treeTester(panel.objectModel(), FAIL_IN_QTEST);
+    const QString longKey = QStringLiteral("configmaps/default/leader-election-of-the-replication-controller");
+    OperationBatch batch;
+    quint64 id = 0;
+    for (const QString &key : {FOO, longKey}) {
+        OperationSummary create;
+        create.id = ++id;
+        create.clientId = "c1";
+        create.verb = "create";
+        create.key = key;
+        create.statusCode = 201;
+        create.rvProduced = 123450 + qint64(id);
+        create.endNs = 1;
+        batch << create;
+    }
+    panel.objectModel()->append(batch);
+    panel.resize(280, 700);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    panel.layout()->activate();
+    panel.resize(280, 700);
+    QTRY_COMPARE(panel.width(), 280);
+
+    auto *tree = child<QTreeView>(panel, "objectTree");
+    QHeaderView *header = tree->header();
+    const QFontMetrics metrics = tree->fontMetrics();
+    const int viewport = tree->viewport()->width();
+    // The numbers take what their digits need, the name the rest: most of the width.
+    QTRY_VERIFY(header->sectionSize(ObjectTreeModel::ResourceVersionColumn) >= metrics.horizontalAdvance("123452"));
+    QVERIFY(header->sectionSize(ObjectTreeModel::ResourceVersionColumn) < metrics.horizontalAdvance("123452") * 2);
+    QVERIFY(header->sectionSize(ObjectTreeModel::RevisionsColumn) < metrics.horizontalAdvance("Revisions") + 16);
+    const int name = header->sectionSize(ObjectTreeModel::NameColumn);
+    QVERIFY2(name >= viewport * 6 / 10, qPrintable(QStringLiteral("%1 of %2").arg(name).arg(viewport)));
+    QCOMPARE(name + header->sectionSize(ObjectTreeModel::ResourceVersionColumn)
+                 + header->sectionSize(ObjectTreeModel::RevisionsColumn),
+             viewport);
+    QCOMPARE(tree->textElideMode(), Qt::ElideMiddle);
+    // An elided name is whole in its tooltip, on every level.
+    const QModelIndex longIndex = panel.objectModel()->indexOf(longKey);
+    QVERIFY(metrics.horizontalAdvance(longIndex.data().toString()) > name);
+    QVERIFY(longIndex.data(Qt::ToolTipRole).toString().startsWith(longKey));
+    const QModelIndex configmaps = panel.objectModel()->index(0, 0);
+    QCOMPARE(configmaps.data(Qt::ToolTipRole).toString(), QStringLiteral("configmaps\n2 objects"));
+    QVERIFY(panel.objectModel()->headerData(ObjectTreeModel::RevisionsColumn, Qt::Horizontal, Qt::ToolTipRole)
+                .toString()
+                .contains("Revisions"));
+    // Objects arrived: the text no longer says there are none.
+    QCOMPARE(child<QTextEdit>(panel, "objectTextView")->toPlainText(), QStringLiteral("Select an object to see its revisions."));
+    QVERIFY(panel.grab().toImage().save(artifactPath("objects-panel-narrow-names.png")));
 }
 
 QTEST_MAIN(TestObjectsPanel)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Renders the main window and each panel after a realistic session (the lost-update
-// scenario, a race of 8 clients, an open watch, the server running) and saves PNGs: to
+// scenario, a race of 8 clients, an open watch overlaid on the timeline, a bulk watch
+// session of two channels, the server running) and saves PNGs: to
 // $RVSCOPE_SCREENSHOT_DIR when set (the README's images in resources/screenshots come from
 // here), else next to the test. Checks each image is not blank.
 #include <QtCore/QDir>
@@ -8,12 +9,14 @@
 #include <QtCore/QStandardPaths>
 #include <QtTest/QtTest>
 #include <QtWidgets/QDockWidget>
+#include <QtWebSockets/QWebSocket>
 
 #include "MainWindow.h"
 #include "conflicts/ConflictsPanel.h"
 #include "inspector/InspectorPanel.h"
 #include "objects/ObjectsPanel.h"
 #include "streams/StreamsPanel.h"
+#include "streams/WatchEventModel.h"
 #include "streams/WatcherModel.h"
 #include "engine/Engine.h"
 #include "timeline/TimelineView.h"
@@ -69,6 +72,19 @@ void TestPanelScreenshots::testEveryPanelAfterASession()
     QTRY_COMPARE(window.timeline()->visibleMarkerCount(rvscope::ui::MarkerKind::Conflict), 1);
     QVERIFY(window.grab().toImage().save(QDir(dir).filePath(QStringLiteral("lost-update.png"))));
 
+    // The watch's deliveries on the timeline, as selecting it in the Streams panel shows them.
+    auto *streams = window.findChild<rvscope::ui::StreamsPanel *>();
+    QTRY_VERIFY(streams->watcherModel()->watcherCount() > 0);
+    const QString watcher = streams->watcherModel()->watcherId(0);
+    QTRY_VERIFY(streams->watcherModel()->events(0)->totalEvents() > 0);
+    streams->selectWatcher(watcher);
+    QCOMPARE(window.timeline()->overlaidWatcher(), watcher);
+    const QImage overlay = window.timeline()->grab().toImage();
+    QVERIFY(window.timeline()->visibleMarkerCount(rvscope::ui::MarkerKind::WatchDelivery) > 0);
+    QVERIFY(notBlank(overlay));
+    QVERIFY(overlay.save(QDir(dir).filePath(QStringLiteral("watch-overlay.png"))));
+    streams->selectWatcher(QString());
+
     QSignalSpy finished(&engine, &Engine::workloadFinished);
     rvscope::engine::ClientLaunch launch;
     launch.clients = 8;
@@ -91,10 +107,18 @@ void TestPanelScreenshots::testEveryPanelAfterASession()
     window.findChild<rvscope::ui::ConflictsPanel *>()->selectOperation(conflictId);
     window.findChild<rvscope::ui::InspectorPanel *>()->showOperation(conflictId);
     QTRY_VERIFY(details.size() >= 2);
-    auto *streams = window.findChild<rvscope::ui::StreamsPanel *>();
-    QTRY_VERIFY(streams->watcherModel()->rowCount() > 0);
-    streams->selectWatcher(
-        streams->watcherModel()->index(0, 0).data(rvscope::ui::WatcherModel::WatcherIdRole).toString());
+    // A bulk watch session of two channels next to the regular watch.
+    QWebSocket bulk;
+    QSignalSpy bulkConnected(&bulk, &QWebSocket::connected);
+    bulk.open(QUrl(QStringLiteral("ws://127.0.0.1:%1/apis/bulk.k8s.io/v1/bulkgetoperations").arg(engine.serverState().port)));
+    QVERIFY(bulkConnected.wait(10000));
+    bulk.sendTextMessage(QStringLiteral(R"({"id":1,"watch":{"selector":{"resource":{"group":"","version":"v1",)"
+                                        R"("resource":"configmaps"},"options":{"namespace":"default"}}}})"));
+    bulk.sendTextMessage(QStringLiteral(R"({"id":2,"watch":{"selector":{"resource":{"group":"","version":"v1",)"
+                                        R"("resource":"secrets"},"options":{"labelSelector":"app=web"}}}})"));
+    QTRY_VERIFY(!engine.bulkSessions().isEmpty() && engine.bulkSessions().first().channels.size() == 2);
+    QTRY_VERIFY(streams->watcherModel()->bulkSessionsIndex().isValid());
+    streams->selectWatcher(watcher);
     QSignalSpy versions(&engine, &Engine::objectVersionReady);
     window.findChild<rvscope::ui::ObjectsPanel *>()->selectObject(QStringLiteral("configmaps/default/foo"));
     QTRY_VERIFY(versions.size() >= 1);

@@ -3,6 +3,8 @@
 // events table, refusals; its models (watchers, one event model per watcher) under
 // QAbstractItemModelTester, with synthetic batches for reorders, duplicates, ERROR and the cap.
 #include <QtCore/QDir>
+#include <QtCore/QJsonDocument>
+#include <QtCore/QJsonObject>
 #include <QtTest/QAbstractItemModelTester>
 #include <QtTest/QtTest>
 #include <QtWidgets/QCheckBox>
@@ -14,12 +16,16 @@
 #include <QtWidgets/QScrollBar>
 #include <QtWidgets/QTableView>
 #include <QtWidgets/QTreeView>
+#include <QtWebSockets/QWebSocket>
 
 #include "engine/Engine.h"
 #include "streams/StreamsPanel.h"
 #include "streams/WatchEventModel.h"
 #include "streams/WatcherModel.h"
 
+using rvscope::engine::BulkChannelSummary;
+using rvscope::engine::BulkSessionList;
+using rvscope::engine::BulkSessionSummary;
 using rvscope::engine::ClientLaunch;
 using rvscope::engine::Engine;
 using rvscope::engine::OperationBatch;
@@ -43,6 +49,8 @@ private Q_SLOTS:
     void testExpiredWatchOfAScenarioIsRed();
     void testHistoryResetForgetsWatchers();
     void testThousandsOfEventsPerBatchStayCapped();
+    void testBulkSessionRowsFollowTheEngine();
+    void testBulkSessionOfARealWebSocket();
 };
 
 namespace {
@@ -346,6 +354,167 @@ void TestStreamsPanel::testThousandsOfEventsPerBatchStayCapped()
     QCOMPARE(events->index(events->rowCount() - 1, 0).data(WatchEventModel::ResourceVersionRole).toLongLong(), rv);
     QCOMPARE(view->verticalScrollBar()->value(), view->verticalScrollBar()->maximum());
     QVERIFY(child<QLabel>(panel, "watchEventSummary")->text().contains("200001 events (the last 50000 shown)"));
+}
+
+namespace {
+BulkChannelSummary bulkChannel(qint64 id, const QString &resource, const QString &ns, const QString &labels = {})
+{
+    BulkChannelSummary channel;
+    channel.channel = id;
+    channel.version = "v1";
+    channel.resource = resource;
+    channel.namespaceName = ns;
+    channel.labelSelector = labels;
+    return channel;
+}
+
+BulkSessionSummary bulkSession(quint64 id, const QString &user, QList<BulkChannelSummary> channels)
+{
+    BulkSessionSummary session;
+    session.id = id;
+    session.user = user;
+    session.openChannels = int(channels.size());
+    session.channels = std::move(channels);
+    return session;
+}
+
+QStringList childTexts(const WatcherModel &model, const QModelIndex &parent, int column)
+{
+    QStringList texts;
+    for (int row = 0; row < model.rowCount(parent); ++row)
+        texts << model.index(row, column, parent).data().toString();
+    return texts;
+}
+} // namespace
+
+void TestStreamsPanel::testBulkSessionRowsFollowTheEngine()
+{
+    WatcherModel model;
+    QAbstractItemModelTester tester(&model, FAIL_IN_QTEST);
+    model.appendEvents({watchEvent("watch-3", "ADDED", 5, 3)});
+    QVERIFY(!model.bulkSessionsIndex().isValid());
+    QCOMPARE(model.rowCount(), 1);
+
+    model.setBulkSessions({bulkSession(1, "alice", {bulkChannel(1, "configmaps", "default"), bulkChannel(2, "secrets", "default")})});
+    QCOMPARE(model.rowCount(), 2); // the watcher, then "Bulk sessions"
+    const QPersistentModelIndex group = model.bulkSessionsIndex();
+    QCOMPARE(group.row(), 1);
+    QCOMPARE(model.kindOf(group), WatcherModel::Kind::BulkSessions);
+    QCOMPARE(group.data().toString(), QStringLiteral("Bulk sessions"));
+    QCOMPARE(model.index(1, WatcherModel::StateColumn).data().toString(), QStringLiteral("2 channels"));
+    const QPersistentModelIndex alice = model.index(0, 0, group);
+    QCOMPARE(alice.data().toString(), QStringLiteral("session 1"));
+    QCOMPARE(model.index(0, WatcherModel::ClientColumn, group).data().toString(), QStringLiteral("alice"));
+    QCOMPARE(childTexts(model, alice, WatcherModel::CollectionColumn), (QStringList{"configmaps/default", "secrets/default"}));
+    const QPersistentModelIndex secrets = model.index(1, 0, alice);
+    QCOMPARE(secrets.data(WatcherModel::BulkChannelIdRole).toLongLong(), 2);
+    QCOMPARE(secrets.data(WatcherModel::BulkSessionIdRole).toULongLong(), quint64(1));
+    QCOMPARE(secrets.data(WatcherModel::WatcherIdRole).toString(), QString());
+    QVERIFY(secrets.data(Qt::ToolTipRole).toString().contains("not journal"));
+    QCOMPARE(model.bulkChannelIndex(1, 2), QModelIndex(secrets));
+
+    // Channel 1 closed, 3 opened; a second session: rows move, they are not reset.
+    QSignalSpy removed(&model, &QAbstractItemModel::rowsRemoved);
+    QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
+    QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
+    model.setBulkSessions({bulkSession(1, "alice", {bulkChannel(2, "secrets", "default"), bulkChannel(3, "pods", "", "app=web")}),
+                           bulkSession(2, "system:node:n1", {bulkChannel(1, "configmaps", "kube-system")})});
+    QCOMPARE(reset.size(), 0);
+    QCOMPARE(removed.size(), 1);
+    QCOMPARE(inserted.size(), 2);
+    QVERIFY(secrets.isValid());
+    QCOMPARE(secrets.row(), 0);
+    QCOMPARE(childTexts(model, alice, WatcherModel::CollectionColumn), (QStringList{"secrets/default", "pods [app=web]"}));
+    QCOMPARE(childTexts(model, group, WatcherModel::WatcherColumn), (QStringList{"session 1", "session 2"}));
+    QCOMPARE(model.index(1, WatcherModel::CollectionColumn, group).data().toString(), QStringLiteral("1 channel"));
+
+    // A new watcher goes before "Bulk sessions".
+    model.appendEvents({watchEvent("watch-4", "ADDED", 6, 4)});
+    QCOMPARE(model.rowCount(), 3);
+    QCOMPARE(group.row(), 2);
+    QCOMPARE(model.watcherId(1), QStringLiteral("watch-4"));
+    QCOMPARE(model.kindOf(model.index(1, 0)), WatcherModel::Kind::Watcher);
+
+    // Session 1 went; then all of them.
+    model.setBulkSessions({bulkSession(2, "system:node:n1", {bulkChannel(1, "configmaps", "kube-system")})});
+    QVERIFY(!alice.isValid());
+    QVERIFY(!secrets.isValid());
+    QCOMPARE(model.rowCount(group), 1);
+    model.setBulkSessions({});
+    QVERIFY(!group.isValid());
+    QVERIFY(!model.bulkSessionsIndex().isValid());
+    QCOMPARE(model.rowCount(), 2);
+
+    // A history reset forgets watchers, not the server's live sessions.
+    model.setBulkSessions({bulkSession(5, "bob", {bulkChannel(1, "configmaps", "default")})});
+    model.clear();
+    QCOMPARE(model.rowCount(), 1);
+    QVERIFY(model.bulkSessionsIndex().isValid());
+}
+
+void TestStreamsPanel::testBulkSessionOfARealWebSocket()
+{
+    Engine engine;
+    StreamsPanel panel(engine);
+    showPanel(panel);
+    WatcherModel *watchers = panel.watcherModel();
+    QAbstractItemModelTester tester(watchers, FAIL_IN_QTEST);
+    engine.startServer(QHostAddress::LocalHost, 0);
+    QTRY_VERIFY(engine.serverState().running);
+
+    QWebSocket socket;
+    QSignalSpy connected(&socket, &QWebSocket::connected);
+    QSignalSpy frames(&socket, &QWebSocket::textMessageReceived);
+    socket.open(QUrl(QStringLiteral("ws://127.0.0.1:%1/apis/bulk.k8s.io/v1/bulkgetoperations").arg(engine.serverState().port)));
+    QVERIFY(connected.wait(10000));
+    socket.sendTextMessage(QStringLiteral(
+        R"({"id":1,"watch":{"selector":{"resource":{"group":"","version":"v1","resource":"configmaps"},"options":{"namespace":"default"}}}})"));
+    QTRY_VERIFY(!frames.isEmpty());
+    const QJsonObject response = QJsonDocument::fromJson(frames.first().at(0).toString().toUtf8()).object();
+    QCOMPARE(response.value("requestId").toInt(), 1);
+    QCOMPARE(response.value("channel").toInt(), 1);
+
+    // The tree shows the session, its user and its one channel, opened.
+    QTRY_VERIFY(watchers->bulkSessionsIndex().isValid());
+    const QModelIndex group = watchers->bulkSessionsIndex();
+    QCOMPARE(watchers->rowCount(group), 1);
+    const QModelIndex session = watchers->index(0, 0, group);
+    QTRY_COMPARE(watchers->rowCount(session), 1);
+    QCOMPARE(watchers->index(0, WatcherModel::ClientColumn, group).data().toString(), QStringLiteral("system:anonymous"));
+    QCOMPARE(watchers->index(0, WatcherModel::WatcherColumn, session).data().toString(), QStringLiteral("channel 1"));
+    QCOMPARE(watchers->index(0, WatcherModel::CollectionColumn, session).data().toString(), QStringLiteral("configmaps/default"));
+    QCOMPARE(engine.bulkSessions().size(), 1);
+    auto *view = child<QTreeView>(panel, "watcherView");
+    QVERIFY(view->isExpanded(group));
+    QVERIFY(view->isExpanded(session));
+
+    // Selecting the channel says why it lists no events; the timeline gets no watcher.
+    QSignalSpy selected(&panel, &StreamsPanel::watcherSelected);
+    view->selectionModel()->setCurrentIndex(watchers->index(0, 0, session),
+                                            QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    QCOMPARE(selected.size(), 1);
+    QCOMPARE(selected.last().at(0).toString(), QString());
+    auto *summary = child<QLabel>(panel, "watchEventSummary");
+    QVERIFY2(summary->text().contains("not journaled"), qPrintable(summary->text()));
+    QVERIFY(!child<QPushButton>(panel, "closeWatchButton")->isEnabled());
+    QCOMPARE(panel.shownEvents()->rowCount(), 0);
+    QVERIFY(panel.grab().toImage().save(artifactPath("streams-panel-bulk.png")));
+
+    // Channels open and close with the session's requests.
+    socket.sendTextMessage(QStringLiteral(
+        R"({"id":2,"watch":{"selector":{"resource":{"group":"","version":"v1","resource":"secrets"},"options":{"namespace":"default","labelSelector":"app=web"}}}})"));
+    QTRY_COMPARE(watchers->rowCount(session), 2);
+    QCOMPARE(watchers->index(1, WatcherModel::CollectionColumn, session).data().toString(), QStringLiteral("secrets/default [app=web]"));
+    socket.sendTextMessage(QStringLiteral(R"({"id":3,"closeWatch":{"channel":1}})"));
+    QTRY_COMPARE(watchers->rowCount(session), 1);
+    QCOMPARE(watchers->index(0, WatcherModel::WatcherColumn, session).data().toString(), QStringLiteral("channel 2"));
+
+    // Closing the socket ends the session: it goes from the tree.
+    socket.close();
+    QTRY_VERIFY(!watchers->bulkSessionsIndex().isValid());
+    QCOMPARE(watchers->rowCount(), 0);
+    QVERIFY(engine.bulkSessions().isEmpty());
+    QVERIFY2(summary->text().contains("No watch events yet"), qPrintable(summary->text()));
 }
 
 QTEST_MAIN(TestStreamsPanel)

@@ -13,6 +13,8 @@ using rvscope::engine::OperationBatch;
 using rvscope::testing::ContentionRun;
 using rvscope::testing::lostUpdateBatch;
 using rvscope::testing::OperationBuilder;
+using rvscope::testing::watchDelivery;
+using rvscope::engine::WatchEventBatch;
 using rvscope::ui::MarkerKind;
 using rvscope::ui::TimelineView;
 
@@ -32,6 +34,10 @@ private Q_SLOTS:
     void testHundredThousandOperations();
     void testScreenshots();
     void testClear();
+    void testWatchOverlayDrawsOneDiamondPerDelivery();
+    void testWatchOverlayFlagsGapsDuplicatesAndErrors();
+    void testWatchOverlayOnTheTimeAxis();
+    void testWatchOverlayOfHundredThousandDeliveries();
 };
 
 namespace {
@@ -378,6 +384,165 @@ void TestTimelineView::testClear()
     QVERIFY(!image.isNull());
     QCOMPARE(view.visibleMarkerCount(MarkerKind::Success), 0);
     QVERIFY(!view.markerPosition(4).has_value());
+}
+
+namespace {
+const QString FOO = QStringLiteral("configmaps/default/foo");
+
+// The lost update (c1 commits 42, c2's blind PUT 43) seen by an informer that watches
+// configmaps/default from rv 41: operation 10.
+OperationBatch watchedBatch()
+{
+    OperationBatch batch = lostUpdateBatch(true);
+    batch.prepend(OperationBuilder(10, "informer", "watch", "configmaps/default").sent(41).at(0, 1 * rvscope::testing::MS));
+    return batch;
+}
+
+int overlayMarks(const TimelineView &view)
+{
+    return view.visibleMarkerCount(MarkerKind::WatchDelivery) + view.visibleMarkerCount(MarkerKind::WatchFlagged)
+        + view.visibleMarkerCount(MarkerKind::WatchGap);
+}
+} // namespace
+
+void TestTimelineView::testWatchOverlayDrawsOneDiamondPerDelivery()
+{
+    using rvscope::testing::MS;
+    TimelineView view;
+    showView(view);
+    view.appendOperations(watchedBatch());
+    // Another watcher's events are not this overlay's.
+    view.showWatchDeliveries("watch-10", {watchDelivery("watch-10", 10, "MODIFIED", 42, FOO, 6 * MS + 100'000)});
+    view.appendWatchEvents({watchDelivery("watch-99", 99, "MODIFIED", 42, FOO, 7 * MS),
+                            watchDelivery("watch-10", 10, "MODIFIED", 43, FOO, 8 * MS + 200'000)});
+    QCOMPARE(view.overlaidWatcher(), QStringLiteral("watch-10"));
+    QCOMPARE(view.watchOverlay().deliveryCount(), 2);
+    view.renderToImage(view.viewport()->size());
+    QCOMPARE(view.visibleMarkerCount(MarkerKind::WatchDelivery), 2);
+    QCOMPARE(view.visibleMarkerCount(MarkerKind::WatchFlagged), 0);
+    QCOMPARE(view.visibleMarkerCount(MarkerKind::WatchGap), 0);
+    // The operations' marks are unchanged.
+    QCOMPARE(view.visibleMarkerCount(MarkerKind::Revision), 3);
+    QCOMPARE(view.visibleMarkerCount(MarkerKind::LostUpdate), 1);
+
+    // Under the revision it delivered, on the object's lane.
+    const QPointF diamond = *view.deliveryPosition(1);
+    QCOMPARE(diamond.x(), view.markerPosition(4)->x()); // the blind PUT produced rv 43
+    QVERIFY(diamond.y() < view.markerPosition(4)->y()); // object lanes are above the clients'
+    const QString tip = view.toolTipAt(diamond.toPoint());
+    QVERIFY2(tip.contains("watcher watch-10"), qPrintable(tip));
+    QVERIFY2(tip.contains("MODIFIED configmaps/default/foo"), qPrintable(tip));
+    QVERIFY2(tip.contains("rv 43"), qPrintable(tip));
+    QVERIFY2(tip.contains("delivered at +8.20 ms, 200.0 \u00b5s after its write completed"), qPrintable(tip));
+
+    // Clearing the selection removes it.
+    view.showWatchDeliveries(QString());
+    QCOMPARE(view.overlaidWatcher(), QString());
+    view.renderToImage(view.viewport()->size());
+    QCOMPARE(overlayMarks(view), 0);
+    QVERIFY(!view.deliveryPosition(0));
+    view.appendWatchEvents({watchDelivery("watch-10", 10, "MODIFIED", 44, FOO, 9 * MS)});
+    QCOMPARE(view.watchOverlay().deliveryCount(), 0);
+}
+
+void TestTimelineView::testWatchOverlayFlagsGapsDuplicatesAndErrors()
+{
+    using rvscope::testing::MS;
+    TimelineView view;
+    showView(view, QSize(1100, 460));
+    view.appendOperations(watchedBatch());
+    // rv 42 never arrives; 43 arrives twice; then the server closes the watch.
+    view.showWatchDeliveries("watch-10", {watchDelivery("watch-10", 10, "MODIFIED", 43, FOO, 9 * MS),
+                                          watchDelivery("watch-10", 10, "MODIFIED", 43, FOO, 10 * MS),
+                                          watchDelivery("watch-10", 10, "ERROR", 0, QString(), 11 * MS,
+                                                        "410 Expired: too old resource version")});
+    QImage image = view.renderToImage(QSize(1100, 460));
+    QVERIFY(image.save(artifactPath("timeline-watch-overlay.png")));
+    QCOMPARE(view.visibleMarkerCount(MarkerKind::WatchDelivery), 1);
+    QCOMPARE(view.visibleMarkerCount(MarkerKind::WatchFlagged), 2); // the duplicate and the ERROR
+    QCOMPARE(view.visibleMarkerCount(MarkerKind::WatchGap), 1);     // rv 42
+    QCOMPARE(view.watchOverlay().flaggedCount(), 2);
+
+    const QString duplicate = view.toolTipAt(view.deliveryPosition(1)->toPoint());
+    QVERIFY2(duplicate.contains("DUPLICATE: rv 43 was already delivered"), qPrintable(duplicate));
+    // The ERROR names no object: it sits in the objects' header band, where the stream stopped.
+    const QPointF error = *view.deliveryPosition(2);
+    QCOMPARE(error.x(), view.deliveryPosition(0)->x());
+    QVERIFY(error.y() < view.deliveryPosition(0)->y());
+    const QString closing = view.toolTipAt(error.toPoint());
+    QVERIFY2(closing.contains("the server closed the watch: 410 Expired: too old resource version"), qPrintable(closing));
+    // The gap is a hollow diamond at rv 42, in the deliveries' row.
+    const QPointF gap(view.markerPosition(3)->x(), view.deliveryPosition(0)->y());
+    const QString missed = view.toolTipAt(gap.toPoint());
+    QVERIFY2(missed.contains("GAP: watcher watch-10 never received rv 42"), qPrintable(missed));
+    QVERIFY2(missed.contains("committed by c1 update"), qPrintable(missed));
+    // Red is drawn: the Streams panel's alarm colour.
+    bool red = false;
+    for (int y = 0; y < image.height() && !red; ++y)
+        for (int x = 0; x < image.width() && !red; ++x)
+            red = image.pixelColor(x, y) == QColor(0xC6, 0x28, 0x28);
+    QVERIFY(red);
+
+    // A watch that resumed after 42 owes nothing before it.
+    OperationBatch resumed = watchedBatch();
+    resumed[0].rvSent = 42;
+    TimelineView later;
+    showView(later);
+    later.appendOperations(resumed);
+    later.showWatchDeliveries("watch-10", {watchDelivery("watch-10", 10, "MODIFIED", 43, FOO, 9 * MS)});
+    later.renderToImage(later.viewport()->size());
+    QCOMPARE(later.visibleMarkerCount(MarkerKind::WatchGap), 0);
+    QCOMPARE(later.visibleMarkerCount(MarkerKind::WatchDelivery), 1);
+}
+
+void TestTimelineView::testWatchOverlayOnTheTimeAxis()
+{
+    using rvscope::testing::MS;
+    TimelineView view;
+    showView(view);
+    view.appendOperations(watchedBatch());
+    view.showWatchDeliveries("watch-10", {watchDelivery("watch-10", 10, "MODIFIED", 42, FOO, 6 * MS + 500'000),
+                                          watchDelivery("watch-10", 10, "MODIFIED", 43, FOO, 8 * MS + 500'000)});
+    view.setAxis(TimelineView::Axis::Time);
+    view.renderToImage(view.viewport()->size());
+    QCOMPARE(view.visibleMarkerCount(MarkerKind::WatchDelivery), 2);
+    // At the time it was delivered: after the write that committed it.
+    QVERIFY(view.deliveryPosition(1)->x() > view.markerPosition(4)->x());
+    QVERIFY(view.deliveryPosition(0)->x() < view.deliveryPosition(1)->x());
+    view.clear();
+    QVERIFY(!view.watchOverlay().active());
+}
+
+void TestTimelineView::testWatchOverlayOfHundredThousandDeliveries()
+{
+    TimelineView view;
+    showView(view, QSize(1200, 600));
+    ContentionRun run(8, 4);
+    WatchEventBatch all;
+    view.showWatchDeliveries("watch-1");
+    for (int i = 0; i < 100; ++i) {
+        const OperationBatch batch = run.next(1000);
+        view.appendOperations(batch);
+        const WatchEventBatch events = rvscope::testing::deliveriesOf(batch, "watch-1", 0);
+        view.appendWatchEvents(events);
+        all << events;
+    }
+    QCOMPARE(view.watchOverlay().deliveryCount(), int(all.size()));
+    QVERIFY(all.size() > 20000);
+    // Fully zoomed out: the overlay's rows are per-pixel columns too, every delivery counted.
+    QElapsedTimer timer;
+    timer.start();
+    view.renderToImage(view.viewport()->size());
+    qInfo("fit all with %lld deliveries: %lld ms", qint64(all.size()), qint64(timer.elapsed()));
+    const auto &stats = view.lastPaintStats();
+    QCOMPARE(stats.aggregatedOperations[std::size_t(MarkerKind::WatchDelivery)], int(all.size()));
+    QCOMPARE(stats.aggregatedOperations[std::size_t(MarkerKind::WatchFlagged)], 0);
+    QCOMPARE(stats.markers[std::size_t(MarkerKind::WatchGap)] + stats.aggregatedOperations[std::size_t(MarkerKind::WatchGap)], 0);
+    // Zoomed in: diamonds again, only the visible ones.
+    view.zoomBy(400);
+    view.renderToImage(view.viewport()->size());
+    QVERIFY(view.visibleMarkerCount(MarkerKind::WatchDelivery) > 0);
+    QVERIFY(view.visibleMarkerCount(MarkerKind::WatchDelivery) < 500);
 }
 
 QTEST_MAIN(TestTimelineView)

@@ -61,6 +61,36 @@ inline engine::OperationBatch lostUpdateBatch(bool blindPut)
     return batch;
 }
 
+// One event delivered on a watch, as the engine batches it.
+inline engine::WatchEventSummary watchDelivery(const QString &watcher, quint64 watchOperation, const QString &type,
+                                               qint64 rv, const QString &key, qint64 timeNs,
+                                               const QString &message = QString())
+{
+    engine::WatchEventSummary event;
+    event.watcherId = watcher;
+    event.operationId = watchOperation;
+    event.type = type;
+    event.resourceVersion = rv;
+    event.key = key;
+    event.timeNs = timeNs;
+    event.message = message;
+    return event;
+}
+
+// What a watch on all the batch's keys receives: one MODIFIED per committed revision (a
+// successful write that produced one), 50 µs after the write completed.
+inline engine::WatchEventBatch deliveriesOf(const engine::OperationBatch &batch, const QString &watcher,
+                                            quint64 watchOperation)
+{
+    engine::WatchEventBatch events;
+    for (const engine::OperationSummary &op : batch) {
+        if (op.isWrite() && !op.noop && op.statusCode >= 200 && op.statusCode < 300 && op.rvProduced > 0)
+            events << watchDelivery(watcher, watchOperation, QStringLiteral("MODIFIED"), op.rvProduced, op.key,
+                                    op.endNs + 50'000);
+    }
+    return events;
+}
+
 // A deterministic contention run: `clients` clients on `keys` ConfigMaps, read-modify-write
 // loops, every third client blind (unconditional PUT: lost updates), one in five writes a
 // PATCH (server-side CAS retries), a few 422s and no-ops. Completion order, ids from `firstId`.

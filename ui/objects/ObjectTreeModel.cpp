@@ -20,6 +20,13 @@ struct ObjectTreeModel::Node final {
     std::vector<ObjectRevision> revisions; // ascending
 
     bool isObject() const { return !key.isEmpty(); }
+    int objectCount() const
+    {
+        int count = isObject() ? 1 : 0;
+        for (const auto &child : children)
+            count += child->objectCount();
+        return count;
+    }
 };
 
 namespace {
@@ -239,8 +246,10 @@ QVariant ObjectTreeModel::data(const QModelIndex &index, int role) const
             return QVariant(Qt::AlignRight | Qt::AlignVCenter);
         return {};
     case Qt::ToolTipRole:
+        // Names are elided in a narrow panel: every row's tooltip has its whole name.
         if (!node->isObject())
-            return {};
+            return node->objectCount() == 1 ? tr("%1\n1 object").arg(node->name)
+                                            : tr("%1\n%2 objects").arg(node->name).arg(node->objectCount());
         return node->deleted ? tr("%1\ndeleted at rv %2").arg(node->key).arg(node->latestRv)
                              : tr("%1\nlatest rv %2").arg(node->key).arg(node->latestRv);
     case KeyRole:
@@ -256,15 +265,17 @@ QVariant ObjectTreeModel::data(const QModelIndex &index, int role) const
 
 QVariant ObjectTreeModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+    if (orientation != Qt::Horizontal || (role != Qt::DisplayRole && role != Qt::ToolTipRole))
         return QAbstractItemModel::headerData(section, orientation, role);
+    const bool tip = role == Qt::ToolTipRole;
     switch (section) {
     case NameColumn:
-        return tr("Object");
+        return tip ? tr("Resource type / namespace / name") : tr("Object");
     case ResourceVersionColumn:
-        return tr("RV");
+        return tip ? tr("The object's latest resourceVersion") : tr("RV");
     case RevisionsColumn:
-        return tr("Revisions");
+        // Short: the header is what a narrow panel's number column is measured by.
+        return tip ? tr("Revisions of the object in the journal") : tr("Revs");
     default:
         return {};
     }

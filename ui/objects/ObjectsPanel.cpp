@@ -71,12 +71,18 @@ ObjectsPanel::ObjectsPanel(engine::Engine &engine, QWidget *parent)
     m_objectView->setUniformRowHeights(true);
     m_objectView->setAllColumnsShowFocus(true);
     m_objectView->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_objectView->header()->setStretchLastSection(false);
-    m_objectView->header()->setSectionResizeMode(ObjectTreeModel::NameColumn, QHeaderView::Stretch);
-    m_objectView->header()->setSectionResizeMode(ObjectTreeModel::ResourceVersionColumn, QHeaderView::Interactive);
-    m_objectView->header()->setSectionResizeMode(ObjectTreeModel::RevisionsColumn, QHeaderView::Interactive);
-    m_objectView->setColumnWidth(ObjectTreeModel::ResourceVersionColumn, 60);
-    m_objectView->setColumnWidth(ObjectTreeModel::RevisionsColumn, 70);
+    // In a narrow dock the names get the room: the numbers take what their digits need (the
+    // rows on screen are measured, not the whole tree), the name stretches over the rest and
+    // is elided in the middle (the tooltip has it whole), and levels are indented less.
+    m_objectView->setTextElideMode(Qt::ElideMiddle);
+    m_objectView->setIndentation(m_objectView->fontMetrics().height());
+    QHeaderView *objectHeader = m_objectView->header();
+    objectHeader->setStretchLastSection(false);
+    objectHeader->setMinimumSectionSize(m_objectView->fontMetrics().horizontalAdvance(QStringLiteral("99999")));
+    objectHeader->setResizeContentsPrecision(200);
+    objectHeader->setSectionResizeMode(ObjectTreeModel::NameColumn, QHeaderView::Stretch);
+    objectHeader->setSectionResizeMode(ObjectTreeModel::ResourceVersionColumn, QHeaderView::ResizeToContents);
+    objectHeader->setSectionResizeMode(ObjectTreeModel::RevisionsColumn, QHeaderView::ResizeToContents);
 
     m_revisionView = new QTableView(this);
     m_revisionView->setObjectName(QStringLiteral("revisionView"));
@@ -90,8 +96,12 @@ ObjectsPanel::ObjectsPanel(engine::Engine &engine, QWidget *parent)
     m_revisionView->verticalHeader()->setDefaultSectionSize(m_revisionView->fontMetrics().height() + 6);
     m_revisionView->horizontalHeader()->setSectionResizeMode(ObjectRevisionModel::ClientColumn, QHeaderView::Stretch);
     m_revisionView->horizontalHeader()->setHighlightSections(false);
-    m_revisionView->setColumnWidth(ObjectRevisionModel::ResourceVersionColumn, 60);
-    m_revisionView->setColumnWidth(ObjectRevisionModel::ChangeColumn, 70);
+    // As narrow as their texts ("1234567", "update"): the client's name takes the rest.
+    const QFontMetrics revisionMetrics = m_revisionView->fontMetrics();
+    m_revisionView->setColumnWidth(ObjectRevisionModel::ResourceVersionColumn,
+                                   revisionMetrics.horizontalAdvance(QStringLiteral("1234567")) + 12);
+    m_revisionView->setColumnWidth(ObjectRevisionModel::ChangeColumn,
+                                   revisionMetrics.horizontalAdvance(QStringLiteral("update")) + 16);
 
     m_compare = new QComboBox(this);
     m_compare->setObjectName(QStringLiteral("compareCombo"));
@@ -134,7 +144,8 @@ ObjectsPanel::ObjectsPanel(engine::Engine &engine, QWidget *parent)
     m_splitter->addWidget(m_objectView);
     m_splitter->addWidget(revisionPane);
     m_splitter->addWidget(textPane);
-    m_splitter->setStretchFactor(0, 2);
+    // The object tree gets the larger share of the left part: its names are the long texts.
+    m_splitter->setStretchFactor(0, 3);
     m_splitter->setStretchFactor(1, 2);
     m_splitter->setStretchFactor(2, 5);
     m_splitter->setChildrenCollapsible(false);
@@ -210,6 +221,8 @@ void ObjectsPanel::handleObjectSelectionChanged()
 void ObjectsPanel::handleObjectsUpdated(const QStringList &keys)
 {
     const QString key = m_revisions->key();
+    if (key.isEmpty())
+        updateDocument(); // "no objects yet" becomes "select an object"
     if (key.isEmpty() || !keys.contains(key))
         return;
     const bool hadRevisions = m_revisions->rowCount() > 0;
@@ -321,6 +334,7 @@ void ObjectsPanel::showJson(const QString &key, qint64 resourceVersion)
         return;
     }
     m_shown = shown;
+    m_message.clear();
     m_title->setText(title);
     m_text->setPlainText(prettyLines(*object).join(QLatin1Char('\n')));
 }
@@ -371,12 +385,17 @@ void ObjectsPanel::showDiff(const QString &key, qint64 before, qint64 after)
     cursor.endEditBlock();
     m_text->moveCursor(QTextCursor::Start);
     m_shown = shown;
+    m_message.clear();
     m_title->setText(added + removed == 0 ? tr("%1 (no difference)").arg(title)
                                           : tr("%1 (%2 removed, %3 added)").arg(title).arg(removed).arg(added));
 }
 
 void ObjectsPanel::showMessage(const QString &title, const QString &text)
 {
+    // Batches call this for nothing new most of the time: keep the document.
+    if (m_shown.isEmpty() && m_message == text && m_title->text() == title)
+        return;
+    m_message = text;
     m_shown.clear();
     m_title->setText(title);
     m_text->setPlainText(text);

@@ -80,6 +80,7 @@ private:
     QHash<QString, QByteArray> m_versions; // "key@rv" → compact JSON (empty: not journaled)
     QSet<QString> m_requested;
     QString m_shown; // what the text view shows, so that batches do not repaint it for nothing
+    QString m_message; // the message it shows when m_shown is empty
 };
 
 } // namespace rvscope::ui

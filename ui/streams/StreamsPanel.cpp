@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "streams/StreamsPanel.h"
 
+#include <algorithm>
+
 #include <QtGui/QGuiApplication>
 #include <QtWidgets/QCheckBox>
 #include <QtWidgets/QComboBox>
@@ -92,22 +94,36 @@ StreamsPanel::StreamsPanel(engine::Engine &engine, QWidget *parent)
     m_watcherView = new QTreeView(this);
     m_watcherView->setObjectName(QStringLiteral("watcherView"));
     m_watcherView->setModel(m_watchers);
-    m_watcherView->setRootIsDecorated(false);
+    // Watchers are leaves; bulk sessions open into their channels.
+    m_watcherView->setRootIsDecorated(true);
     m_watcherView->setUniformRowHeights(true);
     m_watcherView->setAllColumnsShowFocus(true);
     m_watcherView->setSelectionMode(QAbstractItemView::SingleSelection);
-    // The watcher's id takes what the other columns leave.
-    m_watcherView->header()->setStretchLastSection(false);
-    m_watcherView->header()->setSectionResizeMode(WatcherModel::WatcherColumn, QHeaderView::Stretch);
-    m_watcherView->setColumnWidth(WatcherModel::CollectionColumn, 128);
-    m_watcherView->setColumnWidth(WatcherModel::ClientColumn, 92);
-    m_watcherView->setColumnWidth(WatcherModel::EventsColumn, 45);
-    m_watcherView->setColumnWidth(WatcherModel::StateColumn, 90);
+    // The first column is as wide as its deepest rows need ("channel 12" under a session,
+    // "Bulk sessions" in bold); the collection takes what the others leave; long texts are
+    // elided in the middle (ids and keys differ at their ends) and whole in the tooltips.
+    const QFontMetrics metrics = m_watcherView->fontMetrics();
+    QFont bold = m_watcherView->font();
+    bold.setBold(true);
+    const int indent = metrics.height();
+    m_watcherView->setIndentation(indent);
+    m_watcherView->setTextElideMode(Qt::ElideMiddle);
+    const int idWidth = std::max(QFontMetrics(bold).horizontalAdvance(tr("Bulk sessions")) + indent,
+                                 metrics.horizontalAdvance(tr("channel 99")) + 3 * indent)
+        + 8;
+    QHeaderView *header = m_watcherView->header();
+    header->setStretchLastSection(false);
+    header->setSectionResizeMode(WatcherModel::CollectionColumn, QHeaderView::Stretch);
+    m_watcherView->setColumnWidth(WatcherModel::WatcherColumn, idWidth);
+    m_watcherView->setColumnWidth(WatcherModel::ClientColumn, 96);
+    m_watcherView->setColumnWidth(WatcherModel::EventsColumn, 42);
+    m_watcherView->setColumnWidth(WatcherModel::StateColumn, 78);
 
     m_eventView = new QTableView(this);
     m_eventView->setObjectName(QStringLiteral("watchEventView"));
     m_eventView->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_eventView->setWordWrap(false);
+    m_eventView->setTextElideMode(Qt::ElideMiddle); // keys differ at their end
     m_eventView->verticalHeader()->hide();
     // Fixed row heights: the view never measures thousands of new rows.
     m_eventView->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
@@ -133,8 +149,8 @@ StreamsPanel::StreamsPanel(engine::Engine &engine, QWidget *parent)
     auto *splitter = new QSplitter(Qt::Horizontal, this);
     splitter->addWidget(m_watcherView);
     splitter->addWidget(eventPane);
-    splitter->setStretchFactor(0, 4);
-    splitter->setStretchFactor(1, 5);
+    splitter->setStretchFactor(0, 1);
+    splitter->setStretchFactor(1, 1);
     splitter->setChildrenCollapsible(false);
 
     auto *layout = new QVBoxLayout(this);
@@ -161,6 +177,16 @@ StreamsPanel::StreamsPanel(engine::Engine &engine, QWidget *parent)
     connect(&m_engine, &engine::Engine::operationsRecorded, m_watchers, &WatcherModel::noteOperations);
     connect(&m_engine, &engine::Engine::watchOpened, this, &StreamsPanel::handleWatchOpened);
     connect(&m_engine, &engine::Engine::historyReset, this, &StreamsPanel::handleHistoryReset);
+    connect(&m_engine, &engine::Engine::bulkSessionsChanged, m_watchers, &WatcherModel::setBulkSessions);
+    connect(m_watchers, &QAbstractItemModel::rowsInserted, this, &StreamsPanel::handleRowsInserted);
+    connect(m_watchers, &QAbstractItemModel::rowsRemoved, this, [this] {
+        // A selected bulk row that closed leaves the selection without a selectionChanged.
+        if (m_hadSelection && !m_shownRow.isValid())
+            handleWatcherSelectionChanged();
+        else
+            handleEventsInserted(); // the summary may say the tree is empty now
+    });
+    m_watchers->setBulkSessions(m_engine.bulkSessions());
 
     showEvents(m_noEvents);
     showStatus(m_status, QString());
@@ -189,8 +215,41 @@ void StreamsPanel::selectWatcher(const QString &watcherId)
 
 QString StreamsPanel::selectedWatcher() const
 {
+    const QModelIndex row = selectedRow();
+    return row.isValid() ? row.data(WatcherModel::WatcherIdRole).toString() : QString();
+}
+
+QModelIndex StreamsPanel::selectedRow() const
+{
     const QModelIndexList rows = m_watcherView->selectionModel()->selectedRows();
-    return rows.isEmpty() ? QString() : m_watchers->watcherId(rows.first().row());
+    return rows.isEmpty() ? QModelIndex() : rows.first();
+}
+
+int StreamsPanel::selectedWatcherRow() const
+{
+    const QModelIndex row = selectedRow();
+    return row.isValid() && m_watchers->kindOf(row) == WatcherModel::Kind::Watcher ? row.row() : -1;
+}
+
+engine::WatchEventBatch StreamsPanel::deliveries(const QString &watcherId) const
+{
+    return m_watchers->deliveries(m_watchers->rowOf(watcherId));
+}
+
+void StreamsPanel::handleRowsInserted(const QModelIndex &parent, int first, int last)
+{
+    // Open the bulk sessions' branch and each new session, so that their channels show.
+    const QModelIndex group = m_watchers->bulkSessionsIndex();
+    if (!group.isValid())
+        return;
+    if (!parent.isValid() && group.row() >= first && group.row() <= last) {
+        m_watcherView->expand(group);
+        for (int row = 0; row < m_watchers->rowCount(group); ++row)
+            m_watcherView->expand(m_watchers->index(row, 0, group));
+    } else if (parent == group) {
+        for (int row = first; row <= last; ++row)
+            m_watcherView->expand(m_watchers->index(row, 0, group));
+    }
 }
 
 void StreamsPanel::openWatch(const QString &collection, const QString &fromResourceVersion)
@@ -229,10 +288,7 @@ void StreamsPanel::handleWatchOpened(const engine::WatchChannel &channel)
 
 void StreamsPanel::closeSelected()
 {
-    const QModelIndexList rows = m_watcherView->selectionModel()->selectedRows();
-    if (rows.isEmpty())
-        return;
-    const int row = rows.first().row();
+    const int row = selectedWatcherRow();
     if (!m_watchers->isOpen(row))
         return;
     m_engine.closeWatch(m_watchers->channelId(row));
@@ -253,8 +309,9 @@ void StreamsPanel::handleHistoryReset()
 
 void StreamsPanel::handleWatcherSelectionChanged()
 {
-    const QModelIndexList rows = m_watcherView->selectionModel()->selectedRows();
-    WatchEventModel *events = rows.isEmpty() ? nullptr : m_watchers->events(rows.first().row());
+    m_shownRow = selectedRow();
+    m_hadSelection = m_shownRow.isValid();
+    WatchEventModel *events = m_watchers->events(selectedWatcherRow());
     showEvents(events ? events : m_noEvents);
     updateCloseButton();
     Q_EMIT watcherSelected(selectedWatcher());
@@ -272,7 +329,7 @@ void StreamsPanel::showEvents(WatchEventModel *events)
         // The object takes what the other columns leave.
         QHeaderView *header = m_eventView->horizontalHeader();
         header->setSectionResizeMode(WatchEventModel::KeyColumn, QHeaderView::Stretch);
-        const int widths[] = {80, 55, 0, 80, 150};
+        const int widths[] = {76, 50, 0, 74, 110};
         for (int column = 0; column < WatchEventModel::ColumnCount; ++column) {
             if (widths[column] > 0)
                 m_eventView->setColumnWidth(column, widths[column]);
@@ -288,6 +345,10 @@ void StreamsPanel::handleEventsInserted()
         m_eventView->scrollToBottom();
     const WatchEventModel *events = shownEvents();
     const QString watcher = selectedWatcher();
+    if (const QModelIndex row = selectedRow(); row.isValid() && m_watchers->kindOf(row) != WatcherModel::Kind::Watcher) {
+        showBulkSummary(row);
+        return;
+    }
     if (watcher.isEmpty()) {
         m_eventSummary->setText(m_watchers->rowCount() == 0 ? tr("No watch events yet: open a watch or run a scenario")
                                                             : tr("Select a watcher to see its events"));
@@ -309,8 +370,34 @@ void StreamsPanel::handleEventsInserted()
 
 void StreamsPanel::updateCloseButton()
 {
-    const QModelIndexList rows = m_watcherView->selectionModel()->selectedRows();
-    m_closeButton->setEnabled(!rows.isEmpty() && m_watchers->isOpen(rows.first().row()));
+    m_closeButton->setEnabled(m_watchers->isOpen(selectedWatcherRow()));
+}
+
+void StreamsPanel::showBulkSummary(const QModelIndex &row)
+{
+    // Bulk rows have no events here: say what they are and why.
+    QString text;
+    switch (m_watchers->kindOf(row)) {
+    case WatcherModel::Kind::BulkSessions:
+        text = tr("Bulk watch: %1, %2 open").arg(m_watchers->index(row.row(), WatcherModel::CollectionColumn).data().toString(),
+                                                 m_watchers->index(row.row(), WatcherModel::StateColumn).data().toString());
+        break;
+    case WatcherModel::Kind::BulkSession:
+        text = tr("Bulk session %1 of %2: %3")
+                   .arg(row.data(WatcherModel::BulkSessionIdRole).toULongLong())
+                   .arg(m_watchers->index(row.row(), WatcherModel::ClientColumn, row.parent()).data().toString(),
+                        m_watchers->index(row.row(), WatcherModel::CollectionColumn, row.parent()).data().toString());
+        break;
+    default:
+        text = tr("Channel %1 on %2 (session %3): events not journaled")
+                   .arg(row.data(WatcherModel::BulkChannelIdRole).toLongLong())
+                   .arg(m_watchers->index(row.row(), WatcherModel::CollectionColumn, row.parent()).data().toString())
+                   .arg(row.data(WatcherModel::BulkSessionIdRole).toULongLong());
+        break;
+    }
+    m_eventSummary->setText(text);
+    m_eventSummary->setToolTip(row.data(Qt::ToolTipRole).toString());
+    setAlarming(m_eventSummary, false);
 }
 
 } // namespace rvscope::ui

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <QtCore/QPersistentModelIndex>
 #include <QtWidgets/QWidget>
+
+#include "engine/EngineTypes.h"
 
 class QCheckBox;
 class QComboBox;
@@ -13,7 +16,6 @@ class QTreeView;
 
 namespace rvscope::engine {
 class Engine;
-struct WatchChannel;
 }
 
 namespace rvscope::ui {
@@ -21,10 +23,12 @@ namespace rvscope::ui {
 class WatchEventModel;
 class WatcherModel;
 
-// The Streams panel (UI.md "Streams panel"): on the left every watcher seen in the engine's
-// watch event batches, on the right the selected watcher's events with reorders, duplicates
-// and ERROR events in red. A form opens a watch on a collection from a resourceVersion
-// (Engine::openWatch) and shows the server's refusal; watches opened here can be closed.
+// The Streams panel (UI.md "Streams panel"): on the left a tree of every watcher seen in the
+// engine's watch event batches, then the server's bulk watch sessions with their open channels
+// (Engine::bulkSessionsChanged); on the right the selected watcher's events with reorders,
+// duplicates and ERROR events in red (bulk channels have none: the server does not journal
+// them). A form opens a watch on a collection from a resourceVersion (Engine::openWatch) and
+// shows the server's refusal; watches opened here can be closed.
 //
 // It connects itself to the engine and forgets every watcher on historyReset. GUI thread only.
 class StreamsPanel final : public QWidget {
@@ -46,6 +50,9 @@ public:
 
     // Opens a watch as the form's Open button does ("" = now, "0" = current state first).
     void openWatch(const QString &collection, const QString &fromResourceVersion);
+    // A watcher's events as the panel holds them (the newest, up to its cap), for the
+    // timeline's watch overlay; empty for an unknown watcher.
+    engine::WatchEventBatch deliveries(const QString &watcherId) const;
 
 Q_SIGNALS:
     // The user selected a watcher (empty: none), e.g. for the timeline's watch overlay.
@@ -60,6 +67,10 @@ private:
     void closeSelected();
     void updateCloseButton();
     void showEvents(WatchEventModel *events);
+    void showBulkSummary(const QModelIndex &row);
+    void handleRowsInserted(const QModelIndex &parent, int first, int last);
+    QModelIndex selectedRow() const;
+    int selectedWatcherRow() const; // -1: none, or a bulk row
 
     engine::Engine &m_engine;
     WatcherModel *m_watchers = nullptr;
@@ -74,6 +85,8 @@ private:
     QCheckBox *m_followTail = nullptr;
     QLabel *m_eventSummary = nullptr;
     int m_pendingOpens = 0;
+    QPersistentModelIndex m_shownRow; // the selected row, to notice it going away
+    bool m_hadSelection = false;
 };
 
 } // namespace rvscope::ui

@@ -86,6 +86,24 @@ void WatchEventModel::append(const QList<engine::WatchEventSummary> &events)
     endInsertRows();
 }
 
+engine::WatchEventBatch WatchEventModel::summaries(const QString &watcherId, quint64 operationId) const
+{
+    engine::WatchEventBatch batch;
+    batch.reserve(qsizetype(m_rows.size()));
+    for (const Row &row : m_rows) {
+        engine::WatchEventSummary event;
+        event.watcherId = watcherId;
+        event.operationId = operationId;
+        event.type = row.type;
+        event.resourceVersion = row.resourceVersion;
+        event.key = row.key;
+        event.timeNs = row.timeNs;
+        event.message = row.message;
+        batch.append(std::move(event));
+    }
+    return batch;
+}
+
 void WatchEventModel::clear()
 {
     beginResetModel();

@@ -46,6 +46,8 @@ public:
     // Events flagged OutOfOrder (reorders and duplicates).
     int outOfOrderCount() const { return m_outOfOrder; }
     bool closedWithError() const { return m_closedWithError; }
+    // The rows as engine values again, oldest first, naming `watcherId` and `operationId`.
+    engine::WatchEventBatch summaries(const QString &watcherId, quint64 operationId) const;
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;

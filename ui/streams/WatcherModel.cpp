@@ -30,7 +30,7 @@ QString channelWatcherId(quint64 channelId)
 } // namespace
 
 WatcherModel::WatcherModel(QObject *parent, int eventCapacity)
-    : QAbstractTableModel(parent)
+    : QAbstractItemModel(parent)
     , m_eventCapacity(eventCapacity)
 {
 }
@@ -150,7 +150,7 @@ int WatcherModel::addOpenedWatch(const engine::WatchChannel &channel)
 
 void WatcherModel::markClosed(int row)
 {
-    if (row < 0 || row >= rowCount())
+    if (row < 0 || row >= watcherCount())
         return;
     m_watchers[std::size_t(row)].closedHere = true;
     Q_EMIT dataChanged(index(row, 0), index(row, ColumnCount - 1));
@@ -171,17 +171,17 @@ void WatcherModel::clear()
 
 QString WatcherModel::watcherId(int row) const
 {
-    return row >= 0 && row < rowCount() ? m_watchers[std::size_t(row)].id : QString();
+    return row >= 0 && row < watcherCount() ? m_watchers[std::size_t(row)].id : QString();
 }
 
 quint64 WatcherModel::channelId(int row) const
 {
-    return row >= 0 && row < rowCount() ? m_watchers[std::size_t(row)].channelId : 0;
+    return row >= 0 && row < watcherCount() ? m_watchers[std::size_t(row)].channelId : 0;
 }
 
 bool WatcherModel::isOpen(int row) const
 {
-    if (row < 0 || row >= rowCount())
+    if (row < 0 || row >= watcherCount())
         return false;
     const Watcher &watcher = m_watchers[std::size_t(row)];
     return watcher.channelId != 0 && !watcher.closedHere && !watcher.events->closedWithError();
@@ -189,7 +189,15 @@ bool WatcherModel::isOpen(int row) const
 
 WatchEventModel *WatcherModel::events(int row) const
 {
-    return row >= 0 && row < rowCount() ? m_watchers[std::size_t(row)].events : nullptr;
+    return row >= 0 && row < watcherCount() ? m_watchers[std::size_t(row)].events : nullptr;
+}
+
+engine::WatchEventBatch WatcherModel::deliveries(int row) const
+{
+    if (row < 0 || row >= watcherCount())
+        return {};
+    const Watcher &watcher = m_watchers[std::size_t(row)];
+    return watcher.events->summaries(watcher.id, watcher.operationId);
 }
 
 void WatcherModel::describe(Watcher &watcher) const
@@ -216,20 +224,17 @@ QString WatcherModel::stateOf(const Watcher &watcher) const
     return parts.join(QStringLiteral(" · "));
 }
 
-int WatcherModel::rowCount(const QModelIndex &parent) const
+int WatcherModel::columnCount(const QModelIndex &) const
 {
-    return parent.isValid() ? 0 : int(m_watchers.size());
-}
-
-int WatcherModel::columnCount(const QModelIndex &parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
+    return ColumnCount;
 }
 
 QVariant WatcherModel::data(const QModelIndex &index, int role) const
 {
-    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid))
         return {};
+    if (kindOf(index) != Kind::Watcher)
+        return bulkData(index, role);
     const Watcher &watcher = m_watchers[std::size_t(index.row())];
     const bool alarming = watcher.events->closedWithError() || watcher.events->outOfOrderCount() > 0;
     switch (role) {
@@ -275,6 +280,8 @@ QVariant WatcherModel::data(const QModelIndex &index, int role) const
         return QVariant::fromValue(watcher.channelId);
     case OpenRole:
         return isOpen(index.row());
+    case KindRole:
+        return int(Kind::Watcher);
     default:
         return {};
     }
@@ -283,7 +290,7 @@ QVariant WatcherModel::data(const QModelIndex &index, int role) const
 QVariant WatcherModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
-        return QAbstractTableModel::headerData(section, orientation, role);
+        return QAbstractItemModel::headerData(section, orientation, role);
     switch (section) {
     case WatcherColumn:
         return tr("Watcher");

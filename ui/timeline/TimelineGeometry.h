@@ -63,6 +63,10 @@ struct TimelineGeometry final {
     double clientHeaderTop() const;
     double objectLaneCenter(int lane) const;
     double clientLaneCenter(int lane) const;
+    // The watch overlay's rows: below an object lane's revisions, and (BOOKMARK, ERROR) in
+    // the middle of the objects' header band.
+    double deliveryY(int objectLane) const { return objectLaneCenter(objectLane) + laneHeight * 0.3; }
+    double keylessDeliveryY() const { return objectHeaderTop() + headerHeight / 2; }
 
     // The x of an operation's mark: its rvPosition, or on the time axis its end (start while pending).
     double markX(const TimelineOperation &op) const;

@@ -9,6 +9,7 @@
 
 #include "timeline/TimelineData.h"
 #include "timeline/TimelinePainter_p.h"
+#include "timeline/TimelineWatchOverlay.h"
 
 namespace rvscope::ui {
 using namespace TimelinePainterPrivate;
@@ -62,6 +63,8 @@ TimelinePaintStats TimelinePainter::paint()
         paintObjectLane(lane);
     for (int lane = 0; lane < m_geometry.clientLanes; ++lane)
         paintClientLane(lane);
+    if (m_overlay && m_overlay->active())
+        paintWatchOverlay();
     paintSelection();
     m_painter.setClipping(false);
     paintGutter();

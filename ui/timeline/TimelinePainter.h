@@ -5,6 +5,8 @@
 
 #include <QtCore/QLineF>
 #include <QtCore/QPointF>
+#include <QtGui/QBrush>
+#include <QtGui/QPen>
 
 #include "timeline/TimelineGeometry.h"
 #include "timeline/TimelineStyle.h"
@@ -15,6 +17,10 @@ class QPainter;
 namespace rvscope::ui {
 
 class TimelineData;
+class TimelineWatchOverlay;
+struct TimelineDelivery;
+struct TimelineDeliveryGroup;
+struct WatchGapRange;
 
 // Paints one frame of the timeline (UI.md "Timeline visual grammar") onto any QPainter: the
 // widget, an image for export, a benchmark. Only what is inside the plot is visited (binary
@@ -29,6 +35,8 @@ public:
 
     // The operation to highlight (an index into data), -1: none.
     void setSelectedOperation(int index) { m_selected = index; }
+    // The watch overlay to draw over the object lanes (nullptr or inactive: none).
+    void setWatchOverlay(const TimelineWatchOverlay *overlay) { m_overlay = overlay; }
     // Paints the frame and reports what it drew.
     TimelinePaintStats paint();
 
@@ -45,6 +53,13 @@ private:
     // One path per arrow: stroking many curves as one big path is slower in the raster engine.
     void paintArrow(const QPointF &from, const QPointF &to, const QColor &colour, double width);
     void paintSelection();
+    // The watch overlay (TimelinePainterWatch.cpp): diamonds per delivery, gaps found from
+    // the visible revisions, per-pixel columns when a row is too dense.
+    void paintWatchOverlay();
+    void paintDeliveries(const TimelineDeliveryGroup &group, double y);
+    void paintDelivery(const TimelineDelivery &delivery, const QPointF &at);
+    void paintGaps(int lane, const TimelineDeliveryGroup *group, const WatchGapRange &range, double y);
+    void paintDiamond(const QPointF &at, double r, const QPen &outline, const QBrush &fill);
     void paintGutter();
     void paintLegend(const QRectF &gutter);
     void paintRuler(const std::vector<TimelineTick> &ticks);
@@ -56,6 +71,7 @@ private:
     const TimelineGeometry &m_geometry;
     const TimelineStyle &m_style;
     int m_selected = -1;
+    const TimelineWatchOverlay *m_overlay = nullptr;
     TimelinePaintStats m_stats;
     std::vector<int> m_visible; // reused per lane
     std::vector<QLineF> m_columnLines[4];

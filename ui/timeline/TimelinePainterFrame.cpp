@@ -8,6 +8,7 @@
 
 #include "timeline/TimelineData.h"
 #include "timeline/TimelinePainter_p.h"
+#include "timeline/TimelineWatchOverlay.h"
 
 namespace rvscope::ui {
 using namespace TimelinePainterPrivate;
@@ -72,6 +73,17 @@ void TimelinePainter::paintGutter()
         }
     };
     paintHeader(m_geometry.objectHeaderTop(), QStringLiteral("OBJECTS"));
+    if (m_overlay && m_overlay->active()) {
+        // Whose deliveries the diamonds are.
+        const double top = m_geometry.objectHeaderTop();
+        const double left = gutter.left() + padding + headerMetrics.horizontalAdvance(QStringLiteral("OBJECTS ")) + 4 * m_style.scale;
+        const double baseline = top + (m_geometry.headerHeight + headerMetrics.ascent() - headerMetrics.descent()) / 2;
+        m_painter.setFont(m_style.headerFont);
+        m_painter.setPen(m_style.watch);
+        m_painter.drawText(QPointF(left, baseline),
+                           headerMetrics.elidedText(QStringLiteral("\u25C6 ") + m_overlay->watcherId(), Qt::ElideMiddle,
+                                                    gutter.right() - left - padding / 2));
+    }
     for (int lane = 0; lane < m_geometry.objectLanes; ++lane)
         paintLane(m_geometry.objectLaneCenter(lane), m_data.objectLanes()[std::size_t(lane)]);
     paintHeader(m_geometry.clientHeaderTop(), QStringLiteral("CLIENTS"));

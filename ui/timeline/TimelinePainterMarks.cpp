@@ -11,6 +11,7 @@
 
 #include "timeline/TimelineData.h"
 #include "timeline/TimelinePainter_p.h"
+#include "timeline/TimelineWatchOverlay.h"
 
 namespace rvscope::ui {
 using namespace TimelinePainterPrivate;
@@ -146,6 +147,16 @@ void TimelinePainter::paintShape(MarkerKind kind, const QPointF &at, double r)
         m_painter.setBrush(Qt::NoBrush);
         m_painter.drawEllipse(at, r, r);
         break;
+    // A diamond looks smaller than a circle of the same radius.
+    case MarkerKind::WatchDelivery:
+        paintDiamond(at, r * 1.2, pen(m_style.background, 1), m_style.watch);
+        break;
+    case MarkerKind::WatchFlagged:
+        paintDiamond(at, r * 1.2, pen(m_style.background, 1), m_style.watchAlarm);
+        break;
+    case MarkerKind::WatchGap:
+        paintDiamond(at, r * 1.1, pen(m_style.watchAlarm, 1.6 * s), m_style.background);
+        break;
     }
 }
 
@@ -173,7 +184,7 @@ void TimelinePainter::paintCasTicks(const TimelineOperation &op, const QPointF &
 
 void TimelinePainter::paintLegend(const QRectF &gutter)
 {
-    static const std::pair<MarkerKind, const char *> entries[] = {
+    std::vector<std::pair<MarkerKind, const char *>> entries = {
         {MarkerKind::Revision, "revision (object lane)"},
         {MarkerKind::Success, "read / write succeeded"},
         {MarkerKind::Noop, "no-op write"},
@@ -182,9 +193,14 @@ void TimelinePainter::paintLegend(const QRectF &gutter)
         {MarkerKind::CasRetry, "server-side CAS retry"},
         {MarkerKind::LostUpdate, "lost update"},
     };
+    if (m_overlay && m_overlay->active()) {
+        entries.emplace_back(MarkerKind::WatchDelivery, "received by watcher");
+        entries.emplace_back(MarkerKind::WatchFlagged, "dup, reorder, ERROR");
+        entries.emplace_back(MarkerKind::WatchGap, "missed by watcher");
+    }
     const double s = m_style.scale;
     const double row = 16 * s;
-    const double height = row * double(std::size(entries)) + 8 * s;
+    const double height = row * double(entries.size()) + 8 * s;
     const double lanesBottom = m_geometry.clientHeaderTop() + m_geometry.headerHeight
         + m_geometry.clientLanes * m_geometry.laneHeight;
     double top = gutter.bottom() - height;

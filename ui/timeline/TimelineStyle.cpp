@@ -45,6 +45,9 @@ TimelineStyle TimelineStyle::from(const QPalette &palette, const QFont &font, do
     style.lost = style.dark ? QColor(0xFF, 0x4F, 0xE0) : QColor(0xC0, 0x10, 0xB0);
     style.revision = mixed(style.background, style.text, 0.85);
     style.arrow = mixed(style.background, style.success, style.dark ? 0.7 : 0.55);
+    // Okabe–Ito bluish green for what a watcher received; alarms in the Streams panel's red.
+    style.watch = style.dark ? QColor(0x2E, 0xC4, 0x8F) : QColor(0x00, 0x9E, 0x73);
+    style.watchAlarm = style.dark ? QColor(0xFF, 0x6B, 0x6B) : QColor(0xC6, 0x28, 0x28);
 
     style.labelFont = scaledFont(font, presentationScale, 1.0, true);
     style.detailFont = scaledFont(font, presentationScale, 0.85);

@@ -32,6 +32,8 @@ struct TimelineStyle final {
     QColor lost;
     QColor revision;
     QColor arrow; // a healthy write's arrow: the success colour, lighter
+    QColor watch;      // the watch overlay's deliveries
+    QColor watchAlarm; // its gaps, duplicates, steps backwards and ERROR (the Streams panel's red)
 
     QFont labelFont;
     QFont detailFont;

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "timeline/TimelineText.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include <QtCore/QStringList>
 
 #include "timeline/TimelineData.h"
+#include "timeline/TimelineWatchOverlay.h"
 
 namespace rvscope::ui::TimelineText {
 namespace {
@@ -122,6 +124,59 @@ QString describeRevision(const TimelineData &data, int objectLane, int revision)
     }
     if (r.overwrittenUnseen)
         lines << QStringLiteral("LOST: overwritten by a write that never saw it");
+    return lines.join(QLatin1Char('\n'));
+}
+
+QString describeDelivery(const TimelineData &data, const TimelineWatchOverlay &overlay, int delivery)
+{
+    const TimelineDelivery &d = overlay.delivery(delivery);
+    const QString &key = overlay.groups()[std::size_t(d.group)].key;
+    QStringList lines;
+    lines << QStringLiteral("watcher %1").arg(overlay.watcherId());
+    lines << (key.isEmpty() ? overlay.text(d.typeText) : QStringLiteral("%1 %2").arg(overlay.text(d.typeText), key));
+    if (d.rv > 0)
+        lines << QStringLiteral("rv %1").arg(d.rv);
+    QString delivered = QStringLiteral("delivered at +%1").arg(duration(d.timeNs - data.minNs()));
+    if (d.group > 0) {
+        // How long after its write completed (the journaled commit of that revision).
+        for (const TimelineLane &lane : data.objectLanes()) {
+            if (lane.name != key)
+                continue;
+            const auto it = std::lower_bound(lane.revisions.begin(), lane.revisions.end(), d.rv,
+                                             [](const TimelineRevision &r, qint64 rv) { return r.rv < rv; });
+            if (it != lane.revisions.end() && it->rv == d.rv && it->operation >= 0)
+                delivered += QStringLiteral(", %1 after its write completed").arg(duration(d.timeNs - it->timeNs));
+            break;
+        }
+    }
+    lines << delivered;
+    switch (d.flag) {
+    case DeliveryFlag::Duplicate:
+        lines << QStringLiteral("DUPLICATE: rv %1 was already delivered").arg(d.rv);
+        break;
+    case DeliveryFlag::Backwards:
+        lines << QStringLiteral("OUT OF ORDER: rv %1 after rv %2").arg(d.rv).arg(d.previousRv);
+        break;
+    case DeliveryFlag::Error:
+        lines << QStringLiteral("the server closed the watch: %1")
+                     .arg(d.messageText >= 0 ? overlay.text(d.messageText) : QStringLiteral("ERROR"));
+        break;
+    case DeliveryFlag::None:
+        break;
+    }
+    return lines.join(QLatin1Char('\n'));
+}
+
+QString describeGap(const TimelineData &data, const TimelineWatchOverlay &overlay, int objectLane, int revision)
+{
+    const TimelineLane &lane = data.objectLanes()[std::size_t(objectLane)];
+    const TimelineRevision &r = lane.revisions[std::size_t(revision)];
+    QStringList lines;
+    lines << QStringLiteral("GAP: watcher %1 never received rv %2").arg(overlay.watcherId()).arg(r.rv);
+    lines << QStringLiteral("%1, committed by %2 %3  #%4")
+                 .arg(lane.name, data.text(data.operation(r.operation).clientText),
+                      verbName(data.operation(r.operation).verb))
+                 .arg(data.operation(r.operation).id);
     return lines.join(QLatin1Char('\n'));
 }
 

@@ -8,6 +8,7 @@
 namespace rvscope::ui {
 
 class TimelineData;
+class TimelineWatchOverlay;
 
 // The timeline's words: tooltips and ruler labels. Pure functions; GUI thread (they read TimelineData).
 namespace TimelineText {
@@ -22,6 +23,11 @@ QString timeOffset(double ns, double stepNs);
 QString describeOperation(const TimelineData &data, int operation);
 // The object, the revision, and which write committed it (or that a read saw it).
 QString describeRevision(const TimelineData &data, int objectLane, int revision);
+// The watch overlay: the watcher, the event's type, key and RV, when it was delivered (after
+// the timeline's first operation, and after the write that committed it), and what it flags.
+QString describeDelivery(const TimelineData &data, const TimelineWatchOverlay &overlay, int delivery);
+// A revision the overlaid watcher should have received and did not.
+QString describeGap(const TimelineData &data, const TimelineWatchOverlay &overlay, int objectLane, int revision);
 
 } // namespace TimelineText
 } // namespace rvscope::ui

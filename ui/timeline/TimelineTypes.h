@@ -35,8 +35,12 @@ enum class MarkerKind {
     LostUpdate, // the arrow (RV axis) or bar (time axis) of a lost update (magenta)
     Revision,   // a committed revision's dot on an object lane
     Pending,    // an operation without a response yet
+    // The watch overlay (one selected watcher), below its object lanes' revisions:
+    WatchDelivery, // an event it received: filled diamond (bluish green); BOOKMARK hollow
+    WatchFlagged,  // a duplicate or a step backwards (red diamond), the closing ERROR (red, crossed)
+    WatchGap,      // a revision it should have received and did not: hollow dashed red diamond
 };
-inline constexpr std::size_t MARKER_KIND_COUNT = 8;
+inline constexpr std::size_t MARKER_KIND_COUNT = 11;
 
 // One operation, with the facts the timeline derives from the ones before it. Strings are
 // indices into TimelineData::text(); lanes are indices into TimelineData's lane vectors.

@@ -52,8 +52,44 @@ void TimelineView::appendOperations(const engine::OperationBatch &batch)
 void TimelineView::clear()
 {
     m_data.clear();
+    m_overlay.reset();
     m_selected = -1;
     fitAll();
+}
+
+void TimelineView::showWatchDeliveries(const QString &watcherId, const engine::WatchEventBatch &deliveries)
+{
+    m_overlay.reset(watcherId);
+    m_overlay.append(deliveries, m_data);
+    overlayChanged();
+}
+
+void TimelineView::appendWatchEvents(const engine::WatchEventBatch &batch)
+{
+    if (m_overlay.append(batch, m_data) > 0)
+        overlayChanged();
+}
+
+void TimelineView::overlayChanged()
+{
+    // On the time axis the overlay may reach past the operations.
+    if (m_axis == Axis::Time && m_fitting)
+        fitAll();
+    else if (m_axis == Axis::Time)
+        setView(m_x0, m_pixelsPerUnit);
+    else
+        viewport()->update();
+}
+
+std::optional<QPointF> TimelineView::deliveryPosition(int index) const
+{
+    if (index < 0 || index >= m_overlay.deliveryCount())
+        return std::nullopt;
+    const TimelineGeometry geometry = geometryFor(viewport()->rect());
+    const std::optional<QPointF> point = m_overlay.position(m_data, geometry, index);
+    if (!point || !geometry.plot().contains(*point))
+        return std::nullopt;
+    return point;
 }
 
 void TimelineView::setAxis(Axis axis)
@@ -133,6 +169,7 @@ void TimelineView::renderTo(QPainter &painter, const QSize &size)
     const TimelineStyle style = TimelineStyle::from(palette(), font(), m_presentationScale);
     TimelinePainter timelinePainter(painter, m_data, geometry, style);
     timelinePainter.setSelectedOperation(m_selected);
+    timelinePainter.setWatchOverlay(&m_overlay);
     m_stats = timelinePainter.paint();
 }
 
@@ -150,7 +187,15 @@ std::optional<QPointF> TimelineView::markerPosition(quint64 id) const
 
 QString TimelineView::toolTipAt(const QPoint &viewportPoint) const
 {
-    const TimelineHit hit = geometryFor(viewport()->rect()).hitTest(m_data, viewportPoint);
+    const TimelineGeometry geometry = geometryFor(viewport()->rect());
+    if (m_overlay.active()) {
+        const WatchOverlayHit delivery = m_overlay.hitTest(m_data, geometry, viewportPoint);
+        if (delivery.delivery >= 0)
+            return TimelineText::describeDelivery(m_data, m_overlay, delivery.delivery);
+        if (delivery.revision >= 0)
+            return TimelineText::describeGap(m_data, m_overlay, delivery.objectLane, delivery.revision);
+    }
+    const TimelineHit hit = geometry.hitTest(m_data, viewportPoint);
     if (hit.revision >= 0)
         return TimelineText::describeRevision(m_data, hit.objectLane, hit.revision);
     if (hit.operation >= 0)
@@ -165,6 +210,7 @@ void TimelineView::paintEvent(QPaintEvent *)
     const TimelineStyle style = TimelineStyle::from(palette(), font(), m_presentationScale);
     TimelinePainter timelinePainter(painter, m_data, geometry, style);
     timelinePainter.setSelectedOperation(m_selected);
+    timelinePainter.setWatchOverlay(&m_overlay);
     m_stats = timelinePainter.paint();
 }
 
@@ -223,7 +269,9 @@ std::pair<double, double> TimelineView::extent() const
         const double pad = std::max(1.0, (high - low) * 0.03);
         return {low - pad, high + pad};
     }
-    const double range = double(m_data.maxNs() - m_data.minNs());
+    // Deliveries come after the writes they report: the overlay's last one is shown too.
+    const qint64 maxNs = m_overlay.active() ? std::max(m_data.maxNs(), m_overlay.latestNs()) : m_data.maxNs();
+    const double range = double(maxNs - m_data.minNs());
     const double pad = std::max(1e5, range * 0.03);
     return {-pad, range + pad};
 }

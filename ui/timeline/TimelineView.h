@@ -9,6 +9,7 @@
 #include "engine/EngineTypes.h"
 #include "timeline/TimelineData.h"
 #include "timeline/TimelineTypes.h"
+#include "timeline/TimelineWatchOverlay.h"
 
 class QPainter;
 
@@ -20,7 +21,7 @@ struct TimelineGeometry;
 // custom-painted (UI.md "Timeline visual grammar"; TimelinePainter draws, TimelineData derives).
 //
 // Mouse: wheel zooms around the pointer, drag pans (both axes), double-click fits all,
-// hovering shows an operation's tooltip, a click selects the operation under the pointer and
+// hovering shows an operation's (or a watch delivery's) tooltip, a click selects the operation under the pointer and
 // emits operationSelected. Keyboard (when focused): + / - zoom, 0 or F fits all, Left/Right
 // pan, Up/Down scroll lanes, comma / period select the previous / next operation.
 //
@@ -39,9 +40,21 @@ public:
 
     // Adds a batch of completed operations (Engine's ~33 ms batches) and repaints once.
     void appendOperations(const engine::OperationBatch &batch);
-    // Forgets every operation and the selection (a scenario restart).
+    // Forgets every operation, the selection and the watch overlay (a scenario restart).
     void clear();
     const TimelineData &data() const { return m_data; }
+
+    // The watch overlay (UI.md "Watch overlay"): the deliveries of one watcher as diamonds on
+    // the object lanes (TimelineWatchOverlay). Replaces the overlay with `watcherId`'s
+    // `deliveries` (those already received); an empty id removes it. Repaints.
+    void showWatchDeliveries(const QString &watcherId, const engine::WatchEventBatch &deliveries = {});
+    // Adds the overlaid watcher's events from a batch (Engine's ~33 ms batches; other
+    // watchers' events are ignored) and repaints if there were any.
+    void appendWatchEvents(const engine::WatchEventBatch &batch);
+    const TimelineWatchOverlay &watchOverlay() const { return m_overlay; }
+    QString overlaidWatcher() const { return m_overlay.watcherId(); }
+    // Where a delivery's diamond is in viewport coordinates, if it is in the plot.
+    std::optional<QPointF> deliveryPosition(int index) const;
 
     void setAxis(Axis axis); // refits all
     Axis axis() const { return m_axis; }
@@ -103,8 +116,10 @@ private:
     void selectIndex(int index, bool emitSignal, bool reveal);
     void ensureVisible(int index);
     qint64 origin() const;
+    void overlayChanged();
 
     TimelineData m_data;
+    TimelineWatchOverlay m_overlay;
     Axis m_axis = Axis::ResourceVersion;
     double m_x0 = 0;
     double m_pixelsPerUnit = 1;

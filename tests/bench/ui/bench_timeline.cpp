@@ -87,8 +87,12 @@ void paintWorkloads(int operations, const bench::Options &options, QSize size)
     view.resize(size);
     view.show();
     testing::ContentionRun run(8, 4);
-    for (int done = 0; done < operations; done += BATCH)
-        view.appendOperations(run.next(BATCH));
+    engine::WatchEventBatch deliveries; // a watcher of every key receiving every revision
+    for (int done = 0; done < operations; done += BATCH) {
+        const engine::OperationBatch batch = run.next(BATCH);
+        view.appendOperations(batch);
+        deliveries << testing::deliveriesOf(batch, QStringLiteral("watch-1"), 0);
+    }
     QCoreApplication::processEvents();
     const int frames = options.smoke ? 2 : 40;
     const double goal = operations >= 100000 ? FRAME_BUDGET_MS : 0;
@@ -113,6 +117,16 @@ void paintWorkloads(int operations, const bench::Options &options, QSize size)
         view.fitAll();
         zoomToSpan(view, rv ? 200.0 : 10e6);
         measure(rv ? "~200 revisions" : "~10 ms", rv);
+    }
+    // The same frames with the watch overlay of one watcher that received every revision.
+    view.showWatchDeliveries(QStringLiteral("watch-1"), deliveries);
+    for (TimelineView::Axis axis : {TimelineView::Axis::ResourceVersion, TimelineView::Axis::Time}) {
+        const bool rv = axis == TimelineView::Axis::ResourceVersion;
+        view.setAxis(axis);
+        view.fitAll();
+        measure("fit all + overlay", rv);
+        zoomToSpan(view, rv ? 200.0 : 10e6);
+        measure(rv ? "~200 revisions + overlay" : "~10 ms + overlay", rv);
     }
 }
 
