@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "CommandLine.h"
 
+#include <optional>
+#include <utility>
+
 #include <QtCore/QUrl>
 
 #include "sim/ClientSpec.h"
@@ -69,6 +72,24 @@ bool takeValue(const QStringList &args, qsizetype &i, const QString &flag, QStri
     return true;
 }
 
+// "8Mi", "512Ki", "1Gi", "4096": a size in bytes (the Kubernetes quantity suffixes).
+std::optional<std::size_t> parseByteSize(QString text)
+{
+    std::size_t unit = 1;
+    for (const auto &[suffix, factor] : {std::pair{u"Ki", 1024ull}, std::pair{u"Mi", 1024ull * 1024}, std::pair{u"Gi", 1024ull * 1024 * 1024}}) {
+        if (text.endsWith(QStringView(suffix))) {
+            unit = factor;
+            text.chop(2);
+            break;
+        }
+    }
+    bool ok = false;
+    const qulonglong n = text.toULongLong(&ok);
+    if (!ok || n > (1ull << 40) / unit)
+        return std::nullopt;
+    return static_cast<std::size_t>(n * unit);
+}
+
 // The options of `serve`, also accepted by the GUI for its embedded server.
 Command parseServerOptions(Command::Kind kind, const QStringList &args, qsizetype start)
 {
@@ -119,6 +140,21 @@ Command parseServerOptions(Command::Kind kind, const QStringList &args, qsizetyp
             command.serve.tlsCertificate = value;
         } else if (takeValue(args, i, QStringLiteral("--tls-key"), value)) {
             command.serve.tlsKey = value;
+        } else if (takeValue(args, i, QStringLiteral("--separate-storage"), value)) {
+            const QStringList types = value.split(u',', Qt::SkipEmptyParts);
+            if (types.isEmpty())
+                return fail(QStringLiteral("--separate-storage needs group resources, such as events or "
+                                           "events,leases.coordination.k8s.io"));
+            for (const QString &type : types) {
+                if (!command.serve.separateStorage.contains(type.trimmed()))
+                    command.serve.separateStorage.append(type.trimmed());
+            }
+        } else if (takeValue(args, i, QStringLiteral("--watch-backlog"), value)) {
+            const std::optional<std::size_t> bytes = parseByteSize(value);
+            if (!bytes)
+                return fail(QStringLiteral("--watch-backlog expects a size such as 8Mi, 512Ki or 0 (unbounded), got '%1'")
+                                .arg(value));
+            command.serve.maxWatchBacklog = *bytes;
         } else if (takeValue(args, i, QStringLiteral("--journal-size"), value)) {
             bool ok = false;
             const qulonglong n = value.toULongLong(&ok);
@@ -376,6 +412,11 @@ QString usageText()
         "  --acl-recheck PERIOD           Re-authorize open watches this often (default 1s); a watch\n"
         "                                 that lost access ends with an ERROR event (403).\n"
         "  --tls-cert FILE --tls-key FILE Serve HTTPS (PEM); kubectl sends tokens only over TLS.\n"
+        "  --separate-storage TYPES       Keep these group resources (comma-separated, e.g.\n"
+        "                                 events,leases.coordination.k8s.io) in storages of their\n"
+        "                                 own: their resourceVersions count in a series of their own.\n"
+        "  --watch-backlog SIZE           Bytes a watch's client may leave unread (default 8Mi;\n"
+        "                                 0: unbounded); past it the watch ends with ERROR 410.\n"
         "\n"
         "SIGINT/SIGTERM stop the server cleanly.\n"
         "\n"

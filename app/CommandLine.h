@@ -23,6 +23,9 @@ struct ServeOptions final {
     int aclRecheckMs = 1000;
     QString tlsCertificate;
     QString tlsKey;
+    // Group resources kept in storages of their own ("events", "leases.coordination.k8s.io").
+    QStringList separateStorage;
+    std::size_t maxWatchBacklog = 8 * 1024 * 1024; // bytes; 0: unbounded
 };
 
 // `rvscope scenario list|run NAME`.

@@ -10,8 +10,13 @@
 
 namespace rvscope::app {
 
-void applyAccessOptions(const ServeOptions &options, engine::EngineOptions &engineOptions)
+engine::EngineOptions engineOptionsFor(const ServeOptions &options)
 {
+    engine::EngineOptions engineOptions;
+    engineOptions.watchHistory = options.watchHistory;
+    engineOptions.journalCapacity = options.journalSize;
+    engineOptions.separateStorage = options.separateStorage;
+    engineOptions.maxWatchBacklog = options.maxWatchBacklog;
     engineOptions.tokenFile = options.tokenFile;
     engineOptions.policyFile = options.policyFile;
     engineOptions.anonymous = options.anonymous < 0 ? engine::EngineOptions::Anonymous::LoopbackOnly
@@ -20,6 +25,7 @@ void applyAccessOptions(const ServeOptions &options, engine::EngineOptions &engi
     engineOptions.aclRecheckMs = options.aclRecheckMs;
     engineOptions.tlsCertificate = options.tlsCertificate;
     engineOptions.tlsKey = options.tlsKey;
+    return engineOptions;
 }
 
 int runServe(const ServeOptions &options)
@@ -30,11 +36,7 @@ int runServe(const ServeOptions &options)
 
     // The same Engine as the GUI: the core (a fresh apiserver's store and the HTTP server)
     // runs in its own thread; this thread only reports and waits for a signal.
-    engine::EngineOptions engineOptions;
-    engineOptions.watchHistory = options.watchHistory;
-    engineOptions.journalCapacity = options.journalSize;
-    applyAccessOptions(options, engineOptions);
-    engine::Engine engine(engineOptions);
+    engine::Engine engine(engineOptionsFor(options));
     int exitCode = 0;
     QObject::connect(&engine, &engine::Engine::serverStateChanged, QCoreApplication::instance(),
                      [&exitCode, &options](const engine::ServerState &state) {

@@ -11,7 +11,7 @@ namespace rvscope::app {
 // Returns the process exit code (1 when it cannot listen).
 int runServe(const ServeOptions &options);
 
-// Copies the access-control and TLS options into the Engine's options.
-void applyAccessOptions(const ServeOptions &options, engine::EngineOptions &engineOptions);
+// The Engine's options for the serve/GUI command line.
+engine::EngineOptions engineOptionsFor(const ServeOptions &options);
 
 } // namespace rvscope::app

@@ -83,11 +83,7 @@ int main(int argc, char **argv)
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("rvscope"));
     QApplication::setOrganizationName(QStringLiteral("rvscope"));
-    rvscope::engine::EngineOptions engineOptions;
-    engineOptions.watchHistory = command.serve.watchHistory;
-    engineOptions.journalCapacity = command.serve.journalSize;
-    rvscope::app::applyAccessOptions(command.serve, engineOptions);
-    rvscope::engine::Engine engine(engineOptions);
+    rvscope::engine::Engine engine(rvscope::app::engineOptionsFor(command.serve));
     // The embedded server starts with the window, so kubectl can connect right away; a
     // taken port shows in the status bar instead of failing the app.
     engine.startServer(command.serve.address, command.serve.port);

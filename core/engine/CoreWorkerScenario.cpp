@@ -74,12 +74,17 @@ void CoreWorker::createPlayer(std::size_t runTo)
     context.clock = clock;
     context.journal = m_journal;
     context.seed = m_scenarioSeed;
-    std::shared_ptr<storage::MemoryStorage> storage = m_storage;
-    context.compact = [storage]() -> QCoro::Task<model::Result<std::int64_t>> {
-        const std::int64_t revision = storage->revision();
-        auto compacted = co_await storage->compact(revision);
-        if (!compacted)
-            co_return std::move(compacted).error();
+    // Every series at its own current revision; the step reports the main series'.
+    std::vector<std::shared_ptr<storage::MemoryStorage>> storages{m_storage};
+    for (const auto &[type, storage] : m_separateStorage)
+        storages.push_back(storage);
+    context.compact = [storages]() -> QCoro::Task<model::Result<std::int64_t>> {
+        const std::int64_t revision = storages.front()->revision();
+        for (const auto &storage : storages) {
+            auto compacted = co_await storage->compact(storage->revision());
+            if (!compacted)
+                co_return std::move(compacted).error();
+        }
         co_return revision;
     };
     m_player = std::make_unique<sim::ScenarioPlayer>(std::move(scenario).value(), std::move(context), clock);

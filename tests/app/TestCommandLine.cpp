@@ -81,6 +81,8 @@ void TestCommandLine::testErrors_data()
     QTest::newRow("bad host") << QStringList{"serve", "--listen", "no.such.host:80"} << "not an IP address";
     QTest::newRow("missing value") << QStringList{"serve", "--listen"} << "needs a value";
     QTest::newRow("bad history") << QStringList{"serve", "--watch-history", "0"} << "positive number";
+    QTest::newRow("bad backlog") << QStringList{"serve", "--watch-backlog", "8MB"} << "such as 8Mi";
+    QTest::newRow("empty separate") << QStringList{"serve", "--separate-storage", ","} << "needs group resources";
     QTest::newRow("scenario alone") << QStringList{"scenario"} << "needs 'list' or 'run NAME'";
     QTest::newRow("scenario verb") << QStringList{"scenario", "play"} << "unknown scenario command 'play'";
     QTest::newRow("scenario no name") << QStringList{"scenario", "run", "--check"} << "needs a scenario name";
@@ -130,7 +132,8 @@ void TestCommandLine::testHelpMentionsEveryFlag()
                              "scenario list", "--check", "--export", "--seed", "client", "--server", "--clients",
                              "--strategy", "--objects", "--operations", "--think", "--json", "retry-default",
                              "blind-put", "lease", "json-patch-test", "merge-patch-rv", "bulk-watch", "--token",
-                             "--certificate-authority", "--insecure-skip-tls-verify", "--watch", "labelSelector"})
+                             "--certificate-authority", "--insecure-skip-tls-verify", "--watch", "labelSelector",
+                             "--separate-storage", "--watch-backlog"})
         QVERIFY2(usage.contains(QLatin1String(word)), word);
 }
 
@@ -147,6 +150,15 @@ void TestCommandLine::testScenarioCommands()
     QVERIFY(run.scenario.check);
     QCOMPARE(parseCommandLine({"rvscope", "serve", "--journal-size", "0"}).serve.journalSize, std::size_t(0));
     QCOMPARE(parseCommandLine({"rvscope", "serve", "--journal-size", "x"}).kind, Command::Kind::Error);
+    QCOMPARE(parseCommandLine({"rvscope", "serve"}).serve.maxWatchBacklog, std::size_t(8 * 1024 * 1024));
+    QCOMPARE(parseCommandLine({"rvscope", "serve", "--watch-backlog", "512Ki"}).serve.maxWatchBacklog,
+             std::size_t(512 * 1024));
+    QCOMPARE(parseCommandLine({"rvscope", "serve", "--watch-backlog", "0"}).serve.maxWatchBacklog, std::size_t(0));
+    QCOMPARE(parseCommandLine({"rvscope", "serve", "--watch-backlog", "2Gi"}).serve.maxWatchBacklog,
+             std::size_t(2) * 1024 * 1024 * 1024);
+    const Command separate = parseCommandLine(
+        {"rvscope", "serve", "--separate-storage", "events,leases.coordination.k8s.io", "--separate-storage", "events"});
+    QCOMPARE(separate.serve.separateStorage, (QStringList{"events", "leases.coordination.k8s.io"}));
 }
 
 void TestCommandLine::testClientOptions()

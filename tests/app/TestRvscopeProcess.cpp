@@ -63,6 +63,7 @@ private Q_SLOTS:
     void testServePrintsReadyLineAndAnswers();
     void testNoDisplayFallsBackToServe();
     void testPortInUseIsReported();
+    void testSeparateStorageSeries();
     void testScenarioListAndRunWithCheck();
     void testScenarioRunExportsHistory();
     void testUnknownScenarioExitsWithTheList();
@@ -180,6 +181,52 @@ void TestRvscopeProcess::testPortInUseIsReported()
     QVERIFY(second.readAllStandardError().contains("cannot listen on 127.0.0.1:"));
     first.terminate();
     QVERIFY(first.waitForFinished(5000));
+}
+
+void TestRvscopeProcess::testSeparateStorageSeries()
+{
+    QProcess process;
+    const quint16 port = startServer(process, {QStringLiteral("serve"), QStringLiteral("--listen"),
+                                               QStringLiteral("127.0.0.1:0"), QStringLiteral("--separate-storage"),
+                                               QStringLiteral("events")});
+    QVERIFY(port != 0);
+    QTcpSocket socket;
+    socket.connectToHost(QHostAddress::LocalHost, port);
+    QVERIFY(socket.waitForConnected(5000));
+    auto post = [&socket](const QByteArray &path, const QByteArray &body) {
+        socket.write("POST " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                     "Content-Length: " + QByteArray::number(body.size()) + "\r\n\r\n" + body);
+        return readReply(socket);
+    };
+    auto rvOf = [](const HttpReply &reply) {
+        return std::stoll(nlohmann::json::parse(reply.body.toStdString())["metadata"]["resourceVersion"].get<std::string>());
+    };
+    const HttpReply first = post("/api/v1/namespaces/default/events",
+                                 R"({"metadata":{"name":"e1"},"involvedObject":{"kind":"Pod","name":"p"},"reason":"Started"})");
+    QCOMPARE(first.status, 201);
+    for (int i = 0; i < 3; ++i) {
+        const HttpReply cm = post("/api/v1/namespaces/default/configmaps",
+                                  R"({"metadata":{"name":"c)" + QByteArray::number(i) + R"("}})");
+        QCOMPARE(cm.status, 201);
+    }
+    const HttpReply second = post("/api/v1/namespaces/default/events",
+                                  R"({"metadata":{"name":"e2"},"involvedObject":{"kind":"Pod","name":"p"},"reason":"Started"})");
+    QCOMPARE(second.status, 201);
+    // The ConfigMaps went to the main series: the events' own series moved by one.
+    QCOMPARE(rvOf(second), rvOf(first) + 1);
+    QCOMPARE(rvOf(request(socket, "/api/v1/namespaces/default/events")), rvOf(second));
+    QVERIFY(rvOf(request(socket, "/api/v1/namespaces/default/configmaps")) != rvOf(second));
+    process.terminate();
+    QVERIFY(process.waitForFinished(5000));
+
+    // A type the server does not serve is refused at start.
+    QProcess bad;
+    bad.start(QStringLiteral(RVSCOPE_BINARY), {QStringLiteral("serve"), QStringLiteral("--listen"),
+                                               QStringLiteral("127.0.0.1:0"), QStringLiteral("--separate-storage"),
+                                               QStringLiteral("evnets")});
+    QVERIFY(bad.waitForFinished(5000));
+    QCOMPARE(bad.exitCode(), 1);
+    QVERIFY(bad.readAllStandardError().contains("--separate-storage: 'evnets' is not a served resource"));
 }
 
 void TestRvscopeProcess::testScenarioListAndRunWithCheck()
