@@ -157,6 +157,23 @@ model::Result<TokenFile> TokenFile::load(const std::string &path)
     return tokenFile;
 }
 
+model::Result<TokenFile> TokenFile::fromUsers(const std::vector<std::pair<std::string, UserInfo>> &users)
+{
+    TokenFile tokenFile;
+    for (const auto &[token, user] : users) {
+        const std::string who = "token of user \"" + user.name + '"';
+        if (user.name.empty())
+            return model::errors::badRequest("tokens: empty user name");
+        if (token.empty())
+            return model::errors::badRequest(who + ": empty token");
+        if (token.find_first_of(WHITESPACE) != std::string::npos)
+            return model::errors::badRequest(who + ": the token contains whitespace, so no bearer header could carry it");
+        if (!tokenFile.m_users.emplace(token, user).second)
+            return model::errors::badRequest(who + ": duplicate token");
+    }
+    return tokenFile;
+}
+
 model::Result<UserInfo> TokenFile::authenticate(std::string_view authorizationHeader) const
 {
     const auto noCredentials = [this]() -> model::Result<UserInfo> {

@@ -5,6 +5,8 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
+#include <vector>
 
 #include "auth/UserInfo.h"
 #include "model/Result.h"
@@ -38,6 +40,10 @@ public:
     static model::Result<TokenFile> parse(std::string_view text);
     // parse() of the file at `path`; a file that cannot be read is a 400 naming it.
     static model::Result<TokenFile> load(const std::string &path);
+    // Built in code (a scenario's identities): token -> user, with parse()'s rules for tokens
+    // and user names (empty, whitespace in a token, duplicates); errors name the user, never
+    // the token. Groups are taken as given (a group name may contain ',').
+    static model::Result<TokenFile> fromUsers(const std::vector<std::pair<std::string, UserInfo>> &users);
 
     // Whether requests without credentials become system:anonymous (default false).
     void setAnonymousAllowed(bool allowed) { m_anonymousAllowed = allowed; }

@@ -36,7 +36,9 @@ namespace rvscope::bulk {
 class BulkWatchSession;
 }
 namespace rvscope::sim {
+class NodeGraphFeeder;
 class ScenarioPlayer;
+class Transport;
 class Workload;
 struct CheckResult;
 struct StepResult;
@@ -142,7 +144,11 @@ private:
     void recheckWatches();
     QString m_accessError; // why access control could not be set up (the server refuses to start)
     QString m_storageError; // a --separate-storage type that is not served (likewise)
-    std::unique_ptr<storage::WatchHandle> m_podWatch; // feeds the node authorizer's graph
+    std::shared_ptr<sim::NodeGraphFeeder> m_nodeGraphFeeder; // feeds the node authorizer's graph
+    // The in-process transport for the GUI's own requests (watches, launched clients): as
+    // the current scenario's setup identity when it has an "access" section.
+    std::shared_ptr<sim::Transport> guiTransport() const;
+    std::string m_guiToken;
     QTimer *m_aclTimer = nullptr;
     std::map<quint64, std::shared_ptr<api::WatchStream>> m_guiWatches;
 

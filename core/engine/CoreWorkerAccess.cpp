@@ -1,20 +1,21 @@
 // SPDX-License-Identifier: MIT
 // CoreWorker: access control. Tokens and policy come from files; the node authorizer's graph
-// follows every pod through a watch on the pods store, and a change to it, like the periodic
-// timer, re-authorizes every open watch.
+// follows every pod (sim::NodeGraphFeeder), and a change to it, like the periodic timer,
+// re-authorizes every open watch.
 #include "engine/CoreWorker.h"
 
 #include "api/AccessControl.h"
 #include "api/ApiHandler.h"
 #include "registry/Registry.h"
 #include "server/ApiServer.h"
-#include "storage/WatchHandle.h"
+#include "sim/NodeGraphFeeder.h"
+#include "sim/Transport.h"
 
 namespace rvscope::engine {
 
 void CoreWorker::buildAccessControl()
 {
-    m_podWatch.reset();
+    m_nodeGraphFeeder.reset();
     m_accessError.clear();
     if (!m_options.accessControlled())
         return;
@@ -40,30 +41,21 @@ void CoreWorker::buildAccessControl()
     auto access = std::make_shared<api::AccessControl>(std::move(tokens), std::move(policy));
     m_handler->setAccessControl(access);
 
-    const registry::Registry::Entry *pods = m_registry->find("", "v1", "pods");
-    if (!pods)
-        return;
-    std::weak_ptr<api::AccessControl> weak = access;
     QPointer<CoreWorker> self(this);
-    registry::WatchSink sink = [weak, self](const registry::WatchEvent &event) {
-        auto shared = weak.lock();
-        if (!shared || !event.object)
-            return;
-        auth::Authorizer &authorizer = shared->authorizer();
-        const std::uint64_t before = authorizer.generation();
-        if (event.type == registry::WatchEventType::Deleted)
-            authorizer.nodeGraph().podDeleted(event.object->namespaceName(), event.object->name());
-        else if (event.type == registry::WatchEventType::Added || event.type == registry::WatchEventType::Modified)
-            authorizer.nodeGraph().podUpdated(event.object->json());
-        // Not from inside storage's notification: ending a watch may touch other watchers.
-        if (authorizer.generation() != before && self)
-            QMetaObject::invokeMethod(self.data(), &CoreWorker::recheckWatches, Qt::QueuedConnection);
-    };
-    registry::ListOptions options;
-    options.resourceVersion = "0";
-    auto handle = QCoro::waitFor(pods->store->watch(std::string(), std::move(options), std::move(sink)));
-    if (handle)
-        m_podWatch = std::make_unique<storage::WatchHandle>(std::move(handle).value());
+    auto feeder = sim::NodeGraphFeeder::start(*m_registry, access, [self] {
+        if (self)
+            self->recheckWatches();
+    });
+    if (feeder)
+        m_nodeGraphFeeder = std::move(feeder).value();
+}
+
+std::shared_ptr<sim::Transport> CoreWorker::guiTransport() const
+{
+    std::shared_ptr<sim::Transport> transport = std::make_shared<sim::InProcessTransport>(m_handler);
+    if (m_guiToken.empty())
+        return transport;
+    return std::make_shared<sim::BearerTokenTransport>(std::move(transport), m_guiToken);
 }
 
 void CoreWorker::recheckWatches()

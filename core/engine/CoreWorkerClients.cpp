@@ -60,7 +60,7 @@ void CoreWorker::launchClients(const ClientLaunch &launch)
     if (!launch.processes) {
         // A new name prefix per launch keeps client ids distinct in the journal.
         spec->namePrefix = "c" + std::to_string(m_workloads.size() + 1) + '-';
-        auto workload = std::make_shared<sim::Workload>(std::make_shared<sim::InProcessTransport>(m_handler),
+        auto workload = std::make_shared<sim::Workload>(guiTransport(),
                                                         std::make_shared<sim::RealClock>(), *spec);
         m_workloads.push_back(workload);
         driveWorkload(workload);

@@ -7,6 +7,7 @@
 #include "history/Journal.h"
 #include "server/ApiServer.h"
 #include "sim/Clock.h"
+#include "sim/ScenarioAccess.h"
 #include "sim/ScenarioLibrary.h"
 #include "sim/ScenarioPlayer.h"
 #include "sim/Transport.h"
@@ -87,6 +88,19 @@ void CoreWorker::createPlayer(std::size_t runTo)
         }
         co_return revision;
     };
+    // A scenario with an "access" section runs its clients as its identities; the GUI's own
+    // requests (watches, launched clients) then act as its setup identity.
+    QPointer<CoreWorker> self(this);
+    if (auto access = sim::installScenarioAccess(*scenario, *m_handler, *m_registry, context, [self] {
+            if (self)
+                self->recheckWatches();
+        });
+        !access)
+        Q_EMIT errorOccurred(toQ(access.error().message));
+    m_guiToken.clear();
+    if (scenario->access)
+        if (const sim::ScenarioIdentity *setup = scenario->access->identity("setup"))
+            m_guiToken = setup->token;
     m_player = std::make_unique<sim::ScenarioPlayer>(std::move(scenario).value(), std::move(context), clock);
     connect(m_player.get(), &sim::ScenarioPlayer::stepCompleted, this, &CoreWorker::handleStepCompleted);
     connect(m_player.get(), &sim::ScenarioPlayer::finishedPlaying, this, &CoreWorker::handleScenarioFinished);

@@ -28,7 +28,7 @@ QCoro::Task<> CoreWorker::startWatch(QString collection, QString fromResourceVer
         Q_EMIT watchOpened(channel);
         co_return;
     }
-    sim::KubeClient client(std::make_shared<sim::InProcessTransport>(m_handler), "gui", "");
+    sim::KubeClient client(guiTransport(), "gui", "");
     sim::KubeResponse response = co_await client.watch(*ref, fromResourceVersion.toStdString());
     channel.status = response.status;
     if (!response.watch) {

@@ -127,6 +127,8 @@ QCoro::Task<KubeResponse> KubeClient::get(ObjectRef ref)
 QCoro::Task<KubeResponse> KubeClient::list(ObjectRef collection, std::string resourceVersion)
 {
     api::ApiRequest request = makeRequest("GET", collection.collectionPath());
+    if (!collection.name.empty())
+        request.query["fieldSelector"] = "metadata.name=" + collection.name;
     if (!resourceVersion.empty())
         request.query["resourceVersion"] = resourceVersion;
     co_return co_await send(std::move(request));
@@ -161,6 +163,8 @@ QCoro::Task<KubeResponse> KubeClient::watch(ObjectRef collection, std::string re
 {
     api::ApiRequest request = makeRequest("GET", collection.collectionPath());
     request.query["watch"] = "true";
+    if (!collection.name.empty())
+        request.query["fieldSelector"] = "metadata.name=" + collection.name;
     if (!resourceVersion.empty())
         request.query["resourceVersion"] = resourceVersion;
     co_return co_await send(std::move(request));

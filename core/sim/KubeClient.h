@@ -57,6 +57,8 @@ public:
 
     const std::string &clientId() const { return m_clientId; }
     QCoro::Task<KubeResponse> get(ObjectRef ref);
+    // list and watch of a ref with a name are scoped to that object by the field selector
+    // metadata.name=<name>, as client-go's single-object informers (the kubelet's) do.
     QCoro::Task<KubeResponse> list(ObjectRef collection, std::string resourceVersion);
     QCoro::Task<KubeResponse> create(ObjectRef ref, nlohmann::json object);
     QCoro::Task<KubeResponse> update(ObjectRef ref, nlohmann::json object);

@@ -55,7 +55,7 @@ model::Result<ScenarioStep> parseStep(const nlohmann::json &json, const std::str
                               "delete, watch, compact, workload, sweep, note)");
     static const std::set<std::string> fields = {"do",     "client", "object", "set",      "resourceVersion", "body",
                                                  "patch",  "patchType", "withResourceVersion", "from", "expect",
-                                                 "clients", "strategies", "explain"};
+                                                 "expectWatchError", "clients", "strategies", "explain"};
     for (const auto &[field, value] : json.items()) {
         if (!fields.count(field))
             return invalid(where, "unknown field \"" + field + "\"");
@@ -101,6 +101,11 @@ model::Result<ScenarioStep> parseStep(const nlohmann::json &json, const std::str
         if (!expect.is_number_integer() || expect.get<int>() < 100 || expect.get<int>() > 599)
             return invalid(where, "expect must be an HTTP status code");
         step.expect = expect.get<int>();
+    }
+    if (const auto &expect = model::member(json, "expectWatchError"); !expect.is_null()) {
+        if (!expect.is_number_integer() || expect.get<int>() < 100 || expect.get<int>() > 599)
+            return invalid(where, "expectWatchError must be an HTTP status code (the code of the ERROR event)");
+        step.expectWatchError = expect.get<int>();
     }
     const auto &clients = model::member(json, "clients");
     if (step.action == Action::Workload) {
@@ -174,6 +179,19 @@ model::Result<Scenario> Scenario::fromJson(const nlohmann::json &json)
         if (!step)
             return std::move(step).error();
         scenario.steps.push_back(std::move(step).value());
+    }
+    if (const auto &access = model::member(json, "access"); !access.is_null()) {
+        auto parsed = ScenarioAccess::fromJson(access);
+        if (!parsed)
+            return std::move(parsed).error();
+        scenario.access = std::move(parsed).value();
+        for (std::size_t i = 0; i < scenario.steps.size(); ++i) {
+            const ScenarioStep &step = scenario.steps[i];
+            if (step.action != Action::Note && step.action != Action::Compact && !scenario.access->identity(step.client))
+                return invalid("step " + std::to_string(i + 1),
+                               "client \"" + step.client + "\" has no identity: name it in \"access\".\"users\" "
+                               "(\"anonymous\" for a client without credentials)");
+        }
     }
     for (const auto &check : model::member(json, "checks")) {
         ScenarioCheck parsed;

@@ -9,6 +9,7 @@
 
 #include "model/Result.h"
 #include "sim/ClientSpec.h"
+#include "sim/ScenarioAccess.h"
 
 namespace rvscope::sim {
 
@@ -25,6 +26,7 @@ struct ScenarioStep final {
     bool withResourceVersion = false; // patch/delete: carry the last read resourceVersion
     std::string from;               // watch: "" (now), "0", "list" (the client's last list) or a revision
     std::optional<int> expect;      // the status code this step should get
+    std::optional<int> expectWatchError; // an open watch should get an ERROR event with this code during the step
     ClientSpec workload;            // workload
     std::vector<WriteStrategy> sweepStrategies; // sweep: each strategy ...
     std::vector<int> sweepClients;  // ... at each client count, on fresh objects
@@ -49,8 +51,13 @@ struct Scenario final {
     std::vector<nlohmann::json> objects; // created before the first step, by client "setup"
     std::vector<ScenarioStep> steps;
     std::vector<ScenarioCheck> checks;
+    // With an "access" section every request carries its client's bearer token, and the core
+    // must install accessControlFor(*this) (see ScenarioAccess.h); without, access is the core's.
+    std::optional<ScenarioAccess> access;
 
-    // Parses and validates the JSON form; errors are 400 Statuses naming the step.
+    // Parses and validates the JSON form; errors are 400 Statuses naming the step (or the
+    // access section). With an access section, every client that sends requests must have
+    // an identity in it.
     static model::Result<Scenario> fromJson(const nlohmann::json &json);
     static model::Result<Scenario> parse(const std::string &text);
 };

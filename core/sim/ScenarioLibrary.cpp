@@ -17,7 +17,7 @@ namespace rvscope::sim {
 namespace {
 
 constexpr std::array BUILT_IN_ORDER = {"lost-update", "put-vs-patch", "kubectl-replace-vs-apply", "list-watch-410",
-                                       "occ-vs-pcc",  "hot-key"};
+                                       "node-secret", "occ-vs-pcc",   "hot-key"};
 
 model::Status missing(std::string message)
 {

@@ -13,6 +13,8 @@
 #include "model/JsonAccess.h"
 #include "sim/Clock.h"
 #include "sim/KubeClient.h"
+#include "sim/NodeGraphFeeder.h"
+#include "sim/Transport.h"
 #include "sim/Workload.h"
 
 namespace rvscope::sim {
@@ -128,10 +130,21 @@ ScenarioRunner::ClientState &ScenarioRunner::client(const std::string &name)
     return *state;
 }
 
+std::shared_ptr<Transport> ScenarioRunner::transportFor(const std::string &name)
+{
+    const ScenarioIdentity *identity = m_scenario.access ? m_scenario.access->identity(name) : nullptr;
+    if (!identity || identity->anonymous())
+        return m_context.transport;
+    auto &transport = m_transports[name];
+    if (!transport)
+        transport = std::make_shared<BearerTokenTransport>(m_context.transport, identity->token);
+    return transport;
+}
+
 QCoro::Task<> ScenarioRunner::setup()
 {
     auto self = shared_from_this();
-    KubeClient setupClient(m_context.transport, "setup", "");
+    KubeClient setupClient(transportFor("setup"), "setup", "");
     for (const nlohmann::json &object : m_scenario.objects) {
         const std::string kind = model::stringOr(model::member(object, "kind"), "");
         std::string resource = kind == "Lease" ? "leases" : kind == "Secret" ? "secrets" : kind == "Pod" ? "pods" : "configmaps";
@@ -148,12 +161,33 @@ QCoro::Task<StepResult> ScenarioRunner::runNext()
         co_return StepResult{};
     const std::size_t index = m_next++;
     ScenarioStep step = m_scenario.steps[index];
-    StepResult result = co_await runStep(std::move(step), index);
-    // Watch events delivered by this step's writes belong to its outcome.
-    for (std::string &line : *m_pendingEvents)
-        result.details.push_back(std::move(line));
-    m_pendingEvents->clear();
+    StepResult result = co_await runStep(step, index);
+    // A pod change of this step queued a re-authorization of the open watches: run it now,
+    // so that the watches it ends report their ERROR with this step, not some later one.
+    if (m_context.nodeGraph)
+        m_context.nodeGraph->recheckNow();
+    reportWatchEvents(result, step);
     co_return result;
+}
+
+void ScenarioRunner::reportWatchEvents(StepResult &result, const ScenarioStep &step)
+{
+    // Watch events delivered by this step's writes belong to its outcome.
+    for (std::string &line : m_pendingEvents->lines)
+        result.details.push_back(std::move(line));
+    bool expectedErrorSeen = false;
+    for (const PendingError &error : m_pendingEvents->errors) {
+        expectedErrorSeen = expectedErrorSeen || (step.expectWatchError && *step.expectWatchError == error.code);
+        if (!error.opening)
+            result.outcome += "; the server ended watch " + error.watcher + " with ERROR " + std::to_string(error.code)
+                + (error.reason.empty() ? std::string() : ' ' + error.reason);
+    }
+    m_pendingEvents->lines.clear();
+    m_pendingEvents->errors.clear();
+    if (step.expectWatchError && !expectedErrorSeen) {
+        result.expectationMet = false;
+        result.outcome += "; no watch got the expected ERROR " + std::to_string(*step.expectWatchError);
+    }
 }
 
 QCoro::Task<StepResult> ScenarioRunner::runStep(ScenarioStep step, std::size_t index)
@@ -165,7 +199,7 @@ QCoro::Task<StepResult> ScenarioRunner::runStep(ScenarioStep step, std::size_t i
     result.object = step.object;
     result.explain = step.explain;
     ClientState &state = client(step.client);
-    KubeClient kube(m_context.transport, step.client, "scenario");
+    KubeClient kube(transportFor(step.client), step.client, "scenario");
     const auto ref = ObjectRef::parse(step.object);
     if (!step.object.empty() && !ref) {
         result.outcome = "unknown object \"" + step.object + "\" (use configmaps/<ns>/<name> and the like)";
@@ -324,12 +358,14 @@ void ScenarioRunner::openWatch(const ScenarioStep &step, std::shared_ptr<api::Wa
                     + model::stringOr(model::member(object, "message"), "");
                 if (opening->attaching && opening->firstError == 0)
                     opening->firstError = code;
-                delivery.message = std::to_string(code) + ' ' + model::stringOr(model::member(object, "reason"), "") + ": "
+                const std::string reason = model::stringOr(model::member(object, "reason"), "");
+                delivery.message = std::to_string(code) + ' ' + reason + ": "
                     + model::stringOr(model::member(object, "message"), "");
+                pending->errors.push_back(PendingError{watcher, code, reason, opening->attaching});
             } else {
                 text += ' ' + name + " rv " + delivery.resourceVersion;
             }
-            pending->push_back(std::move(text));
+            pending->lines.push_back(std::move(text));
             if (auto shared = journal.lock())
                 shared->record(std::move(delivery));
         },
@@ -346,7 +382,7 @@ QCoro::Task<> ScenarioRunner::runWorkload(ScenarioStep step, StepResult *result)
 {
     ClientSpec spec = step.workload;
     spec.seed = spec.seed * 31 + m_context.seed;
-    m_workload = std::make_shared<Workload>(m_context.transport, m_context.clock, spec);
+    m_workload = std::make_shared<Workload>(transportFor(step.client), m_context.clock, spec);
     std::shared_ptr<Workload> workload = m_workload;
     co_await workload->run();
     const WorkloadSummary summary = workload->summary();
@@ -375,7 +411,7 @@ QCoro::Task<> ScenarioRunner::runSweep(ScenarioStep step, StepResult *result)
             spec.clients = count;
             spec.seed = spec.seed * 31 + m_context.seed;
             spec.objectPrefix = "sweep-" + strategyName(strategy) + '-' + std::to_string(count);
-            m_workload = std::make_shared<Workload>(m_context.transport, m_context.clock, spec);
+            m_workload = std::make_shared<Workload>(transportFor(step.client), m_context.clock, spec);
             std::shared_ptr<Workload> workload = m_workload;
             co_await workload->run();
             const WorkloadSummary summary = workload->summary();

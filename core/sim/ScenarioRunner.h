@@ -25,6 +25,7 @@ class WatchStream;
 namespace rvscope::sim {
 
 class Clock;
+class NodeGraphFeeder;
 class Transport;
 class Workload;
 
@@ -36,6 +37,11 @@ struct ScenarioContext final {
     // Compacts storage at its current revision; returns that revision.
     std::function<QCoro::Task<model::Result<std::int64_t>>()> compact;
     std::uint64_t seed = 1; // mixed into every workload's seed
+    // For a scenario with an "access" section (installScenarioAccess sets it): the feeder of
+    // the installed access control's node graph. The runner runs its queued watch re-check
+    // at the end of every step, so that the ERROR 403 a step's pod change causes is reported
+    // by that step, whatever the event loop does.
+    std::shared_ptr<NodeGraphFeeder> nodeGraph;
 };
 
 // The outcome of one step, as the explanation panel and `rvscope scenario run` show it.
@@ -50,8 +56,8 @@ struct StepResult final {
     std::string resourceVersionSent;
     std::string resourceVersionProduced;
     bool expectationMet = true;
-    std::string outcome;                 // one line: what the server answered
-    std::vector<std::string> details;    // watch events, workload and sweep tables
+    std::string outcome;                 // one line: what the server answered (and watches it ended)
+    std::vector<std::string> details;    // watch events (ERRORs included), workload and sweep tables
     std::string explain;
 };
 
@@ -64,8 +70,10 @@ struct CheckResult final {
 // Executes a scenario's steps one at a time against the core (through the transport, so
 // every request is journaled like any other client's). Each named client remembers the last
 // object it read per key and the last list revision per collection; update and patch steps
-// build on those. Watches stay open until stop() and record every delivery in the journal
-// (watcher "<client>/<collection>#<n>"). Core thread only; hold by shared_ptr.
+// build on those. Watches stay open until stop() (or the server ends them with an ERROR
+// event) and record every delivery in the journal (watcher "<client>/<object>#<n>"); the
+// events a step causes are its details. With an access section each client's requests carry
+// its bearer token (workloads: the step's client's). Core thread only; hold by shared_ptr.
 class ScenarioRunner final : public std::enable_shared_from_this<ScenarioRunner> {
 public:
     ScenarioRunner(Scenario scenario, ScenarioContext context);
@@ -90,6 +98,9 @@ private:
     QCoro::Task<> runSweep(ScenarioStep step, StepResult *result);
     void openWatch(const ScenarioStep &step, std::shared_ptr<api::WatchStream> stream, StepResult &result);
     ClientState &client(const std::string &name);
+    // The transport of a client: with its identity's bearer token when it has one.
+    std::shared_ptr<Transport> transportFor(const std::string &client);
+    void reportWatchEvents(StepResult &result, const ScenarioStep &step);
 
     Scenario m_scenario;
     ScenarioContext m_context;
@@ -97,7 +108,19 @@ private:
     std::map<std::string, std::unique_ptr<ClientState>> m_clients;
     std::vector<std::shared_ptr<OpenWatch>> m_watches;
     std::shared_ptr<Workload> m_workload;
-    std::shared_ptr<std::vector<std::string>> m_pendingEvents = std::make_shared<std::vector<std::string>>();
+    std::map<std::string, std::shared_ptr<Transport>> m_transports; // by client
+    // Watch events since the last step reported (one line each), and among them the ERRORs.
+    struct PendingError {
+        std::string watcher;
+        int code = 0;
+        std::string reason;
+        bool opening = false; // the watch request's own answer (410 for a too old resourceVersion)
+    };
+    struct PendingEvents {
+        std::vector<std::string> lines;
+        std::vector<PendingError> errors;
+    };
+    std::shared_ptr<PendingEvents> m_pendingEvents = std::make_shared<PendingEvents>();
 };
 
 } // namespace rvscope::sim

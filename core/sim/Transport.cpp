@@ -16,4 +16,17 @@ QCoro::Task<api::ApiResponse> InProcessTransport::send(api::ApiRequest request)
     co_return co_await handler->handle(std::move(request));
 }
 
+BearerTokenTransport::BearerTokenTransport(std::shared_ptr<Transport> inner, std::string token)
+    : m_inner(std::move(inner))
+    , m_token(std::move(token))
+{
+}
+
+QCoro::Task<api::ApiResponse> BearerTokenTransport::send(api::ApiRequest request)
+{
+    request.headers["authorization"] = "Bearer " + m_token;
+    std::shared_ptr<Transport> inner = m_inner;
+    co_return co_await inner->send(std::move(request));
+}
+
 } // namespace rvscope::sim

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <memory>
+#include <string>
 
 #include <qcoro/qcorotask.h>
 
@@ -31,6 +32,18 @@ public:
 
 private:
     std::shared_ptr<api::ApiHandler> m_handler;
+};
+
+// Adds `Authorization: Bearer <token>` to every request, then sends it through `inner`: a
+// client with an identity (a scenario's "access" section). Core thread only.
+class BearerTokenTransport final : public Transport {
+public:
+    BearerTokenTransport(std::shared_ptr<Transport> inner, std::string token);
+    QCoro::Task<api::ApiResponse> send(api::ApiRequest request) override;
+
+private:
+    std::shared_ptr<Transport> m_inner;
+    std::string m_token;
 };
 
 } // namespace rvscope::sim

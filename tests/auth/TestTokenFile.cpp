@@ -49,6 +49,8 @@ private slots:
     void unknownTokenIs401EvenWithAnonymous();
     void missingCredentialsAre401WithoutAnonymous();
     void emptyFileRejectsEveryToken();
+    void buildsFromUsersInCode();
+    void fromUsersKeepsParseRules();
     void loadsFromDisk();
     void missingFileNamesThePath();
     void randomInputNeverCrashes();
@@ -240,6 +242,40 @@ void TestTokenFile::emptyFileRejectsEveryToken()
     file.setAnonymousAllowed(true);
     QCOMPARE(file.authenticate("").value(), UserInfo::anonymous());
     QCOMPARE(TokenFile().authenticate("Bearer x").error().code, 401);
+}
+
+void TestTokenFile::buildsFromUsersInCode()
+{
+    // Groups are taken whole: a comma is part of the name, not a separator.
+    const auto file = TokenFile::fromUsers({{"t1", UserInfo{"alice", "uid-1", {"devs,ops"}}},
+                                            {"t2", UserInfo{"system:node:n1", "", {"system:nodes"}}}});
+    QVERIFY(file);
+    QCOMPARE(file->size(), std::size_t(2));
+    QVERIFY(!file->anonymousAllowed());
+    const auto alice = file->authenticate("Bearer t1");
+    QVERIFY(alice);
+    QCOMPARE(alice->name, std::string("alice"));
+    QCOMPARE(alice->uid, std::string("uid-1"));
+    QCOMPARE(toStringList(alice->groups), QStringList({"devs,ops", "system:authenticated"}));
+    QCOMPARE(file->authenticate("Bearer t2")->name, std::string("system:node:n1"));
+    QCOMPARE(file->authenticate("Bearer t3").error().code, 401);
+    QCOMPARE(TokenFile::fromUsers({})->size(), std::size_t(0));
+}
+
+void TestTokenFile::fromUsersKeepsParseRules()
+{
+    const auto noName = TokenFile::fromUsers({{"t1", UserInfo{"", "", {}}}});
+    QVERIFY(!noName);
+    QCOMPARE(noName.error().code, 400);
+    QCOMPARE(noName.error().message, std::string("tokens: empty user name"));
+    const auto noToken = TokenFile::fromUsers({{"", UserInfo{"alice", "", {}}}});
+    QCOMPARE(noToken.error().message, std::string("token of user \"alice\": empty token"));
+    const auto spaced = TokenFile::fromUsers({{"secret token", UserInfo{"alice", "", {}}}});
+    QCOMPARE(spaced.error().message,
+             std::string("token of user \"alice\": the token contains whitespace, so no bearer header could carry it"));
+    QVERIFY(spaced.error().message.find("secret") == std::string::npos);
+    const auto twice = TokenFile::fromUsers({{"t", UserInfo{"alice", "", {}}}, {"t", UserInfo{"bob", "", {}}}});
+    QCOMPARE(twice.error().message, std::string("token of user \"bob\": duplicate token"));
 }
 
 void TestTokenFile::loadsFromDisk()

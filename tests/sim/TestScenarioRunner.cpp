@@ -4,7 +4,10 @@
 #include <QtTest/QtTest>
 
 #include "SimTestSupport.h"
+#include "api/AccessControl.h"
+#include "sim/ScenarioAccess.h"
 #include "sim/ScenarioLibrary.h"
+#include "sim/ScenarioPlayer.h"
 #include "sim/ScenarioRunner.h"
 
 using namespace rvscope;
@@ -32,6 +35,10 @@ Run runScenario(testing::SimFixture &fixture, const sim::Scenario &scenario, std
             co_return std::move(compacted).error();
         co_return revision;
     };
+    // As the engine loads a scenario: its access control and node graph on the fresh core.
+    auto installed = sim::installScenarioAccess(scenario, *fixture.handler, *fixture.registryFixture.registry, context);
+    if (!installed)
+        qFatal("installScenarioAccess: %s", installed.error().message.c_str());
     auto runner = std::make_shared<sim::ScenarioRunner>(scenario, context);
     Run run;
     fixture.drive(runner->setup());
@@ -54,6 +61,8 @@ private Q_SLOTS:
     void testBuiltInScenariosRunAsScripted();
     void testLostUpdateStepsSayWhatHappened();
     void testListWatchRelistsAfter410();
+    void testNodeSecretAccessFollowsThePod();
+    void testNodeSecretPlaysInThePlayer();
     void testBadScenarioFilesAreRefusedWithTheStep();
     void testUnknownScenarioNamesTheBuiltIns();
 };
@@ -61,7 +70,7 @@ private Q_SLOTS:
 void TestScenarioRunner::testBuiltInsParse()
 {
     const auto scenarios = sim::ScenarioLibrary::builtIns();
-    QCOMPARE(scenarios.size(), std::size_t(6));
+    QCOMPARE(scenarios.size(), std::size_t(7));
     QCOMPARE(scenarios.front().name, std::string("lost-update"));
     for (const auto &scenario : scenarios) {
         QVERIFY(!scenario.title.empty());
@@ -127,6 +136,104 @@ void TestScenarioRunner::testListWatchRelistsAfter410()
         modified += line.find("MODIFIED foo rv " + last.resourceVersionProduced) != std::string::npos;
     QCOMPARE(modified, 2);
     QVERIFY(!fixture.journal->history().watchDeliveries().empty());
+}
+
+void TestScenarioRunner::testNodeSecretAccessFollowsThePod()
+{
+    testing::SimFixture fixture;
+    const auto scenario = sim::ScenarioLibrary::load("node-secret");
+    QVERIFY(scenario);
+    QVERIFY(scenario->access);
+    const Run run = runScenario(fixture, *scenario);
+    std::vector<int> statuses;
+    for (const auto &step : run.steps) {
+        statuses.push_back(step.status);
+        QVERIFY2(step.expectationMet, (std::to_string(step.index + 1) + ": " + step.outcome).c_str());
+    }
+    // get a, get b, list a (no name), list a (by name), watch a, rotate, delete pod, get a,
+    // relist a, pod on node-b, get b, get a.
+    QCOMPARE(statuses, (std::vector<int>{200, 403, 403, 200, 200, 200, 200, 403, 403, 201, 200, 403}));
+    QCOMPARE(run.steps[1].reason, std::string("Forbidden"));
+    QCOMPARE(run.steps[1].message,
+             std::string("secrets \"db-password\" is forbidden: User \"system:node:node-b\" cannot get resource "
+                         "\"secrets\" in API group \"\" in the namespace \"default\": no relationship found between "
+                         "node 'node-b' and this object"));
+    QCOMPARE(run.steps[2].message,
+             std::string("secrets is forbidden: User \"system:node:node-a\" cannot list resource \"secrets\" in API "
+                         "group \"\" in the namespace \"default\": No Object name found"));
+    QCOMPARE(run.steps[7].message,
+             std::string("secrets \"db-password\" is forbidden: User \"system:node:node-a\" cannot get resource "
+                         "\"secrets\" in API group \"\" in the namespace \"default\": no relationship found between "
+                         "node 'node-a' and this object"));
+
+    // The rotation reaches the kubelet's watch...
+    const std::string watcher = "kubelet-a/secrets/default/db-password#1";
+    const sim::StepResult &rotate = run.steps[5];
+    QCOMPARE(rotate.details, std::vector<std::string>{watcher + " ← MODIFIED db-password rv " + rotate.resourceVersionProduced});
+    // ...and deleting the pod ends it with the 403, reported by the delete step itself.
+    const sim::StepResult &removal = run.steps[6];
+    QCOMPARE(removal.details.size(), std::size_t(1));
+    QCOMPARE(removal.details[0],
+             watcher + " ← ERROR 403 Forbidden: secrets \"db-password\" is forbidden: User \"system:node:node-a\" cannot "
+                       "watch resource \"secrets\" in API group \"\" in the namespace \"default\": no relationship "
+                       "found between node 'node-a' and this object");
+    QVERIFY2(removal.outcome.ends_with("; the server ended watch " + watcher + " with ERROR 403 Forbidden"),
+             removal.outcome.c_str());
+    for (std::size_t i = 7; i < run.steps.size(); ++i)
+        QVERIFY2(run.steps[i].details.empty(), run.steps[i].outcome.c_str());
+
+    // The journal holds the watch's two deliveries: MODIFIED, then the ERROR.
+    std::vector<std::string> delivered;
+    for (const auto &delivery : fixture.journal->history().watchDeliveries()) {
+        if (delivery.watcherId == watcher)
+            delivered.push_back(delivery.eventType + (delivery.eventType == "ERROR" ? ' ' + delivery.message.substr(0, 13) : ""));
+    }
+    QCOMPARE(delivered, (std::vector<std::string>{"MODIFIED", "ERROR 403 Forbidden"}));
+    QCOMPARE(run.checks.size(), std::size_t(2));
+    for (const auto &check : run.checks)
+        QVERIFY2(check.asExpected(), (check.check.checker + ": " + check.verdict.summary).c_str());
+}
+
+void TestScenarioRunner::testNodeSecretPlaysInThePlayer()
+{
+    // The engine's way: a player on a virtual clock, playing at full speed with the pause
+    // between steps, the access control installed by installScenarioAccess.
+    testing::SimFixture fixture;
+    const auto scenario = sim::ScenarioLibrary::load("node-secret");
+    QVERIFY(scenario);
+    sim::ScenarioContext context;
+    context.transport = fixture.transport;
+    context.clock = fixture.clock;
+    context.journal = fixture.journal;
+    int rechecks = 0;
+    auto handler = fixture.handler;
+    auto recheck = [&rechecks, handler] {
+        ++rechecks;
+        handler->accessControl()->recheckWatches();
+    };
+    QVERIFY(sim::installScenarioAccess(*scenario, *fixture.handler, *fixture.registryFixture.registry, context, recheck));
+    sim::ScenarioPlayer player(*scenario, context, fixture.clock);
+    std::vector<sim::StepResult> steps;
+    std::vector<sim::CheckResult> checks;
+    bool finished = false;
+    connect(&player, &sim::ScenarioPlayer::stepCompleted, this, [&steps](const sim::StepResult &step) { steps.push_back(step); });
+    connect(&player, &sim::ScenarioPlayer::finishedPlaying, this, [&](const std::vector<sim::CheckResult> &results) {
+        checks = results;
+        finished = true;
+    });
+    player.setStepInterval(std::chrono::milliseconds(1500));
+    player.setSpeed(0);
+    player.play();
+    QTRY_VERIFY_WITH_TIMEOUT(finished, 20000);
+    QCOMPARE(steps.size(), scenario->steps.size());
+    for (const auto &step : steps)
+        QVERIFY2(step.expectationMet, (std::to_string(step.index + 1) + ": " + step.outcome).c_str());
+    QCOMPARE(steps[6].details.size(), std::size_t(1));
+    QVERIFY2(steps[6].details[0].find("← ERROR 403 Forbidden") != std::string::npos, steps[6].details[0].c_str());
+    // Deleting pod web and creating it on node-b each changed the graph (the setup's pod too).
+    QCOMPARE(rechecks, 3);
+    for (const auto &check : checks)
+        QVERIFY2(check.asExpected(), (check.check.checker + ": " + check.verdict.summary).c_str());
 }
 
 void TestScenarioRunner::testBadScenarioFilesAreRefusedWithTheStep()
