@@ -15,7 +15,8 @@ BUILD_PACKAGES=(cmake g++ ninja-build pkg-config
 # What the HTTP benchmark compares against (etcd 3.4 and a static nginx), on loopback only.
 BENCH_PACKAGES=(etcd-server etcd-client nginx-light)
 # What the test suite needs beyond the build (offscreen GUI tests need fonts).
-TEST_PACKAGES=(fonts-dejavu-core python3-kubernetes)
+# openssl makes the self-signed certificates of the TLS tests.
+TEST_PACKAGES=(fonts-dejavu-core python3-kubernetes openssl)
 
 missing_packages() {
     local p

@@ -188,13 +188,18 @@ void CoreWorker::stopServer()
     Q_EMIT serverStateChanged(ServerState{});
 }
 
-void CoreWorker::compact()
+std::vector<std::shared_ptr<storage::MemoryStorage>> CoreWorker::allStorages() const
 {
-    // Every series at its own current revision.
     std::vector<std::shared_ptr<storage::MemoryStorage>> storages{m_storage};
     for (const auto &[type, storage] : m_separateStorage)
         storages.push_back(storage);
-    for (const auto &storage : storages) {
+    return storages;
+}
+
+void CoreWorker::compact()
+{
+    // Every series at its own current revision.
+    for (const auto &storage : allStorages()) {
         auto compacted = QCoro::waitFor(storage->compact(storage->revision()));
         if (!compacted)
             Q_EMIT errorOccurred(QString::fromStdString(compacted.error().message));
@@ -208,8 +213,7 @@ void CoreWorker::handleStatsTimer()
     reportBulkSessions();
     CoreStats stats;
     stats.revision = m_storage->revision();
-    stats.objects = m_storage->objectCount();
-    for (const auto &[type, storage] : m_separateStorage)
+    for (const auto &storage : allStorages())
         stats.objects += storage->objectCount();
     stats.openWatches = m_server ? m_server->openWatchCount() : 0;
     // A batch only when something changed: the GUI is not woken up for nothing.

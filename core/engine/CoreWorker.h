@@ -130,6 +130,8 @@ private:
     std::shared_ptr<storage::MemoryStorage> m_storage; // the main revision series
     // EngineOptions::separateStorage: group resource -> its storage (its own series).
     std::map<std::string, std::shared_ptr<storage::MemoryStorage>> m_separateStorage;
+    // The main storage first, then every separate one.
+    std::vector<std::shared_ptr<storage::MemoryStorage>> allStorages() const;
     std::shared_ptr<registry::Registry> m_registry;
     std::shared_ptr<api::ApiHandler> m_handler;
     std::shared_ptr<history::Journal> m_journal;

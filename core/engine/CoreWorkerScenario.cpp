@@ -76,9 +76,7 @@ void CoreWorker::createPlayer(std::size_t runTo)
     context.journal = m_journal;
     context.seed = m_scenarioSeed;
     // Every series at its own current revision; the step reports the main series'.
-    std::vector<std::shared_ptr<storage::MemoryStorage>> storages{m_storage};
-    for (const auto &[type, storage] : m_separateStorage)
-        storages.push_back(storage);
+    std::vector<std::shared_ptr<storage::MemoryStorage>> storages = allStorages();
     context.compact = [storages]() -> QCoro::Task<model::Result<std::int64_t>> {
         const std::int64_t revision = storages.front()->revision();
         for (const auto &storage : storages) {
