@@ -109,6 +109,47 @@ QCoro::Task<ApiResponse> ApiHandler::handle(ApiRequest request)
 }
 
 // `report` arrives with client, strategy, start time and the HTTP method as its verb.
+DeliveryReport ApiHandler::deliveryReport(std::uint64_t operationId, const std::string &resource,
+                                          const WatchStream::Delivery &delivery)
+{
+    DeliveryReport report;
+    report.operationId = operationId;
+    report.type = delivery.type;
+    report.resourceVersion = delivery.resourceVersion;
+    report.message = delivery.message;
+    if (!delivery.name.empty()) {
+        report.key = resource;
+        if (!delivery.namespaceName.empty())
+            report.key += '/' + delivery.namespaceName;
+        report.key += '/' + delivery.name;
+    }
+    report.timeNs = steadyNowNs();
+    return report;
+}
+
+std::uint64_t ApiHandler::reportWatch(const std::string &clientId, const std::string &key,
+                                      const std::string &resourceVersionSent) const
+{
+    if (!m_observer || !m_deliveryObserver)
+        return 0;
+    OperationReport report;
+    report.clientId = clientId;
+    report.verb = "watch";
+    report.key = key;
+    report.startNs = steadyNowNs();
+    report.endNs = report.startNs;
+    report.statusCode = 200;
+    report.outcome.resourceVersionSent = resourceVersionSent;
+    return m_observer(report);
+}
+
+void ApiHandler::reportDelivery(std::uint64_t operationId, const std::string &resource,
+                                const registry::WatchEvent &event) const
+{
+    if (m_deliveryObserver && operationId != 0)
+        m_deliveryObserver(deliveryReport(operationId, resource, WatchStream::describe(event)));
+}
+
 std::uint64_t ApiHandler::report(const Route &route, OperationReport report, const ApiResponse &response) const
 {
     const std::string method = std::move(report.verb);

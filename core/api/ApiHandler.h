@@ -11,6 +11,7 @@
 
 #include "api/ApiTypes.h"
 #include "api/Route.h"
+#include "api/WatchStream.h"
 
 namespace rvscope::registry {
 class Registry;
@@ -53,6 +54,12 @@ public:
     QCoro::Task<ApiResponse> handle(ApiRequest request);
     void setObserver(OperationObserver observer) { m_observer = std::move(observer); }
     void setDeliveryObserver(DeliveryObserver observer) { m_deliveryObserver = std::move(observer); }
+    // A watch opened elsewhere than an HTTP request (a bulk watch channel), reported like
+    // one (verb watch, `key` such as "secrets/default/db"): the id its deliveries carry, 0
+    // when nothing observes. Then each event it hands to its transport.
+    std::uint64_t reportWatch(const std::string &clientId, const std::string &key,
+                              const std::string &resourceVersionSent) const;
+    void reportDelivery(std::uint64_t operationId, const std::string &resource, const registry::WatchEvent &event) const;
     // Authentication and authorization for every request (null: none, everyone is
     // system:anonymous and allowed, the lab's default on loopback).
     void setAccessControl(std::shared_ptr<AccessControl> access);
@@ -72,6 +79,9 @@ public:
 private:
     QCoro::Task<ApiResponse> dispatch(Route route, ApiRequest request);
     std::uint64_t report(const Route &route, OperationReport report, const ApiResponse &response) const;
+    // The journal's view of one delivered event of a watch on `resource`.
+    static DeliveryReport deliveryReport(std::uint64_t operationId, const std::string &resource,
+                                         const WatchStream::Delivery &delivery);
     ApiResponse discovery(const Route &route, const ApiRequest &request);
     QCoro::Task<ApiResponse> collection(Route route, ApiRequest request);
     QCoro::Task<ApiResponse> item(Route route, ApiRequest request);

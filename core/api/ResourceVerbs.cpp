@@ -311,21 +311,7 @@ QCoro::Task<ApiResponse> ApiHandler::watch(Route route, ApiRequest request)
         DeliveryObserver observer = m_deliveryObserver;
         const std::string resource = route.resource;
         streamOptions.onDelivered = [observer, watchOperation, resource](const WatchStream::Delivery &delivery) {
-            DeliveryReport report;
-            report.operationId = *watchOperation;
-            report.type = delivery.type;
-            report.resourceVersion = delivery.resourceVersion;
-            report.message = delivery.message;
-            if (!delivery.name.empty()) {
-                report.key = resource;
-                if (!delivery.namespaceName.empty())
-                    report.key += '/' + delivery.namespaceName;
-                report.key += '/' + delivery.name;
-            }
-            report.timeNs = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                std::chrono::steady_clock::now().time_since_epoch())
-                                .count();
-            observer(report);
+            observer(deliveryReport(*watchOperation, resource, delivery));
         };
     }
     auto stream = std::make_shared<WatchStream>(std::move(streamOptions));

@@ -28,6 +28,20 @@ WatchStream::~WatchStream()
     dropTimer(m_bookmarks);
 }
 
+WatchStream::Delivery WatchStream::describe(const registry::WatchEvent &event)
+{
+    Delivery delivery;
+    delivery.type = registry::watchEventTypeName(event.type);
+    if (event.type == registry::WatchEventType::Error && event.error)
+        delivery.message = std::to_string(event.error->code) + ' ' + event.error->reason + ": " + event.error->message;
+    if (event.object) {
+        delivery.resourceVersion = event.object->resourceVersion();
+        delivery.namespaceName = event.object->namespaceName();
+        delivery.name = event.object->name();
+    }
+    return delivery;
+}
+
 registry::WatchSink WatchStream::sink()
 {
     std::weak_ptr<WatchStream> weak = weak_from_this();
@@ -36,17 +50,8 @@ registry::WatchSink WatchStream::sink()
         if (!self || self->m_ended || self->m_finishPending)
             return;
         WatchStream::Delivery delivery;
-        if (self->m_options.onDelivered) {
-            delivery.type = registry::watchEventTypeName(event.type);
-            if (event.type == registry::WatchEventType::Error && event.error)
-                delivery.message = std::to_string(event.error->code) + ' ' + event.error->reason + ": "
-                    + event.error->message;
-            if (event.object) {
-                delivery.resourceVersion = event.object->resourceVersion();
-                delivery.namespaceName = event.object->namespaceName();
-                delivery.name = event.object->name();
-            }
-        }
+        if (self->m_options.onDelivered)
+            delivery = describe(event);
         self->deliver(registry::watchEventJson(event), std::move(delivery));
         if (event.type == registry::WatchEventType::Error)
             self->finish();
@@ -86,9 +91,7 @@ bool WatchStream::endIfTooSlow()
     registry::WatchEvent error;
     error.type = registry::WatchEventType::Error;
     error.error = model::errors::watchTooSlow(backlog, m_limit.maxBytes);
-    Delivery delivery;
-    delivery.type = "ERROR";
-    delivery.message = std::to_string(error.error->code) + ' ' + error.error->reason + ": " + error.error->message;
+    const Delivery delivery = describe(error);
     m_tooSlow = true;
     hand(registry::watchEventJson(error), delivery);
     finish();

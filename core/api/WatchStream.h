@@ -55,6 +55,9 @@ public:
 
     using BacklogLimit = WatchBacklogLimit;
 
+    // What the journal learns of `event`.
+    static Delivery describe(const registry::WatchEvent &event);
+
     explicit WatchStream(Options options);
     ~WatchStream();
     WatchStream(const WatchStream &) = delete;

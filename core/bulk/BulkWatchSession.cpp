@@ -14,8 +14,8 @@ struct BulkWatchSession::Channel final {
     ChannelInfo info;
     storage::WatchHandle handle;
     // Events that arrived before the response frame (the initial ADDED events arrive while
-    // the watch is being opened), each as its {"type":...,"object":...} part.
-    std::vector<std::string> early;
+    // the watch is being opened).
+    std::vector<registry::WatchEvent> early;
     bool ended = false; // an ERROR event was seen: nothing more goes out
 };
 
@@ -30,12 +30,12 @@ std::string eventFrame(std::int64_t channel, const std::string &event)
     return frame;
 }
 
-std::string errorEvent(const model::Status &status)
+registry::WatchEvent errorEvent(const model::Status &status)
 {
     registry::WatchEvent event;
     event.type = registry::WatchEventType::Error;
     event.error = status;
-    return registry::watchEventJson(event);
+    return event;
 }
 } // namespace
 
@@ -118,6 +118,7 @@ QCoro::Task<> BulkWatchSession::openWatch(nlohmann::json requestId, ResourceSele
     channel->info.labelSelector = selector.options.labelSelector;
     channel->info.fieldSelector = selector.options.fieldSelector;
     channel->info.user = m_options.user;
+    channel->info.resourceVersion = selector.options.resourceVersion;
     std::weak_ptr<BulkWatchSession> weakSession = self;
     std::weak_ptr<Channel> weakChannel = channel;
     registry::WatchSink sink = [weakSession, weakChannel](const registry::WatchEvent &event) {
@@ -125,7 +126,7 @@ QCoro::Task<> BulkWatchSession::openWatch(nlohmann::json requestId, ResourceSele
         auto target = weakChannel.lock();
         if (!session || !target || target->ended || session->m_closed)
             return;
-        session->handleEvent(target, registry::watchEventJson(event), event.type == registry::WatchEventType::Error);
+        session->handleEvent(target, event);
     };
     std::shared_ptr<registry::Store> store = entry->store;
     std::string ns = selector.namespaceName;
@@ -149,22 +150,25 @@ QCoro::Task<> BulkWatchSession::openWatch(nlohmann::json requestId, ResourceSele
     }
     channel->id = m_nextChannel++;
     channel->info.channel = channel->id;
+    if (m_options.onChannelOpened)
+        channel->info.journalId = m_options.onChannelOpened(channel->info);
     m_channels.emplace(channel->id, channel);
     nlohmann::json response = {{"requestId", requestId}, {"channel", channel->id}};
     m_send(response.dump());
-    for (const std::string &event : channel->early)
-        m_send(eventFrame(channel->id, event));
+    for (const registry::WatchEvent &event : channel->early)
+        sendEvent(*channel, event);
     channel->early.clear();
     if (channel->ended)
         removeChannel(channel->id);
 }
 
-void BulkWatchSession::handleEvent(const std::shared_ptr<Channel> &channel, std::string event, bool error)
+void BulkWatchSession::handleEvent(const std::shared_ptr<Channel> &channel, const registry::WatchEvent &event)
 {
+    const bool error = event.type == registry::WatchEventType::Error;
     if (error)
         channel->ended = true;
     if (channel->id == 0) {
-        channel->early.push_back(std::move(event));
+        channel->early.push_back(event);
         return;
     }
     if (!error && m_options.backlog && m_options.maxBacklogBytes > 0) {
@@ -174,9 +178,16 @@ void BulkWatchSession::handleEvent(const std::shared_ptr<Channel> &channel, std:
             return;
         }
     }
-    m_send(eventFrame(channel->id, event));
+    sendEvent(*channel, event);
     if (error)
         removeChannel(channel->id);
+}
+
+void BulkWatchSession::sendEvent(const Channel &channel, const registry::WatchEvent &event)
+{
+    m_send(eventFrame(channel.id, registry::watchEventJson(event)));
+    if (m_options.onDelivered)
+        m_options.onDelivered(channel.info, event);
 }
 
 void BulkWatchSession::closeWatch(const nlohmann::json &requestId, const nlohmann::json &body)
@@ -206,7 +217,7 @@ bool BulkWatchSession::closeChannel(std::int64_t id, const model::Status &status
     if (it == m_channels.end() || m_closed)
         return false;
     it->second->ended = true;
-    m_send(eventFrame(id, errorEvent(status)));
+    sendEvent(*it->second, errorEvent(status));
     removeChannel(id);
     return true;
 }

@@ -16,6 +16,7 @@
 #include "bulk/ResourceSelector.h"
 #include "model/GroupVersion.h"
 #include "model/Status.h"
+#include "registry/StoreTypes.h"
 
 namespace rvscope::registry {
 class Registry;
@@ -43,17 +44,6 @@ class BulkWatchSession final : public std::enable_shared_from_this<BulkWatchSess
 public:
     static constexpr std::size_t DEFAULT_MAX_CHANNELS = 1000;
 
-    struct Options {
-        std::string user = "system:anonymous";
-        std::size_t maxChannels = DEFAULT_MAX_CHANNELS;
-        Authorizer authorize; // verb "watch"; empty: allow everything
-        // Bytes the socket holds unsent. An event for a channel while it exceeds
-        // maxBacklogBytes (0: unbounded) ends that channel with an ERROR event carrying 410
-        // Expired instead (the client relists); channels with nothing to send stay open.
-        std::function<std::size_t()> backlog;
-        std::size_t maxBacklogBytes = 0;
-    };
-
     // One open channel, for introspection and the ACL re-check.
     struct ChannelInfo {
         std::int64_t channel = 0;
@@ -63,6 +53,23 @@ public:
         std::string labelSelector;
         std::string fieldSelector;
         std::string user;
+        std::string resourceVersion; // the watch's start, as requested ("" or "0": current state)
+        std::uint64_t journalId = 0; // what onChannelOpened returned
+    };
+
+    struct Options {
+        std::string user = "system:anonymous";
+        std::size_t maxChannels = DEFAULT_MAX_CHANNELS;
+        Authorizer authorize; // verb "watch"; empty: allow everything
+        // Bytes the socket holds unsent. An event for a channel while it exceeds
+        // maxBacklogBytes (0: unbounded) ends that channel with an ERROR event carrying 410
+        // Expired instead (the client relists); channels with nothing to send stay open.
+        std::function<std::size_t()> backlog;
+        std::size_t maxBacklogBytes = 0;
+        // Journaling (optional): a channel that opened, returning the id its deliveries
+        // carry (ChannelInfo::journalId), then every event it sends, ERROR included.
+        std::function<std::uint64_t(const ChannelInfo &)> onChannelOpened;
+        std::function<void(const ChannelInfo &, const registry::WatchEvent &)> onDelivered;
     };
 
     using Send = std::function<void(const std::string &frame)>;
@@ -90,7 +97,9 @@ private:
     QCoro::Task<> openWatch(nlohmann::json requestId, ResourceSelector selector);
     void closeWatch(const nlohmann::json &requestId, const nlohmann::json &body);
     void sendError(const nlohmann::json &requestId, const model::Status &status);
-    void handleEvent(const std::shared_ptr<Channel> &channel, std::string frameTail, bool error);
+    void handleEvent(const std::shared_ptr<Channel> &channel, const registry::WatchEvent &event);
+    // The event's frame to the socket, then to the journal.
+    void sendEvent(const Channel &channel, const registry::WatchEvent &event);
     void removeChannel(std::int64_t id);
 
     std::shared_ptr<registry::Registry> m_registry;

@@ -26,6 +26,8 @@ BulkChannelSummary summarize(const bulk::BulkWatchSession::ChannelInfo &info)
     channel.name = QString::fromStdString(info.name);
     channel.labelSelector = QString::fromStdString(info.labelSelector);
     channel.fieldSelector = QString::fromStdString(info.fieldSelector);
+    if (info.journalId != 0)
+        channel.watcherId = QStringLiteral("watch-%1").arg(info.journalId);
     return channel;
 }
 } // namespace

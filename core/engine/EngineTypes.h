@@ -127,6 +127,9 @@ struct BulkChannelSummary final {
     QString name;          // from a metadata.name= field selector, else empty
     QString labelSelector;
     QString fieldSelector;
+    // The journal's watcher for this channel's events ("watch-<operation id>", as for a
+    // regular watch), empty when the journal is off.
+    QString watcherId;
 
     // What it watches, written like a watch's collection: "configmaps/default",
     // "configmaps/default/foo", "deployments.apps" (resource.group outside the core group).

@@ -387,6 +387,24 @@ void ApiServer::serveBulkWatch(std::unique_ptr<QWebSocket> socket)
     QPointer<QWebSocket> guarded(key);
     options.backlog = [guarded] { return guarded ? std::size_t(guarded->bytesToWrite()) : 0; };
     options.maxBacklogBytes = m_maxWatchBacklog;
+    // Each channel is journaled as a watch of client "bulk:<user>", its events as deliveries.
+    std::weak_ptr<api::ApiHandler> weakHandler = m_handler;
+    options.onChannelOpened = [weakHandler](const bulk::BulkWatchSession::ChannelInfo &channel) -> std::uint64_t {
+        auto handler = weakHandler.lock();
+        if (!handler)
+            return 0;
+        std::string key = channel.resource.resource;
+        if (!channel.namespaceName.empty())
+            key += '/' + channel.namespaceName;
+        if (!channel.name.empty())
+            key += '/' + channel.name;
+        return handler->reportWatch("bulk:" + channel.user, key, channel.resourceVersion);
+    };
+    options.onDelivered = [weakHandler](const bulk::BulkWatchSession::ChannelInfo &channel,
+                                        const registry::WatchEvent &event) {
+        if (auto handler = weakHandler.lock())
+            handler->reportDelivery(channel.journalId, channel.resource.resource, event);
+    };
     auto session = std::make_shared<bulk::BulkWatchSession>(m_handler->registry(), options,
                                                              [guarded](const std::string &frame) {
                                                                  if (guarded)

@@ -46,6 +46,7 @@ private Q_SLOTS:
     void testAuthorizerRejectsPerChannel();
     void testCloseChannelSendsErrorAndOthersContinue();
     void testStalledReaderLosesOnlyItsBusyChannels();
+    void testChannelsAreJournaledLikeWatches();
     void testChannelsIntrospection();
     void testClosingTheSocketClosesEveryChannel();
     void testPlainWatchPathsStayRegularWatches();
@@ -419,6 +420,47 @@ void TestBulkWatchSession::testStalledReaderLosesOnlyItsBusyChannels()
     fixture.createConfigMap("ignored");
     QTest::qWait(50);
     QCOMPARE(client.events(1).size(), events.size());
+}
+
+void TestBulkWatchSession::testChannelsAreJournaledLikeWatches()
+{
+    BulkFixture fixture;
+    std::vector<api::OperationReport> operations;
+    std::vector<api::DeliveryReport> deliveries;
+    fixture.handler->setObserver([&operations](const api::OperationReport &report) -> std::uint64_t {
+        operations.push_back(report);
+        return 100 + operations.size();
+    });
+    fixture.handler->setDeliveryObserver([&deliveries](const api::DeliveryReport &report) { deliveries.push_back(report); });
+    fixture.createConfigMap("before");
+    BulkClient client(fixture.port);
+    QVERIFY(client.waitConnected());
+    client.send(watchRequest(1, selector("configmaps", {{"namespace", "default"}, {"resourceVersion", "0"}})));
+    QCOMPARE(client.response(1)["channel"], 1);
+    const auto sessions = fixture.server->bulkWatchSessions();
+    QCOMPARE(sessions.size(), std::size_t(1));
+    const std::uint64_t journalId = sessions[0]->channels().at(0).journalId;
+    fixture.createConfigMap("after");
+    QVERIFY(client.waitEvents(1, 2));
+    QVERIFY(sessions[0]->closeChannel(1, model::errors::forbidden("access revoked", {"", "configmaps"})));
+    QVERIFY(client.waitEvents(1, 3));
+
+    // The channel is one watch operation of client "bulk:<user>"...
+    const auto watch = std::find_if(operations.begin(), operations.end(),
+                                    [](const api::OperationReport &report) { return report.verb == "watch"; });
+    QVERIFY(watch != operations.end());
+    QCOMPARE(watch->clientId, std::string("bulk:system:anonymous"));
+    QCOMPARE(watch->key, std::string("configmaps/default"));
+    QCOMPARE(watch->outcome.resourceVersionSent, std::string("0"));
+    QCOMPARE(journalId, std::uint64_t(100 + (watch - operations.begin()) + 1));
+    // ...and every event it sent is a delivery of that operation, the closing ERROR too.
+    std::vector<std::string> seen;
+    for (const auto &delivery : deliveries) {
+        QCOMPARE(delivery.operationId, journalId);
+        seen.push_back(delivery.type + ' ' + delivery.key);
+    }
+    QCOMPARE(seen, (std::vector<std::string>{"ADDED configmaps/default/before", "ADDED configmaps/default/after", "ERROR "}));
+    QVERIFY(deliveries.back().message.starts_with("403 Forbidden: "));
 }
 
 void TestBulkWatchSession::testChannelsIntrospection()

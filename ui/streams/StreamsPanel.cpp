@@ -228,7 +228,12 @@ QModelIndex StreamsPanel::selectedRow() const
 int StreamsPanel::selectedWatcherRow() const
 {
     const QModelIndex row = selectedRow();
-    return row.isValid() && m_watchers->kindOf(row) == WatcherModel::Kind::Watcher ? row.row() : -1;
+    if (!row.isValid())
+        return -1;
+    // A bulk channel shows the events journaled for it, under its watcher id.
+    if (m_watchers->kindOf(row) == WatcherModel::Kind::BulkChannel)
+        return m_watchers->rowOf(row.data(WatcherModel::WatcherIdRole).toString());
+    return m_watchers->kindOf(row) == WatcherModel::Kind::Watcher ? row.row() : -1;
 }
 
 engine::WatchEventBatch StreamsPanel::deliveries(const QString &watcherId) const
@@ -345,7 +350,10 @@ void StreamsPanel::handleEventsInserted()
         m_eventView->scrollToBottom();
     const WatchEventModel *events = shownEvents();
     const QString watcher = selectedWatcher();
-    if (const QModelIndex row = selectedRow(); row.isValid() && m_watchers->kindOf(row) != WatcherModel::Kind::Watcher) {
+    // Bulk sessions have no events of their own; a bulk channel has its journaled watcher's
+    // (unless the journal is off).
+    if (const QModelIndex row = selectedRow(); row.isValid() && m_watchers->kindOf(row) != WatcherModel::Kind::Watcher
+        && (m_watchers->kindOf(row) != WatcherModel::Kind::BulkChannel || watcher.isEmpty())) {
         showBulkSummary(row);
         return;
     }
@@ -389,7 +397,7 @@ void StreamsPanel::showBulkSummary(const QModelIndex &row)
                         m_watchers->index(row.row(), WatcherModel::CollectionColumn, row.parent()).data().toString());
         break;
     default:
-        text = tr("Channel %1 on %2 (session %3): events not journaled")
+        text = tr("Channel %1 on %2 (session %3): events not journaled (the journal is off)")
                    .arg(row.data(WatcherModel::BulkChannelIdRole).toLongLong())
                    .arg(m_watchers->index(row.row(), WatcherModel::CollectionColumn, row.parent()).data().toString())
                    .arg(row.data(WatcherModel::BulkSessionIdRole).toULongLong());

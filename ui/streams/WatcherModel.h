@@ -34,7 +34,7 @@ class WatcherModel final : public QAbstractItemModel {
 public:
     enum Column { WatcherColumn, CollectionColumn, ClientColumn, EventsColumn, StateColumn, ColumnCount };
     enum Role {
-        WatcherIdRole = Qt::UserRole + 1, // QString (empty on bulk rows)
+        WatcherIdRole = Qt::UserRole + 1, // QString (a bulk channel: the watcher its events are journaled as)
         ChannelIdRole,                    // quint64: the WatchChannel id, 0 if not opened here
         OpenRole,                         // bool: opened here and neither closed nor ended
         KindRole,                         // int(Kind)

@@ -294,13 +294,16 @@ QVariant WatcherModel::bulkData(const QModelIndex &index, int role) const
             lines << tr("labelSelector %1").arg(channel.labelSelector);
         if (!channel.fieldSelector.isEmpty())
             lines << tr("fieldSelector %1").arg(channel.fieldSelector);
-        lines << tr("The server does not journal bulk channels' events, so none are listed.");
+        lines << (channel.watcherId.isEmpty() ? tr("its events are not journaled (the journal is off)")
+                                              : tr("its events are journaled as watcher %1").arg(channel.watcherId));
         return lines.join(QLatin1Char('\n'));
     }
     case BulkSessionIdRole:
         return QVariant::fromValue(sessionId);
     case BulkChannelIdRole:
         return QVariant::fromValue(channel.channel);
+    case WatcherIdRole:
+        return channel.watcherId;
     default:
         return {};
     }
