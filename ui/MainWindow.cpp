@@ -181,8 +181,8 @@ void MainWindow::handleServerState(const engine::ServerState &state)
 
 void MainWindow::handleStats(const engine::CoreStats &stats)
 {
-    m_revisionLabel->setText(tr("revision %1 · %2 objects · %3 watches")
-                                 .arg(stats.revision)
+    m_revisionLabel->setText(tr("%1 · %2 objects · %3 watches")
+                                 .arg(stats.revisionText())
                                  .arg(qulonglong(stats.objects))
                                  .arg(qulonglong(stats.openWatches)));
 }

@@ -216,9 +216,11 @@ void CoreWorker::handleStatsTimer()
     for (const auto &storage : allStorages())
         stats.objects += storage->objectCount();
     stats.openWatches = m_server ? m_server->openWatchCount() : 0;
+    stats.bulkSessions = m_server ? m_server->bulkWatchSessions().size() : 0;
+    for (const auto &[type, storage] : m_separateStorage)
+        stats.separateRevisions.append({QString::fromStdString(type), storage->revision()});
     // A batch only when something changed: the GUI is not woken up for nothing.
-    if (stats.revision != m_lastStats.revision || stats.objects != m_lastStats.objects
-        || stats.openWatches != m_lastStats.openWatches) {
+    if (!(stats == m_lastStats)) {
         m_lastStats = stats;
         Q_EMIT statsReady(stats);
     }

@@ -12,6 +12,7 @@
 #include "history/LostUpdateChecker.h"
 #include "history/WatchGuaranteesChecker.h"
 #include "model/JsonAccess.h"
+#include "registry/Registry.h"
 
 namespace rvscope::engine {
 namespace {
@@ -67,6 +68,17 @@ void CoreWorker::fetchOperation(quint64 id)
     detail.summary.noop = op.noop;
     detail.object = bytesOf(op);
     detail.request = QByteArray::fromStdString(op.requestBody);
+    if (!m_separateStorage.empty()) {
+        // Journal keys name the resource without its group: every series serving that name.
+        const std::string resource = op.key.substr(0, op.key.find('/'));
+        QStringList series;
+        for (const auto &type : m_registry->types()) {
+            const QString name = QString::fromStdString(type->revisionSeries);
+            if (type->gvr.resource == resource && !series.contains(name))
+                series << name;
+        }
+        detail.revisionSeries = series.join(QStringLiteral(" or "));
+    }
     const std::int64_t end = op.endNs.value_or(std::numeric_limits<std::int64_t>::max());
     for (const history::OperationRecord &other : operations) {
         if (other.key != op.key || !other.succeeded() || !other.object)

@@ -12,6 +12,17 @@ QString ServerState::url() const
     return QStringLiteral("%1://%2:%3").arg(tls ? QStringLiteral("https") : QStringLiteral("http"), host).arg(port);
 }
 
+QString CoreStats::revisionText() const
+{
+    QString text = QStringLiteral("revision %1").arg(revision);
+    if (separateRevisions.isEmpty())
+        return text;
+    QStringList others;
+    for (const auto &[series, seriesRevision] : separateRevisions)
+        others << QStringLiteral("%1 %2").arg(series).arg(seriesRevision);
+    return text + QStringLiteral(" (") + others.join(QStringLiteral(", ")) + u')';
+}
+
 QString BulkChannelSummary::collection() const
 {
     QString text = group.isEmpty() ? resource : resource + u'.' + group;

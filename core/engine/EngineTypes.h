@@ -49,9 +49,17 @@ struct ServerState final {
 
 // A snapshot of the core, sent at most every ~33 ms.
 struct CoreStats final {
-    std::int64_t revision = 0;   // the storage's current revision
+    std::int64_t revision = 0;   // the main storage's current revision
     std::size_t objects = 0;     // stored objects
     std::size_t openWatches = 0; // HTTP and WebSocket watches of the embedded server
+    std::size_t bulkSessions = 0; // bulk watch websockets of the embedded server
+    // The separate revision series (EngineOptions::separateStorage) and their current
+    // revisions, by name; empty when every type is in the main series.
+    QList<std::pair<QString, qint64>> separateRevisions;
+
+    // "revision 41" or "revision 41 (events 7)": which number is which series.
+    QString revisionText() const;
+    bool operator==(const CoreStats &) const = default;
 };
 
 // One journaled operation as the GUI draws it (a value copy of history::OperationRecord
@@ -106,6 +114,9 @@ struct OperationDetail final {
     QByteArray liveObject;  // the key's newest object committed before this operation ended
     qint64 liveResourceVersion = 0;
     QList<qint64> keyRevisions; // every revision of the key committed in the journal, ascending
+    // The revision series its resourceVersions count in ("events"), empty when there is only
+    // the main one; "main or events" when the key's resource name is served by both.
+    QString revisionSeries;
 };
 
 // A watch the GUI opened through Engine::openWatch.

@@ -60,6 +60,7 @@ private Q_SLOTS:
     void testOperationDetailHasTheThreeWayObjects();
     void testJournalOffServesWithoutHistory();
     void testBulkWatchSessionsAreReported();
+    void testSeparateRevisionSeriesAreShown();
 };
 
 void TestEngine::testCoreStartsInItsOwnThread()
@@ -584,6 +585,40 @@ void TestEngine::testBulkWatchSessionsAreReported()
     // Stopping the server ends them all.
     engine.stopServer();
     QTRY_VERIFY(engine.bulkSessions().isEmpty());
+}
+
+void TestEngine::testSeparateRevisionSeriesAreShown()
+{
+    rvscope::engine::EngineOptions options;
+    options.separateStorage = {QStringLiteral("events")};
+    Engine engine(options);
+    QSignalSpy state(&engine, &Engine::serverStateChanged);
+    QSignalSpy batches(&engine, &Engine::operationsRecorded);
+    QSignalSpy details(&engine, &Engine::operationDetailReady);
+    engine.startServer(QHostAddress::LocalHost, 0);
+    QVERIFY(state.wait(5000));
+    const quint16 port = engine.serverState().port;
+    QVERIFY(httpRequest(port, "POST", "/api/v1/namespaces/default/events",
+                        R"({"metadata":{"name":"e1"},"involvedObject":{"kind":"Pod","name":"p"},"reason":"Started"})")
+                .startsWith("HTTP/1.1 201"));
+    QVERIFY(httpRequest(port, "POST", "/api/v1/namespaces/default/configmaps", R"({"metadata":{"name":"c"}})")
+                .startsWith("HTTP/1.1 201"));
+    // The status bar's text names the series of each number.
+    QTRY_COMPARE(engine.stats().separateRevisions.size(), 1);
+    const auto stats = engine.stats();
+    QCOMPARE(stats.separateRevisions.first().first, QStringLiteral("events"));
+    QCOMPARE(stats.revisionText(), QStringLiteral("revision %1 (events %2)")
+                                       .arg(stats.revision)
+                                       .arg(stats.separateRevisions.first().second));
+    // An operation's detail says which series its resourceVersions count in.
+    QTRY_COMPARE(collected(batches).size(), 2);
+    const auto ops = collected(batches);
+    engine.fetchOperation(ops[0].id);
+    QVERIFY(details.wait(5000));
+    QCOMPARE(details.last().at(0).value<rvscope::engine::OperationDetail>().revisionSeries, QStringLiteral("events"));
+    engine.fetchOperation(ops[1].id);
+    QVERIFY(details.wait(5000));
+    QCOMPARE(details.last().at(0).value<rvscope::engine::OperationDetail>().revisionSeries, QStringLiteral("main"));
 }
 
 QTEST_GUILESS_MAIN(TestEngine)

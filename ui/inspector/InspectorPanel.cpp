@@ -87,6 +87,8 @@ void InspectorPanel::handleDetail(const engine::OperationDetail &detail)
     text += tr(" → <b>%1 %2</b>").arg(op.statusCode).arg(op.reason.toHtmlEscaped());
     if (op.rvProduced > 0)
         text += tr(", resourceVersion %1").arg(op.rvProduced);
+    if (!detail.revisionSeries.isEmpty())
+        text += tr(" <i>(series %1)</i>").arg(detail.revisionSeries.toHtmlEscaped());
     if (op.noop)
         text += tr(" (no-op: nothing changed)");
     if (op.casRetries > 0)

@@ -246,10 +246,11 @@ void ServerPanel::handleServerState(const engine::ServerState &state)
 
 void ServerPanel::handleStats(const engine::CoreStats &stats)
 {
-    m_watches->setText(tr("Open watches: %1 · objects: %2 · revision %3")
+    m_watches->setText(tr("Open watches: %1 · bulk watch sessions: %2 · objects: %3 · %4")
                            .arg(qulonglong(stats.openWatches))
+                           .arg(qulonglong(stats.bulkSessions))
                            .arg(qulonglong(stats.objects))
-                           .arg(qint64(stats.revision)));
+                           .arg(stats.revisionText()));
 }
 
 void ServerPanel::handleRowsInserted()
