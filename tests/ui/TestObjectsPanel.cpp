@@ -40,6 +40,7 @@ private Q_SLOTS:
     void testLostUpdateRevisionsJsonAndDiff();
     void testHistoryResetForgetsObjects();
     void testNamesGetTheRoomOfANarrowDock();
+    void testRevisionsAreBoundedCheaply();
 };
 
 namespace {
@@ -333,6 +334,24 @@ void TestObjectsPanel::testNamesGetTheRoomOfANarrowDock()
     // Objects arrived: the text no longer says there are none.
     QCOMPARE(child<QTextEdit>(panel, "objectTextView")->toPlainText(), QStringLiteral("Select an object to see its revisions."));
     QVERIFY(panel.grab().toImage().save(artifactPath("objects-panel-narrow-names.png")));
+}
+
+void TestObjectsPanel::testRevisionsAreBoundedCheaply()
+{
+    // A hot key keeps at most MAX_REVISIONS: past it the oldest tenth goes at once (one
+    // removal per write moved the whole list on every write, a 50+ ms GUI stall).
+    ObjectTreeModel model;
+    constexpr qint64 max = qint64(ObjectTreeModel::MAX_REVISIONS);
+    OperationBatch batch;
+    for (qint64 rv = 1; rv <= max + 1; ++rv)
+        batch.append(op("update", "configmaps/default/hot", rv));
+    model.append(batch);
+    const auto revisions = model.revisions("configmaps/default/hot");
+    QCOMPARE(qint64(revisions.size()), max + 1 - max / 10);
+    QCOMPARE(revisions.front().resourceVersion, max / 10 + 1);
+    QCOMPARE(revisions.back().resourceVersion, max + 1);
+    QVERIFY(std::is_sorted(revisions.begin(), revisions.end(),
+                           [](const auto &a, const auto &b) { return a.resourceVersion < b.resourceVersion; }));
 }
 
 QTEST_MAIN(TestObjectsPanel)
