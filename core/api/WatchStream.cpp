@@ -52,7 +52,7 @@ registry::WatchSink WatchStream::sink()
         WatchStream::Delivery delivery;
         if (self->m_options.onDelivered)
             delivery = describe(event);
-        self->deliver(registry::watchEventJson(event), std::move(delivery));
+        self->deliver(registry::watchEventLine(event), std::move(delivery));
         if (event.type == registry::WatchEventType::Error)
             self->finish();
     };
@@ -63,7 +63,7 @@ void WatchStream::setHandle(storage::WatchHandle handle)
     m_handle = std::move(handle);
 }
 
-void WatchStream::deliver(std::string line, Delivery delivery)
+void WatchStream::deliver(std::shared_ptr<const std::string> line, Delivery delivery)
 {
     if (!m_onEvent) {
         m_pending.emplace_back(std::move(line), std::move(delivery));
@@ -71,7 +71,7 @@ void WatchStream::deliver(std::string line, Delivery delivery)
     }
     if (endIfTooSlow())
         return;
-    hand(line, delivery);
+    hand(*line, delivery);
 }
 
 void WatchStream::hand(const std::string &line, const Delivery &delivery)
@@ -108,7 +108,7 @@ void WatchStream::attach(std::function<void(const std::string &)> onEvent, std::
     while (!m_pending.empty() && m_onEvent) {
         auto [line, delivery] = std::move(m_pending.front());
         m_pending.pop_front();
-        hand(line, delivery);
+        hand(*line, delivery);
     }
     if (m_finishPending) {
         finish();
@@ -151,7 +151,7 @@ QCoro::Task<> WatchStream::sendBookmark()
     Delivery delivery;
     delivery.type = "BOOKMARK";
     delivery.resourceVersion = std::to_string(revision);
-    deliver(bookmark.dump(), std::move(delivery));
+    deliver(std::make_shared<const std::string>(bookmark.dump()), std::move(delivery));
 }
 
 void WatchStream::finish()

@@ -21,8 +21,8 @@ struct WatchBacklogLimit {
     std::size_t maxBytes = 0; // 0: unbounded
 };
 
-// One open watch as the API sends it: every registry event serialized once into the wire
-// form (registry::watchEventJson), queued until a transport attaches, ended by an ERROR
+// One open watch as the API sends it: every registry event in its wire form (shared with the
+// other watchers of the event when the watch hub computed it once: registry::watchEventLine), queued until a transport attaches, ended by an ERROR
 // event, the timeout (timeoutSeconds, or 30-60 minutes like upstream), the client leaving,
 // or shutdown. Optional BOOKMARK events carry the current revision.
 //
@@ -79,7 +79,7 @@ public:
     bool ended() const { return m_ended; }
 
 private:
-    void deliver(std::string line, Delivery delivery);
+    void deliver(std::shared_ptr<const std::string> line, Delivery delivery);
     void hand(const std::string &line, const Delivery &delivery);
     // True (and the watch ended with the 410) when the client fell too far behind.
     bool endIfTooSlow();
@@ -88,7 +88,7 @@ private:
 
     Options m_options;
     storage::WatchHandle m_handle;
-    std::deque<std::pair<std::string, Delivery>> m_pending;
+    std::deque<std::pair<std::shared_ptr<const std::string>, Delivery>> m_pending;
     std::function<void(const std::string &)> m_onEvent;
     std::function<void()> m_onEnd;
     BacklogLimit m_limit;

@@ -185,7 +185,7 @@ void BulkWatchSession::handleEvent(const std::shared_ptr<Channel> &channel, cons
 
 void BulkWatchSession::sendEvent(const Channel &channel, const registry::WatchEvent &event)
 {
-    m_send(eventFrame(channel.id, registry::watchEventJson(event)));
+    m_send(eventFrame(channel.id, event.wire ? *event.wire : registry::watchEventJson(event)));
     if (m_options.onDelivered)
         m_options.onDelivered(channel.info, event);
 }

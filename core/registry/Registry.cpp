@@ -8,6 +8,7 @@
 #include "registry/CustomResources.h"
 #include "registry/ScaleStore.h"
 #include "storage/Storage.h"
+#include "watch/WatchHub.h"
 
 namespace rvscope::registry {
 namespace {
@@ -23,6 +24,21 @@ std::string randomUid()
 {
     return QUuid::createUuid().toString(QUuid::WithoutBraces).toStdString();
 }
+// Every storage's watches go through a fan-out hub (DESIGN "Watch fan-out").
+std::shared_ptr<storage::Storage> withWatchHub(std::shared_ptr<storage::Storage> storage)
+{
+    if (!storage || std::dynamic_pointer_cast<watch::WatchHub>(storage))
+        return storage;
+    return std::make_shared<watch::WatchHub>(std::move(storage));
+}
+
+std::map<std::string, std::shared_ptr<storage::Storage>>
+withWatchHubs(std::map<std::string, std::shared_ptr<storage::Storage>> storages)
+{
+    for (auto &[series, storage] : storages)
+        storage = withWatchHub(std::move(storage));
+    return storages;
+}
 } // namespace
 
 Registry::Registry(std::shared_ptr<storage::Storage> storage)
@@ -31,8 +47,8 @@ Registry::Registry(std::shared_ptr<storage::Storage> storage)
 }
 
 Registry::Registry(std::shared_ptr<storage::Storage> storage, Options options)
-    : m_storage(std::move(storage))
-    , m_separateStorage(std::move(options.separateStorage))
+    : m_storage(withWatchHub(std::move(storage)))
+    , m_separateStorage(withWatchHubs(std::move(options.separateStorage)))
     , m_environment(std::make_shared<StoreEnvironment>())
     , m_self(std::make_shared<Registry *>(this))
 {
@@ -74,6 +90,20 @@ std::pair<std::shared_ptr<storage::Storage>, std::string> Registry::storageFor(c
     return {m_storage, MAIN_SERIES};
 }
 
+watch::WatchHubStats Registry::watchStats() const
+{
+    watch::WatchHubStats total;
+    for (const auto &[series, storage] : revisionSeries()) {
+        if (auto hub = std::dynamic_pointer_cast<watch::WatchHub>(storage)) {
+            const watch::WatchHubStats stats = hub->stats();
+            total.upstreams += stats.upstreams;
+            total.sharedWatchers += stats.sharedWatchers;
+            total.directWatchers += stats.directWatchers;
+        }
+    }
+    return total;
+}
+
 std::map<std::string, std::shared_ptr<storage::Storage>> Registry::revisionSeries() const
 {
     std::map<std::string, std::shared_ptr<storage::Storage>> series = m_separateStorage;
@@ -85,6 +115,8 @@ void Registry::add(std::shared_ptr<ResourceType> type)
 {
     if (!type->storage)
         std::tie(type->storage, type->revisionSeries) = storageFor(type->groupResource());
+    if (auto hub = std::dynamic_pointer_cast<watch::WatchHub>(type->storage))
+        hub->addRoot(type->storagePrefix + '/');
     Entry entry;
     entry.type = type;
     entry.store = std::make_shared<Store>(type, type->strategy, m_environment);

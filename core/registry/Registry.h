@@ -12,6 +12,7 @@
 
 #include "registry/ResourceType.h"
 #include "registry/Store.h"
+#include "watch/WatchHub.h"
 
 namespace rvscope::registry {
 
@@ -58,8 +59,11 @@ public:
     {
         return find(gvr.group, gvr.version, gvr.resource);
     }
-    // Every revision series and the storage holding it: "main" and each separate one.
+    // Every revision series and the storage holding it: "main" and each separate one. The
+    // registry wraps each storage given to it in a watch::WatchHub (watch fan-out).
     std::map<std::string, std::shared_ptr<storage::Storage>> revisionSeries() const;
+    // The fan-out of every series' watches: upstream storage watches and their watchers.
+    watch::WatchHubStats watchStats() const;
     // Every served type, in a stable order (group, version, resource).
     std::vector<std::shared_ptr<const ResourceType>> types() const;
     // Increases whenever a type is added or removed (discovery caches key on it).

@@ -73,6 +73,11 @@ std::string watchEventJson(const WatchEvent &event)
     return line;
 }
 
+std::shared_ptr<const std::string> watchEventLine(const WatchEvent &event)
+{
+    return event.wire ? event.wire : std::make_shared<const std::string>(watchEventJson(event));
+}
+
 Store::Store(std::shared_ptr<const ResourceType> type, std::shared_ptr<const Strategy> strategy,
              std::shared_ptr<StoreEnvironment> environment)
     : m_type(std::move(type))

@@ -196,8 +196,19 @@ QCoro::Task<model::Result<storage::WatchHandle>> Store::watch(std::string ns, Li
     const storage::Revision snapshot = (co_await type.storage->currentRevision()).value();
     std::function<bool(const model::Object &)> matches = [sel](const model::Object &o) { return sel->matches(o); };
     storage::WatchSink translating = [matches, sink](const storage::WatchEvent &event) {
-        if (auto translated = translate(event, matches))
-            sink(*translated);
+        auto translated = translate(event, matches);
+        if (!translated)
+            return;
+        // Serialized once per storage event and API event type, shared by every watcher the
+        // hub fans the event out to.
+        const auto slot = static_cast<std::size_t>(translated->type);
+        if (event.encodings && slot < event.encodings->lines.size()) {
+            auto &line = event.encodings->lines[slot];
+            if (!line)
+                line = std::make_shared<const std::string>(watchEventJson(*translated));
+            translated->wire = line;
+        }
+        sink(*translated);
     };
     auto handle = co_await type.storage->watch(sel->prefix, from, std::move(translating));
     if (!handle)

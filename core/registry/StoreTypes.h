@@ -65,6 +65,9 @@ struct WatchEvent final {
     WatchEventType type = WatchEventType::Added;
     ObjectPtr object;
     std::optional<model::Status> error;
+    // The wire form (watchEventJson), when it was computed once for every watcher the
+    // event is fanned out to; null: each consumer serializes it.
+    std::shared_ptr<const std::string> wire;
 };
 
 using WatchSink = std::function<void(const WatchEvent &)>;
@@ -73,6 +76,8 @@ const char *watchEventTypeName(WatchEventType type);
 // The wire form `{"type":"ADDED","object":{...}}` (no newline): the object's cached bytes
 // are spliced in, not re-encoded; ERROR carries its Status.
 std::string watchEventJson(const WatchEvent &event);
+// The shared wire form when the event carries one, else a fresh watchEventJson.
+std::shared_ptr<const std::string> watchEventLine(const WatchEvent &event);
 
 // What the Store needs from its surroundings: time, identity and namespace lifecycle.
 struct StoreEnvironment final {

@@ -28,7 +28,7 @@ storage::Preconditions PutObjectInfo::preconditions() const
 
 QCoro::Task<model::Result<model::Object>> PutObjectInfo::updatedObject(model::ObjectPtr) const
 {
-    co_return m_object;
+    co_return model::Object(m_object); // a copy: QCoro moves from a co_returned lvalue
 }
 
 PatchObjectInfo::PatchObjectInfo(patch::PatchType type, nlohmann::json patch, std::string kind)

@@ -19,8 +19,11 @@ ListResult paginate(It begin, It end, const std::string &prefix, const ListOptio
         if (options.limit > 0 && static_cast<std::int64_t>(result.items.size()) >= options.limit)
             break;
         const ObjectPtr &object = objectOf(*it);
-        if (!options.predicate || options.predicate(*object))
+        if (!options.predicate || options.predicate(*object)) {
             result.items.push_back(object);
+            if (options.withKeys)
+                result.keys.push_back(it->first);
+        }
     }
     if (it != end && it->first.compare(0, prefix.size(), prefix) == 0) {
         // Restart strictly after the last key examined, whatever the next key will be.
@@ -55,7 +58,7 @@ QCoro::Task<model::Result<ObjectPtr>> MemoryStorage::get(std::string key)
     const MemoryState::Entry *entry = m_state->find(key);
     if (!entry)
         co_return errors::keyNotFound(key);
-    co_return entry->object;
+    co_return ObjectPtr(entry->object); // a copy: QCoro moves from a co_returned lvalue
 }
 
 QCoro::Task<model::Result<ObjectPtr>> MemoryStorage::create(std::string key, model::Object object)
@@ -216,12 +219,12 @@ QCoro::Task<model::Result<Revision>> MemoryStorage::compact(Revision revision)
         ++state.historyBase;
     }
     state.oldestRetained = std::max(state.oldestRetained, revision);
-    co_return state.oldestRetained;
+    co_return Revision(state.oldestRetained);
 }
 
 QCoro::Task<model::Result<Revision>> MemoryStorage::currentRevision()
 {
-    co_return m_state->revision;
+    co_return Revision(m_state->revision);
 }
 
 Revision MemoryStorage::revision() const

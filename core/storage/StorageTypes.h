@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <memory>
 #include <functional>
 #include <optional>
 #include <string>
@@ -48,6 +50,8 @@ struct ListOptions final {
     std::int64_t limit = 0;
     // Items for which this returns false are skipped (they do not count toward limit).
     std::function<bool(const model::Object &)> predicate;
+    // Also return each item's key (ListResult::keys).
+    bool withKeys = false;
 };
 
 struct ListResult final {
@@ -56,9 +60,17 @@ struct ListResult final {
     std::string continueKey;      // empty when the list is complete
     // Keys left after this page; only computed when there is no predicate (as upstream).
     std::optional<std::int64_t> remainingItemCount;
+    std::vector<std::string> keys; // with ListOptions::withKeys: items[i]'s key
 };
 
 enum class WatchEventType { Added, Modified, Deleted, Error };
+
+// What the layers above derive from one event (its wire form for each event type the API
+// may turn it into), computed by the first watcher that needs it and reused by the others
+// the event is fanned out to (watch::WatchHub attaches one per event). Opaque to storage.
+struct WatchEventEncodings final {
+    std::array<std::shared_ptr<const std::string>, 4> lines;
+};
 
 struct WatchEvent final {
     WatchEventType type = WatchEventType::Added;
@@ -69,6 +81,8 @@ struct WatchEvent final {
     ObjectPtr previous; // the state before the change, when there was one
     Revision revision = 0;
     std::optional<model::Status> error; // only for Error events, after which the watch ends
+    // Shared by every watcher this event is fanned out to; null when nobody shares it.
+    std::shared_ptr<WatchEventEncodings> encodings;
 };
 
 // Receives watch events on the storage's thread, in increasing revision order. A sink may

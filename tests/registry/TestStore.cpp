@@ -69,6 +69,7 @@ private Q_SLOTS:
     void testWatchSelectorTransitions();
     void testWatchListEndsInitialEventsWithBookmark();
     void testWatchTooOldResourceVersion();
+    void testWatchesShareOneUpstreamAndOneEncoding();
 };
 
 void TestStore::testCreateFillsSystemFields()
@@ -563,6 +564,49 @@ void TestStore::testWatchTooOldResourceVersion()
     QVERIFY(!watch);
     QCOMPARE(watch.error().code, 410);
     QCOMPARE(watch.error().message, "too old resource version: 2 (" + std::to_string(now - 1) + ")");
+}
+
+void TestStore::testWatchesShareOneUpstreamAndOneEncoding()
+{
+    // DESIGN "Watch fan-out": every watch of a type, whatever its namespace and selectors,
+    // is fed by one storage watch, and each event is serialized once for all of them.
+    testing::RegistryFixture fixture;
+    auto store = fixture.configMaps();
+    std::vector<std::vector<registry::WatchEvent>> received(6);
+    std::vector<storage::WatchHandle> handles;
+    for (std::size_t i = 0; i < received.size(); ++i) {
+        ListOptions options;
+        if (i % 2)
+            options.labelSelector = "app=web";
+        auto *events = &received[i];
+        handles.push_back(run(store->watch(i % 3 ? "default" : "", options, [events](const registry::WatchEvent &e) {
+                                  events->push_back(e);
+                              })).value());
+    }
+    auto secrets = run(fixture.store("", "v1", "secrets")->watch("", ListOptions(), [](const registry::WatchEvent &) {}));
+    QVERIFY(secrets);
+    const auto stats = fixture.registry->watchStats();
+    QCOMPARE(stats.upstreams, 2);
+    QCOMPARE(stats.sharedWatchers, 7);
+    QCOMPARE(stats.directWatchers, 0);
+
+    run(store->create("default", labelled("a", "web"), WriteOptions())).value();
+    run(store->update("default", "a", mergePatch(R"({"metadata":{"labels":{"app":"db"}}})"), WriteOptions())).value();
+    using T = registry::WatchEventType;
+    for (std::size_t i = 0; i < received.size(); ++i) {
+        QCOMPARE(received[i].size(), std::size_t(2));
+        QCOMPARE(received[i][0].type, T::Added);
+        QCOMPARE(received[i][1].type, i % 2 ? T::Deleted : T::Modified);
+        for (const auto &event : received[i])
+            QVERIFY(event.wire);
+        QCOMPARE(*received[i][1].wire, registry::watchEventJson(received[i][1]));
+    }
+    // One string per (event, API type): the label change is a MODIFIED for the unfiltered
+    // watches and a DELETED for the filtered ones.
+    QCOMPARE(received[0][0].wire, received[1][0].wire);
+    QCOMPARE(received[0][1].wire, received[2][1].wire);
+    QCOMPARE(received[1][1].wire, received[3][1].wire);
+    QVERIFY(received[0][1].wire != received[1][1].wire);
 }
 
 QTEST_GUILESS_MAIN(TestStore)
