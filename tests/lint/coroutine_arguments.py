@@ -1,12 +1,17 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Fails on coroutine calls that g++ 12 miscompiles.
+"""Fails on coroutine calls that g++ 12 miscompiles, and on co_returns QCoro 0.8 mangles.
 
 Inside a co_await expression, g++ 12 copies some prvalue arguments bitwise into the
 callee's coroutine frame and then also destroys the original: a lambda converted to a
 std::function parameter, or an aggregate built from braces, is freed twice. Bind such an
-argument to a named variable and pass it (or std::move it) instead. See README, "Notes for
-developers".
+argument to a named variable and pass it (or std::move it) instead.
+
+QCoro 0.8's Task promise has `template <U> return_value(U &&value) { mValue = std::move(value); }`:
+`co_return x;` of a non-const lvalue *moves from x* even when x is a member, a container
+element or something reached through a pointer, which outlives the coroutine. Only a local
+(which dies anyway) may be co_returned by name; copy others explicitly (`T(m_x)`) or
+std::move them on purpose. See README, "Notes for developers".
 """
 import pathlib
 import re
@@ -18,6 +23,8 @@ BRACED_ARG = re.compile(r"[(,]\s*[A-Za-z_:<>]*\s*\{[^{}]*\}\s*[,)]")
 # co_await as an operand of ?: is miscompiled as well (the result object is corrupted).
 # A ':' only counts after a '?' (a case label or a bit-field is no conditional).
 CONDITIONAL_AWAIT = re.compile(r"\?\s*co_await|\?[^;]*:\s*co_await")
+# co_return of a member (m_x), a member of something (a->b, a.b) or an element (a[i]).
+MOVED_LVALUE = re.compile(r"\bco_return\s+(m_\w+|\*?\w+(\s*(->|\.)\s*\w+|\[[^\]]*\])+)\s*;")
 
 
 def statements(text):
@@ -31,7 +38,7 @@ def statements(text):
             line += 1
         if char == ";":
             statement = "".join(current)
-            if "co_await" in statement:
+            if "co_await" in statement or "co_return" in statement:
                 yield start_line, statement
             current = []
             start_line = line
@@ -47,6 +54,11 @@ def main():
             raw = re.sub(r"[^\n;]*;[ \t]*// coroutine-args: ok", ";", raw)
             text = re.sub(r"//[^\n]*", "", raw)
             for line, statement in statements(text):
+                if MOVED_LVALUE.search(statement):
+                    problems.append(f"{path.relative_to(ROOT)}:{line}: co_return moves from a non-local: "
+                                    + " ".join(statement.split())[:120])
+                if "co_await" not in statement:
+                    continue
                 awaited = statement[statement.index("co_await"):]
                 if CONDITIONAL_AWAIT.search(statement):
                     problems.append(f"{path.relative_to(ROOT)}:{line}: co_await inside a conditional expression: "
@@ -56,7 +68,7 @@ def main():
                                     + " ".join(awaited.split())[:120])
     for problem in problems:
         print(problem)
-    print(f"{len(problems)} coroutine call(s) g++ 12 miscompiles")
+    print(f"{len(problems)} coroutine call(s) g++ 12 miscompiles or QCoro 0.8 moves from")
     return 1 if problems else 0
 
 
