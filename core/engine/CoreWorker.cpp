@@ -219,6 +219,8 @@ void CoreWorker::handleStatsTimer()
         stats.objects += storage->objectCount();
     stats.openWatches = m_server ? m_server->openWatchCount() : 0;
     stats.bulkSessions = m_server ? m_server->bulkWatchSessions().size() : 0;
+    const watch::WatchHubStats fanOut = m_registry->watchStats();
+    stats.storageWatches = std::size_t(fanOut.upstreams + fanOut.directWatchers);
     for (const auto &[type, storage] : m_separateStorage)
         stats.separateRevisions.append({QString::fromStdString(type), storage->revision()});
     // A batch only when something changed: the GUI is not woken up for nothing.

@@ -53,6 +53,9 @@ struct CoreStats final {
     std::size_t objects = 0;     // stored objects
     std::size_t openWatches = 0; // HTTP and WebSocket watches of the embedded server
     std::size_t bulkSessions = 0; // bulk watch websockets of the embedded server
+    // Storage watches feeding every watch (the fan-out hub's: one per watched type, plus
+    // one per watch resumed from before its type's shared stream).
+    std::size_t storageWatches = 0;
     // The separate revision series (EngineOptions::separateStorage) and their current
     // revisions, by name; empty when every type is in the main series.
     QList<std::pair<QString, qint64>> separateRevisions;

@@ -226,6 +226,13 @@ void TestServerPanel::testOpenWatchesAreCounted()
     network.setProxy(QNetworkProxy::NoProxy); // straight to 127.0.0.1 whatever the environment says
     QNetworkReply *watch = network.get(QNetworkRequest(QUrl(url + "/api/v1/namespaces/default/configmaps?watch=1")));
     QTRY_VERIFY(watches->text().startsWith("Open watches: 1"));
+    // The fan-out hub feeds it (and any later configmaps watch) from one storage watch.
+    QVERIFY2(watches->text().contains("fed by 1 storage watch)"), qPrintable(watches->text()));
+    QNetworkReply *second = network.get(QNetworkRequest(QUrl(url + "/api/v1/configmaps?watch=1&labelSelector=a%3Db")));
+    QTRY_VERIFY(watches->text().startsWith("Open watches: 2"));
+    QVERIFY2(watches->text().contains("fed by 1 storage watch)"), qPrintable(watches->text()));
+    second->abort();
+    second->deleteLater();
     watch->abort();
     watch->deleteLater();
     QTRY_VERIFY(watches->text().startsWith("Open watches: 0"));

@@ -246,8 +246,11 @@ void ServerPanel::handleServerState(const engine::ServerState &state)
 
 void ServerPanel::handleStats(const engine::CoreStats &stats)
 {
-    m_watches->setText(tr("Open watches: %1 · bulk watch sessions: %2 · objects: %3 · %4")
+    const QString fedBy = stats.storageWatches == 1 ? tr("1 storage watch")
+                                                    : tr("%1 storage watches").arg(qulonglong(stats.storageWatches));
+    m_watches->setText(tr("Open watches: %1 (fed by %2) · bulk watch sessions: %3 · objects: %4 · %5")
                            .arg(qulonglong(stats.openWatches))
+                           .arg(fedBy)
                            .arg(qulonglong(stats.bulkSessions))
                            .arg(qulonglong(stats.objects))
                            .arg(stats.revisionText()));
