@@ -210,7 +210,19 @@ QCoro::Task<model::Result<storage::WatchHandle>> Store::watch(std::string ns, Li
         }
         sink(*translated);
     };
-    auto handle = co_await type.storage->watch(sel->prefix, from, std::move(translating));
+    // The narrowest key prefix the selectors allow (as the etcd3 store watches one key for a
+    // metadata.name selector): the watch hub indexes watchers by it, so a commit reaches only
+    // the watchers that may select it.
+    std::string watchPrefix = sel->prefix;
+    const auto namespaceField = sel->fields.requiresExactMatch("metadata.namespace");
+    if (ns.empty() && type.namespaced() && namespaceField && !namespaceField->empty())
+        ns = *namespaceField;
+    if (!ns.empty() || !type.namespaced())
+        watchPrefix = type.prefix(ns);
+    if (const auto name = sel->fields.requiresExactMatch("metadata.name"); name && !name->empty()
+        && (!ns.empty() || !type.namespaced()))
+        watchPrefix = type.key(ns, *name);
+    auto handle = co_await type.storage->watch(std::move(watchPrefix), from, std::move(translating));
     if (!handle)
         co_return std::move(handle).error();
     if (initialEvents) {

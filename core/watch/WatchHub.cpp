@@ -30,20 +30,27 @@ struct WatchHub::Watcher {
 
 // One upstream storage watch and the watchers it feeds. `buffer` holds the newest events
 // (at most `limit`) in revision order; together with what is still to come it has every
-// event of `root` after `coveredFrom`.
+// event of `root` after `coveredFrom`. Watchers are indexed by prefix, so an event costs a
+// lookup per distinct prefix length, not a comparison per watcher: ten thousand watches of
+// one object each are as cheap to skip as one.
 struct WatchHub::Upstream {
     std::string root;
     std::size_t limit = 0;
     WatchHandle handle;
     Revision coveredFrom = 0;
     std::deque<WatchEvent> buffer;
-    std::vector<std::shared_ptr<Watcher>> watchers;
+    // Node-based maps: sinks may add watchers (and prefixes) while an event is dispatched.
+    std::map<std::string, std::vector<std::shared_ptr<Watcher>>, std::less<>> byPrefix;
+    std::map<std::size_t, int> prefixLengths; // of byPrefix's keys, with their counts
     int busy = 0; // > 0 while watchers or the buffer are being iterated
     bool failed = false;
+    // Watchers stopped while busy, taken out of byPrefix once it is safe.
+    std::vector<std::shared_ptr<Watcher>> stopped;
 
     void dispatch(const WatchEvent &event);
     // Replays the buffered events after watcher->after to it, then adds it to the live ones.
     void join(const std::shared_ptr<Watcher> &watcher);
+    void stop(const std::shared_ptr<Watcher> &watcher);
     void settle();
     int activeWatchers() const;
 };
@@ -55,11 +62,14 @@ void WatchHub::Upstream::dispatch(const WatchEvent &event)
         // watcher's, with the same ERROR. The next watch of this root starts a new upstream.
         failed = true;
         ++busy;
-        for (std::size_t i = 0; i < watchers.size(); ++i) {
-            Watcher *watcher = watchers[i].get();
+        std::vector<std::shared_ptr<Watcher>> ending;
+        for (const auto &[prefix, watchers] : byPrefix)
+            ending.insert(ending.end(), watchers.begin(), watchers.end());
+        for (const std::shared_ptr<Watcher> &watcher : ending) {
             if (!watcher->active)
                 continue;
             watcher->active = false;
+            stopped.push_back(watcher);
             watcher->sink(event);
         }
         --busy;
@@ -69,16 +79,23 @@ void WatchHub::Upstream::dispatch(const WatchEvent &event)
     }
     buffer.push_back(event);
     buffer.back().encodings = std::make_shared<storage::WatchEventEncodings>();
-    // Watchers may be added (push_back) by sinks: index loop, and the event by index too
-    // (the deque may grow, not shrink, while busy).
+    // By index: the deque may grow (not shrink) while busy, moving nothing but invalidating
+    // iterators.
     const std::size_t index = buffer.size() - 1;
+    const std::string_view key = buffer[index].key;
+    const Revision revision = buffer[index].revision;
     ++busy;
-    for (std::size_t i = 0; i < watchers.size(); ++i) {
-        Watcher *watcher = watchers[i].get();
-        const WatchEvent &shared = buffer[index];
-        if (watcher->active && shared.revision > watcher->after && hasPrefix(shared.key, watcher->prefix)) {
-            watcher->after = shared.revision;
-            watcher->sink(shared);
+    for (auto length = prefixLengths.begin(); length != prefixLengths.end() && length->first <= key.size(); ++length) {
+        auto group = byPrefix.find(key.substr(0, length->first));
+        if (group == byPrefix.end())
+            continue;
+        std::vector<std::shared_ptr<Watcher>> &watchers = group->second;
+        for (std::size_t i = 0; i < watchers.size(); ++i) {
+            Watcher *watcher = watchers[i].get();
+            if (watcher->active && revision > watcher->after) {
+                watcher->after = revision;
+                watcher->sink(buffer[index]);
+            }
         }
     }
     --busy;
@@ -101,8 +118,19 @@ void WatchHub::Upstream::join(const std::shared_ptr<Watcher> &watcher)
             watcher->sink(event);
     }
     --busy;
-    if (watcher->active)
+    if (watcher->active) {
+        auto &watchers = byPrefix[watcher->prefix];
+        if (watchers.empty())
+            ++prefixLengths[watcher->prefix.size()];
         watchers.push_back(watcher);
+    }
+    settle();
+}
+
+void WatchHub::Upstream::stop(const std::shared_ptr<Watcher> &watcher)
+{
+    watcher->active = false;
+    stopped.push_back(watcher);
     settle();
 }
 
@@ -110,7 +138,19 @@ void WatchHub::Upstream::settle()
 {
     if (busy > 0)
         return;
-    std::erase_if(watchers, [](const auto &watcher) { return !watcher->active; });
+    for (const std::shared_ptr<Watcher> &watcher : stopped) {
+        auto group = byPrefix.find(watcher->prefix);
+        if (group == byPrefix.end())
+            continue;
+        std::erase(group->second, watcher);
+        if (!group->second.empty())
+            continue;
+        auto length = prefixLengths.find(group->first.size());
+        if (--length->second == 0)
+            prefixLengths.erase(length);
+        byPrefix.erase(group);
+    }
+    stopped.clear();
     while (buffer.size() > limit) {
         coveredFrom = buffer.front().revision;
         buffer.pop_front();
@@ -119,7 +159,10 @@ void WatchHub::Upstream::settle()
 
 int WatchHub::Upstream::activeWatchers() const
 {
-    return static_cast<int>(std::count_if(watchers.begin(), watchers.end(), [](const auto &w) { return w->active; }));
+    int count = 0;
+    for (const auto &[prefix, watchers] : byPrefix)
+        count += static_cast<int>(std::count_if(watchers.begin(), watchers.end(), [](const auto &w) { return w->active; }));
+    return count;
 }
 
 WatchHub::WatchHub(std::shared_ptr<storage::Storage> inner, WatchHubOptions options)
@@ -276,9 +319,12 @@ QCoro::Task<model::Result<WatchHandle>> WatchHub::watch(std::string prefix, Revi
 
     std::weak_ptr<Upstream> weak = upstream;
     co_return WatchHandle([weak, watcher]() {
-        watcher->active = false;
+        if (!watcher->active)
+            return;
         if (auto alive = weak.lock())
-            alive->settle();
+            alive->stop(watcher);
+        else
+            watcher->active = false;
     });
 }
 

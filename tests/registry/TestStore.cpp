@@ -70,6 +70,7 @@ private Q_SLOTS:
     void testWatchListEndsInitialEventsWithBookmark();
     void testWatchTooOldResourceVersion();
     void testWatchesShareOneUpstreamAndOneEncoding();
+    void testNameSelectedWatchSeesOnlyItsObject();
 };
 
 void TestStore::testCreateFillsSystemFields()
@@ -607,6 +608,32 @@ void TestStore::testWatchesShareOneUpstreamAndOneEncoding()
     QCOMPARE(received[0][1].wire, received[2][1].wire);
     QCOMPARE(received[1][1].wire, received[3][1].wire);
     QVERIFY(received[0][1].wire != received[1][1].wire);
+}
+
+void TestStore::testNameSelectedWatchSeesOnlyItsObject()
+{
+    // A metadata.name selector narrows the storage watch to the object's key, which is
+    // also a prefix of longer names: the selector still decides.
+    testing::RegistryFixture fixture;
+    auto store = fixture.configMaps();
+    std::vector<std::string> named;
+    std::vector<std::string> acrossNamespaces;
+    ListOptions byName;
+    byName.fieldSelector = "metadata.name=web";
+    ListOptions byNamespaceAndName;
+    byNamespaceAndName.fieldSelector = "metadata.namespace=default,metadata.name=web";
+    auto first = run(store->watch("default", byName, [&named](const registry::WatchEvent &e) {
+                         named.push_back(e.object->name());
+                     })).value();
+    auto second = run(store->watch("", byNamespaceAndName, [&acrossNamespaces](const registry::WatchEvent &e) {
+                          acrossNamespaces.push_back(e.object->namespaceName() + "/" + e.object->name());
+                      })).value();
+    run(store->create("default", configMap("web-2"), WriteOptions())).value();
+    run(store->create("default", configMap("web"), WriteOptions())).value();
+    run(store->create("default", configMap("we"), WriteOptions())).value();
+    run(store->create("kube-system", configMap("web", "kube-system"), WriteOptions())).value();
+    QCOMPARE(named, std::vector<std::string>{"web"});
+    QCOMPARE(acrossNamespaces, std::vector<std::string>{"default/web"});
 }
 
 QTEST_GUILESS_MAIN(TestStore)

@@ -58,6 +58,7 @@ private Q_SLOTS:
     void testSinkMayStopAnotherWatcher();
     void testWritesDuringInitialEventsArriveOnceAfterThem();
     void testStoppedWatchersLeaveTheUpstream();
+    void testPrefixesOfEveryLengthAreIndexed();
 };
 
 void TestWatchHub::testOneUpstreamPerRoot()
@@ -252,6 +253,41 @@ void TestWatchHub::testStoppedWatchersLeaveTheUpstream()
     QCOMPARE(hub->stats().upstreams, 1); // kept for the next watch, with its buffer
     mustCreate(*hub, "a");
     QVERIFY(recorder.events.empty());
+}
+
+void TestWatchHub::testPrefixesOfEveryLengthAreIndexed()
+{
+    // Watchers are found by prefix lookups, not by scanning: a prefix that is a whole key
+    // still selects the longer keys it begins (Storage::watch is a prefix watch).
+    auto hub = hubOver(std::make_shared<MemoryStorage>());
+    const Revision now = current(*hub);
+    std::map<std::string, Recorder> recorders;
+    std::vector<storage::WatchHandle> handles;
+    for (const std::string prefix : {CONFIGMAPS, CONFIGMAPS + "default/", CONFIGMAPS + "default/a",
+                                     CONFIGMAPS + "default/ab", CONFIGMAPS + "default/b", CONFIGMAPS + "other/",
+                                     CONFIGMAPS + "d"})
+        handles.push_back(run(hub->watch(prefix, now, recorders[prefix].sink())).value());
+    for (int i = 0; i < 50; ++i) // many watchers of one key
+        handles.push_back(run(hub->watch(configMapKey("b"), now, recorders["b" + std::to_string(i)].sink())).value());
+    QCOMPARE(hub->stats().sharedWatchers, 57);
+    mustCreate(*hub, "a");
+    mustCreate(*hub, "ab");
+    mustCreate(*hub, "b");
+    const std::string a = configMapKey("a");
+    const std::string ab = configMapKey("ab");
+    const std::string b = configMapKey("b");
+    QCOMPARE(keysOf(recorders[CONFIGMAPS]), (std::vector<std::string>{a, ab, b}));
+    QCOMPARE(keysOf(recorders[CONFIGMAPS + "default/"]), (std::vector<std::string>{a, ab, b}));
+    QCOMPARE(keysOf(recorders[CONFIGMAPS + "d"]), (std::vector<std::string>{a, ab, b}));
+    QCOMPARE(keysOf(recorders[CONFIGMAPS + "default/a"]), (std::vector<std::string>{a, ab}));
+    QCOMPARE(keysOf(recorders[CONFIGMAPS + "default/ab"]), (std::vector<std::string>{ab}));
+    QCOMPARE(keysOf(recorders[CONFIGMAPS + "default/b"]), (std::vector<std::string>{b}));
+    QVERIFY(recorders[CONFIGMAPS + "other/"].events.empty());
+    for (int i = 0; i < 50; ++i)
+        QCOMPARE(keysOf(recorders["b" + std::to_string(i)]), (std::vector<std::string>{b}));
+    handles.clear();
+    QCOMPARE(hub->stats().sharedWatchers, 0);
+    mustCreate(*hub, "c"); // nobody left to deliver to, and nothing dangling
 }
 
 QTEST_GUILESS_MAIN(TestWatchHub)
