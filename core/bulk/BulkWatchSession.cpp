@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "bulk/BulkWatchSession.h"
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include "model/StatusErrors.h"
@@ -17,6 +19,8 @@ struct BulkWatchSession::Channel final {
     // the watch is being opened).
     std::vector<registry::WatchEvent> early;
     bool ended = false; // an ERROR event was seen: nothing more goes out
+    std::shared_ptr<const registry::ResourceType> type;
+    bool bookmarks = false; // allowWatchBookmarks
 };
 
 namespace {
@@ -49,6 +53,58 @@ BulkWatchSession::BulkWatchSession(std::shared_ptr<registry::Registry> registry,
 BulkWatchSession::~BulkWatchSession()
 {
     close();
+}
+
+void BulkWatchSession::startBookmarks()
+{
+    if (m_bookmarks || m_options.bookmarkIntervalMs <= 0)
+        return;
+    m_bookmarks = std::make_unique<QTimer>();
+    std::weak_ptr<BulkWatchSession> weak = weak_from_this();
+    QObject::connect(m_bookmarks.get(), &QTimer::timeout, m_bookmarks.get(), [weak] {
+        if (auto self = weak.lock())
+            self->sendBookmarks();
+    });
+    m_bookmarks->start(m_options.bookmarkIntervalMs);
+}
+
+QCoro::Task<> BulkWatchSession::sendBookmarks()
+{
+    std::shared_ptr<BulkWatchSession> self = shared_from_this();
+    std::vector<std::shared_ptr<Channel>> wanting;
+    for (const auto &[id, channel] : m_channels) {
+        if (channel->bookmarks && !channel->ended)
+            wanting.push_back(channel);
+    }
+    for (const std::shared_ptr<Channel> &channel : wanting) {
+        // The storage's current revision: every event up to it has been sent on the channel
+        // (storage delivers synchronously with its commits), later ones will be newer.
+        auto revision = co_await channel->type->storage->currentRevision();
+        if (m_closed)
+            co_return;
+        if (!revision || channel->ended || !m_channels.contains(channel->id))
+            continue;
+        nlohmann::json object = {
+            {"kind", channel->type->kind},
+            {"apiVersion", channel->type->apiVersion()},
+            {"metadata", {{"resourceVersion", std::to_string(*revision)}, {"creationTimestamp", nullptr}}},
+        };
+        registry::WatchEvent bookmark;
+        bookmark.type = registry::WatchEventType::Bookmark;
+        bookmark.object = std::make_shared<const model::Object>(model::Object(std::move(object)));
+        sendEvent(*channel, bookmark);
+    }
+    if (std::none_of(m_channels.begin(), m_channels.end(), [](const auto &entry) { return entry.second->bookmarks; }))
+        stopBookmarks();
+}
+
+void BulkWatchSession::stopBookmarks()
+{
+    // Possibly from the timer's own timeout: the event loop deletes it.
+    if (m_bookmarks) {
+        m_bookmarks->stop();
+        m_bookmarks.release()->deleteLater();
+    }
 }
 
 void BulkWatchSession::handleFrame(const std::string &frame)
@@ -119,6 +175,8 @@ QCoro::Task<> BulkWatchSession::openWatch(nlohmann::json requestId, ResourceSele
     channel->info.fieldSelector = selector.options.fieldSelector;
     channel->info.user = m_options.user;
     channel->info.resourceVersion = selector.options.resourceVersion;
+    channel->type = entry->type;
+    channel->bookmarks = selector.options.allowWatchBookmarks;
     std::weak_ptr<BulkWatchSession> weakSession = self;
     std::weak_ptr<Channel> weakChannel = channel;
     registry::WatchSink sink = [weakSession, weakChannel](const registry::WatchEvent &event) {
@@ -160,6 +218,8 @@ QCoro::Task<> BulkWatchSession::openWatch(nlohmann::json requestId, ResourceSele
     channel->early.clear();
     if (channel->ended)
         removeChannel(channel->id);
+    else if (channel->bookmarks)
+        startBookmarks();
 }
 
 void BulkWatchSession::handleEvent(const std::shared_ptr<Channel> &channel, const registry::WatchEvent &event)
@@ -239,6 +299,7 @@ void BulkWatchSession::close()
     if (m_closed)
         return;
     m_closed = true;
+    stopBookmarks();
     auto channels = std::move(m_channels);
     m_channels.clear();
     for (auto &[id, channel] : channels) {

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include <QtCore/QTimer>
 #include <nlohmann/json_fwd.hpp>
 #include <qcoro/qcorotask.h>
 
@@ -37,6 +38,7 @@ namespace rvscope::bulk {
 // than the history, a closeChannel() by the ACL re-check) ends that channel only. A
 // malformed frame gets {"requestId":N|null,"error":<400 Status>} and changes nothing; a
 // watch beyond maxChannels gets a 429. close() (the socket went away) ends every channel.
+// A channel opened with allowWatchBookmarks also gets periodic BOOKMARK events.
 //
 // Core thread only. `send` is called synchronously with each frame, also from inside a
 // storage commit; it must not call back into the session.
@@ -70,6 +72,10 @@ public:
         // carry (ChannelInfo::journalId), then every event it sends, ERROR included.
         std::function<std::uint64_t(const ChannelInfo &)> onChannelOpened;
         std::function<void(const ChannelInfo &, const registry::WatchEvent &)> onDelivered;
+        // Channels whose options asked for bookmarks (allowWatchBookmarks) get a BOOKMARK
+        // event this often, carrying the revision the channel has caught up with, like a
+        // regular watch (ApiHandler::Options::bookmarkIntervalMs). 0: never.
+        int bookmarkIntervalMs = 60000;
     };
 
     using Send = std::function<void(const std::string &frame)>;
@@ -101,6 +107,9 @@ private:
     // The event's frame to the socket, then to the journal.
     void sendEvent(const Channel &channel, const registry::WatchEvent &event);
     void removeChannel(std::int64_t id);
+    void startBookmarks();
+    void stopBookmarks();
+    QCoro::Task<> sendBookmarks();
 
     std::shared_ptr<registry::Registry> m_registry;
     Options m_options;
@@ -109,6 +118,7 @@ private:
     std::size_t m_pendingWatches = 0; // watch requests awaiting storage
     std::int64_t m_nextChannel = 1;
     bool m_closed = false;
+    std::unique_ptr<QTimer> m_bookmarks; // while a channel wants bookmarks
 };
 
 } // namespace rvscope::bulk

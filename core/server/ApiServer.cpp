@@ -358,6 +358,7 @@ void ApiServer::serveBulkWatch(std::unique_ptr<QWebSocket> socket)
     // The session's user comes from the handshake's token; each channel is authorized as a
     // "watch" of that user, and re-authorized with every other watch (recheckBulkWatches).
     bulk::BulkWatchSession::Options options = m_bulkOptions;
+    options.bookmarkIntervalMs = m_handler->options().bookmarkIntervalMs;
     if (const std::shared_ptr<api::AccessControl> &access = m_handler->accessControl()) {
         api::ApiRequest handshake;
         handshake.headers = handshakeHeaders(*socket);

@@ -22,10 +22,11 @@ struct BulkFixture {
     std::unique_ptr<server::ApiServer> server;
     quint16 port = 0;
 
-    explicit BulkFixture(std::map<std::string, std::shared_ptr<storage::Storage>> separate = {})
+    explicit BulkFixture(std::map<std::string, std::shared_ptr<storage::Storage>> separate = {},
+                         api::ApiHandler::Options handlerOptions = {})
         : registryFixture(std::move(separate))
         , registry(registryFixture.registry.get(), [](registry::Registry *) {})
-        , handler(std::make_shared<api::ApiHandler>(registry))
+        , handler(std::make_shared<api::ApiHandler>(registry, handlerOptions))
         , server(std::make_unique<server::ApiServer>(handler))
     {
         port = server->start(QHostAddress::LocalHost, 0);

@@ -51,7 +51,48 @@ private Q_SLOTS:
     void testClosingTheSocketClosesEveryChannel();
     void testPlainWatchPathsStayRegularWatches();
     void testTenThousandChannelsOverHundredSockets();
+    void testBookmarksOnRequest();
 };
+
+void TestBulkWatchSession::testBookmarksOnRequest()
+{
+    api::ApiHandler::Options options;
+    options.bookmarkIntervalMs = 50;
+    BulkFixture fixture({}, options);
+    BulkClient client(fixture.port);
+    QVERIFY(client.waitConnected());
+    const std::string rv = std::to_string(fixture.currentRevision());
+    client.send(watchRequest(1, selector("configmaps", {{"resourceVersion", rv}, {"allowWatchBookmarks", true}})));
+    client.send(watchRequest(2, selector("configmaps", {{"resourceVersion", rv}})));
+    QCOMPARE(client.response(1)["channel"], 1);
+    QCOMPARE(client.response(2)["channel"], 2);
+    const std::int64_t created = std::stoll(fixture.createConfigMap("a")->resourceVersion());
+    const auto bookmarked = [&client] {
+        for (const auto &event : client.events(1)) {
+            if (event["type"] == "BOOKMARK")
+                return true;
+        }
+        return false;
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(bookmarked(), 5000);
+    auto events = client.events(1);
+    QCOMPARE(events[0]["type"], "ADDED");
+    const auto &bookmark = events[1];
+    QCOMPARE(bookmark["type"], "BOOKMARK");
+    QCOMPARE(kindOf(bookmark), "ConfigMap");
+    QCOMPARE(bookmark["object"]["apiVersion"], "v1");
+    QVERIFY(rvOf(bookmark) >= created);
+    // Later events are newer than the bookmark; the channel that did not ask gets none.
+    fixture.touchConfigMap("a", "2");
+    QVERIFY(client.waitEvents(2, 2));
+    QTRY_VERIFY(client.events(1).back()["type"] == "BOOKMARK" || rvOf(client.events(1).back()) > rvOf(bookmark));
+    for (const auto &event : client.events(1)) {
+        if (event["type"] == "MODIFIED")
+            QVERIFY(rvOf(event) > rvOf(bookmark));
+    }
+    for (const auto &event : client.events(2))
+        QVERIFY(event["type"] != "BOOKMARK");
+}
 
 void TestBulkWatchSession::testWatchResponseThenEvents()
 {
