@@ -19,6 +19,11 @@ bool hasPrefix(const std::string &key, const std::string &prefix)
 {
     return key.compare(0, prefix.size(), prefix) == 0;
 }
+
+std::size_t sizeOf(const WatchEvent &event)
+{
+    return (event.object ? event.object->bytes().size() : 0) + (event.previous ? event.previous->bytes().size() : 0);
+}
 } // namespace
 
 struct WatchHub::Watcher {
@@ -36,6 +41,8 @@ struct WatchHub::Watcher {
 struct WatchHub::Upstream {
     std::string root;
     std::size_t limit = 0;
+    std::size_t limitBytes = 0;
+    std::size_t bytes = 0; // of the buffered events' objects
     WatchHandle handle;
     Revision coveredFrom = 0;
     std::deque<WatchEvent> buffer;
@@ -79,6 +86,7 @@ void WatchHub::Upstream::dispatch(const WatchEvent &event)
     }
     buffer.push_back(event);
     buffer.back().encodings = std::make_shared<storage::WatchEventEncodings>();
+    bytes += sizeOf(event);
     // By index: the deque may grow (not shrink) while busy, moving nothing but invalidating
     // iterators.
     const std::size_t index = buffer.size() - 1;
@@ -151,8 +159,10 @@ void WatchHub::Upstream::settle()
         byPrefix.erase(group);
     }
     stopped.clear();
-    while (buffer.size() > limit) {
+    // The newest event stays whatever its size: a watcher joining now needs nothing older.
+    while (buffer.size() > limit || (bytes > limitBytes && buffer.size() > 1)) {
         coveredFrom = buffer.front().revision;
+        bytes -= sizeOf(buffer.front());
         buffer.pop_front();
     }
 }
@@ -232,6 +242,7 @@ QCoro::Task<model::Result<std::shared_ptr<WatchHub::Upstream>>> WatchHub::upstre
     auto upstream = std::make_shared<Upstream>();
     upstream->root = root;
     upstream->limit = m_options.bufferEvents;
+    upstream->limitBytes = m_options.bufferBytes;
     upstream->coveredFrom = start;
     m_upstreams[root] = upstream;
     std::weak_ptr<Upstream> weak = upstream;

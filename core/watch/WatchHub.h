@@ -17,6 +17,9 @@ struct WatchHubOptions {
     // Recent events kept per shared stream, so that a watch starting from a recent
     // resourceVersion (typically a list's) joins the shared stream.
     std::size_t bufferEvents = 1024;
+    // ... and at most about this many bytes of encoded objects: the buffer keeps the
+    // versions it holds alive, so a type of huge objects keeps fewer of them.
+    std::size_t bufferBytes = 8 * 1024 * 1024;
 };
 
 struct WatchHubStats {

@@ -59,6 +59,7 @@ private Q_SLOTS:
     void testWritesDuringInitialEventsArriveOnceAfterThem();
     void testStoppedWatchersLeaveTheUpstream();
     void testPrefixesOfEveryLengthAreIndexed();
+    void testBufferIsBoundedInBytes();
 };
 
 void TestWatchHub::testOneUpstreamPerRoot()
@@ -288,6 +289,27 @@ void TestWatchHub::testPrefixesOfEveryLengthAreIndexed()
     handles.clear();
     QCOMPARE(hub->stats().sharedWatchers, 0);
     mustCreate(*hub, "c"); // nobody left to deliver to, and nothing dangling
+}
+
+void TestWatchHub::testBufferIsBoundedInBytes()
+{
+    watch::WatchHubOptions options;
+    options.bufferBytes = 64 * 1024;
+    auto hub = std::make_shared<WatchHub>(std::make_shared<MemoryStorage>(), options);
+    hub->addRoot(CONFIGMAPS);
+    Recorder live;
+    auto a = run(hub->watch(CONFIGMAPS, current(*hub), live.sink())).value();
+    const Revision start = current(*hub);
+    for (int i = 0; i < 10; ++i) // 10 x 16 KiB: only the newest few fit
+        run(hub->create(configMapKey("big-" + std::to_string(i)), testing::configMapOfSize("big-" + std::to_string(i), 16 * 1024))).value();
+    Recorder recent;
+    auto b = run(hub->watch(CONFIGMAPS, start + 8, recent.sink())).value();
+    QCOMPARE(hub->stats().directWatchers, 0);
+    Recorder old;
+    auto c = run(hub->watch(CONFIGMAPS, start + 2, old.sink())).value();
+    QCOMPARE(hub->stats().directWatchers, 1); // trimmed from the buffer: served by storage
+    QCOMPARE(recent.revisions(), (std::vector<Revision>{start + 9, start + 10}));
+    QCOMPARE(old.revisions().size(), std::size_t(8));
 }
 
 QTEST_GUILESS_MAIN(TestWatchHub)
