@@ -246,11 +246,13 @@ void ServerPanel::handleServerState(const engine::ServerState &state)
 
 void ServerPanel::handleStats(const engine::CoreStats &stats)
 {
-    const QString fedBy = stats.storageWatches == 1 ? tr("1 storage watch")
-                                                    : tr("%1 storage watches").arg(qulonglong(stats.storageWatches));
-    m_watches->setText(tr("Open watches: %1 (fed by %2) · bulk watch sessions: %3 · objects: %4 · %5")
-                           .arg(qulonglong(stats.openWatches))
-                           .arg(fedBy)
+    // How many storage watches the fan-out hub needs for them (one per watched type).
+    QString watches = tr("Open watches: %1").arg(qulonglong(stats.openWatches));
+    if (stats.openWatches > 0)
+        watches += stats.storageWatches == 1 ? tr(" (fed by 1 storage watch)")
+                                             : tr(" (fed by %1 storage watches)").arg(qulonglong(stats.storageWatches));
+    m_watches->setText(tr("%1 · bulk watch sessions: %2 · objects: %3 · %4")
+                           .arg(watches)
                            .arg(qulonglong(stats.bulkSessions))
                            .arg(qulonglong(stats.objects))
                            .arg(stats.revisionText()));
