@@ -31,6 +31,7 @@ struct WatchHub::Watcher {
     Revision after = 0; // receives the events with a newer revision
     WatchSink sink;
     bool active = true;
+    std::size_t slot = 0; // its index in its prefix's watcher list
 };
 
 // One upstream storage watch and the watchers it feeds. `buffer` holds the newest events
@@ -130,6 +131,7 @@ void WatchHub::Upstream::join(const std::shared_ptr<Watcher> &watcher)
         auto &watchers = byPrefix[watcher->prefix];
         if (watchers.empty())
             ++prefixLengths[watcher->prefix.size()];
+        watcher->slot = watchers.size();
         watchers.push_back(watcher);
     }
     settle();
@@ -150,8 +152,14 @@ void WatchHub::Upstream::settle()
         auto group = byPrefix.find(watcher->prefix);
         if (group == byPrefix.end())
             continue;
-        std::erase(group->second, watcher);
-        if (!group->second.empty())
+        // Swap with the last: constant time, and the order of watchers is nobody's business.
+        std::vector<std::shared_ptr<Watcher>> &watchers = group->second;
+        if (watcher->slot >= watchers.size() || watchers[watcher->slot] != watcher)
+            continue; // never went live
+        watchers[watcher->slot] = std::move(watchers.back());
+        watchers[watcher->slot]->slot = watcher->slot;
+        watchers.pop_back();
+        if (!watchers.empty())
             continue;
         auto length = prefixLengths.find(group->first.size());
         if (--length->second == 0)
