@@ -59,15 +59,41 @@ const char *methodName(QHttpServerRequest::Method method)
     }
 }
 
-api::ApiRequest toApiRequest(const QHttpServerRequest &request)
+std::string lowerCase(const QByteArray &text)
+{
+    std::string out(text.constData(), std::size_t(text.size()));
+    for (char &c : out) {
+        if (c >= 'A' && c <= 'Z')
+            c = char(c - 'A' + 'a');
+    }
+    return out;
+}
+
+bool equalsIgnoringCase(std::string_view text, std::string_view lowerCaseWord)
+{
+    return text.size() == lowerCaseWord.size()
+        && std::equal(text.begin(), text.end(), lowerCaseWord.begin(), [](char a, char b) {
+               return (a >= 'A' && a <= 'Z' ? char(a - 'A' + 'a') : a) == b;
+           });
+}
+
+// The request as the API layer sees it; `headerBytes` gets the size of its header fields.
+// Headers are read once (each QHttpServerRequest::headers() call copies them all).
+api::ApiRequest toApiRequest(const QHttpServerRequest &request, qsizetype &headerBytes)
 {
     api::ApiRequest out;
     out.method = methodName(request.method());
-    out.path = request.url().path(QUrl::FullyDecoded).toStdString();
-    for (const auto &[key, value] : request.query().queryItems(QUrl::FullyDecoded))
-        out.query[key.toStdString()] = value.toStdString();
-    for (const auto &[name, value] : request.headers())
-        out.headers[name.toLower().toStdString()] = value.toStdString();
+    const QUrl url = request.url();
+    out.path = url.path(QUrl::FullyDecoded).toStdString();
+    if (url.hasQuery()) {
+        for (const auto &[key, value] : QUrlQuery(url).queryItems(QUrl::FullyDecoded))
+            out.query[key.toStdString()] = value.toStdString();
+    }
+    headerBytes = 0;
+    for (const auto &[name, value] : request.headers()) {
+        headerBytes += name.size() + value.size() + 4;
+        out.headers[lowerCase(name)] = value.toStdString();
+    }
     out.body = request.body().toStdString();
     return out;
 }
@@ -177,8 +203,7 @@ bool ApiServer::handleRequest(const QHttpServerRequest &request, QTcpSocket *soc
 {
     connection(socket).idleSinceMs = -1; // busy until its response is out
     qsizetype headerBytes = 0;
-    for (const auto &[name, value] : request.headers())
-        headerBytes += name.size() + value.size() + 4;
+    api::ApiRequest apiRequest = toApiRequest(request, headerBytes);
     if (headerBytes > MAX_HEADER_BYTES) {
         model::Status tooLarge;
         tooLarge.code = 431;
@@ -191,11 +216,10 @@ bool ApiServer::handleRequest(const QHttpServerRequest &request, QTcpSocket *soc
         return true;
     }
     // An upgrade is answered by Qt; the watch starts in handleWebSocketConnections().
-    if (request.value("upgrade").toLower() == "websocket")
+    if (equalsIgnoringCase(apiRequest.header("upgrade"), "websocket"))
         return true;
-    const bool keepAlive = request.value("connection").toLower() != "close";
+    const bool keepAlive = !equalsIgnoringCase(apiRequest.header("connection"), "close");
     QPointer<QTcpSocket> guarded(socket);
-    api::ApiRequest apiRequest = toApiRequest(request);
     // The handler runs to completion at once unless a write waits (the lab's processing
     // delay, a remote storage); the socket is guarded for the late case.
     QCoro::Task<api::ApiResponse> task = m_handler->handle(std::move(apiRequest));
@@ -229,17 +253,32 @@ void ApiServer::respond(QPointer<QTcpSocket> socket, api::ApiResponse response, 
     }
     HttpResponse http;
     http.status = response.status;
-    http.contentType = QByteArray::fromStdString(response.contentType);
-    http.body = QByteArray::fromStdString(response.body);
-    for (const auto &[name, value] : response.headers)
-        http.headers.emplace_back(QByteArray::fromStdString(name), QByteArray::fromStdString(value));
+    http.contentType = std::move(response.contentType);
+    http.body = std::move(response.body);
+    http.headers = std::move(response.headers);
     socket->write(http.serialize(keepAlive));
-    // Sent now rather than on the next event-loop pass (saves a poll round per request).
-    socket->flush();
-    if (!keepAlive)
+    if (!keepAlive) {
+        socket->flush();
         socket->disconnectFromHost();
-    else
-        markIdle(socket.data());
+        return;
+    }
+    markIdle(socket.data());
+    // Sent once every request of this event-loop pass has been answered, before the next
+    // poll: the responses leave back to back, so a client waiting on several of them is
+    // woken once instead of once per response (and no poll round waits on writability).
+    m_unflushed.push_back(socket);
+    if (m_unflushed.size() == 1)
+        QMetaObject::invokeMethod(this, &ApiServer::flushResponses, Qt::QueuedConnection);
+}
+
+void ApiServer::flushResponses()
+{
+    std::vector<QPointer<QTcpSocket>> sockets;
+    sockets.swap(m_unflushed);
+    for (const QPointer<QTcpSocket> &socket : sockets) {
+        if (socket)
+            socket->flush();
+    }
 }
 
 void ApiServer::startWatch(QPointer<QTcpSocket> socket, std::shared_ptr<api::WatchStream> stream)

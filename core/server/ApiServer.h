@@ -83,6 +83,8 @@ protected:
 
 private:
     void respond(QPointer<QTcpSocket> socket, api::ApiResponse response, bool keepAlive);
+    // Writes out the responses of this event-loop pass (queued once per pass by respond()).
+    void flushResponses();
     // Watch over WebSocket on the same paths: one text message per event (wire contract §7).
     void handleWebSocketConnections();
     void serveWebSocket(std::unique_ptr<QWebSocket> socket, api::ApiResponse response);
@@ -106,6 +108,7 @@ private:
     std::unordered_map<QTcpSocket *, Connection> m_connections;
     QElapsedTimer m_clock;
     QTimer m_idleSweep;
+    std::vector<QPointer<QTcpSocket>> m_unflushed;
     struct OpenWatch {
         QPointer<QTcpSocket> socket;
         std::shared_ptr<api::WatchStream> stream;

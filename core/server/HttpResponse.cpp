@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "server/HttpResponse.h"
 
+#include <charconv>
+#include <string_view>
+
 #include <nlohmann/json.hpp>
 
 #include "model/Status.h"
@@ -11,25 +14,46 @@ HttpResponse HttpResponse::fromStatus(const model::Status &status)
 {
     HttpResponse response;
     response.status = status.code > 0 ? status.code : 200;
-    response.body = QByteArray::fromStdString(status.toJson().dump());
+    response.body = status.toJson().dump();
     if (status.details.retryAfterSeconds > 0)
-        response.headers.emplace_back("Retry-After", QByteArray::number(status.details.retryAfterSeconds));
+        response.headers.emplace_back("Retry-After", std::to_string(status.details.retryAfterSeconds));
     return response;
 }
 
 QByteArray HttpResponse::serialize(bool keepAlive) const
 {
-    QByteArray out;
-    out.reserve(body.size() + 160);
-    out += "HTTP/1.1 " + QByteArray::number(status) + ' ' + reasonPhrase(status) + "\r\n";
-    out += "Content-Type: " + contentType + "\r\n";
-    out += "Content-Length: " + QByteArray::number(body.size()) + "\r\n";
+    // Appended piece by piece into one reserved buffer: no temporaries, one allocation.
+    auto append = [](QByteArray &out, std::string_view text) { out.append(text.data(), qsizetype(text.size())); };
+    auto appendNumber = [](QByteArray &out, std::size_t value) {
+        char digits[24];
+        const auto end = std::to_chars(digits, digits + sizeof digits, value).ptr;
+        out.append(digits, qsizetype(end - digits));
+    };
+    const char *reason = reasonPhrase(status);
+    std::size_t headerBytes = 0;
     for (const auto &[name, value] : headers)
-        out += name + ": " + value + "\r\n";
+        headerBytes += name.size() + value.size() + 4;
+    QByteArray out;
+    out.reserve(qsizetype(body.size() + contentType.size() + headerBytes + 160));
+    out.append("HTTP/1.1 ");
+    appendNumber(out, std::size_t(status));
+    out.append(' ');
+    out.append(reason);
+    out.append("\r\nContent-Type: ");
+    append(out, contentType);
+    out.append("\r\nContent-Length: ");
+    appendNumber(out, body.size());
+    out.append("\r\n");
+    for (const auto &[name, value] : headers) {
+        append(out, name);
+        out.append(": ");
+        append(out, value);
+        out.append("\r\n");
+    }
     if (!keepAlive)
-        out += "Connection: close\r\n";
-    out += "\r\n";
-    out += body;
+        out.append("Connection: close\r\n");
+    out.append("\r\n");
+    append(out, body);
     return out;
 }
 
