@@ -101,9 +101,10 @@ QCoro::Task<ApiResponse> ApiHandler::handle(ApiRequest request)
     if (response.watch && attributes && m_access)
         m_access->registerWatch(response.watch, *attributes);
     if (pending) {
+        const std::shared_ptr<std::uint64_t> watchOperation = response.outcome.watchOperation;
         const std::uint64_t id = report(route, std::move(*pending), response);
-        if (response.watch && response.outcome.watchOperation)
-            *response.outcome.watchOperation = id;
+        if (response.watch && watchOperation)
+            *watchOperation = id;
     }
     co_return response;
 }
@@ -140,7 +141,7 @@ std::uint64_t ApiHandler::reportWatch(const std::string &clientId, const std::st
     report.endNs = report.startNs;
     report.statusCode = 200;
     report.outcome.resourceVersionSent = resourceVersionSent;
-    return m_observer(report);
+    return m_observer(std::move(report));
 }
 
 void ApiHandler::reportDelivery(std::uint64_t operationId, const std::string &resource,
@@ -150,7 +151,7 @@ void ApiHandler::reportDelivery(std::uint64_t operationId, const std::string &re
         m_deliveryObserver(deliveryReport(operationId, resource, WatchStream::describe(event)));
 }
 
-std::uint64_t ApiHandler::report(const Route &route, OperationReport report, const ApiResponse &response) const
+std::uint64_t ApiHandler::report(const Route &route, OperationReport report, ApiResponse &response) const
 {
     const std::string method = std::move(report.verb);
     const bool collection = route.kind == Route::Kind::Collection;
@@ -181,8 +182,8 @@ std::uint64_t ApiHandler::report(const Route &route, OperationReport report, con
         report.key += '/' + route.subresource;
     report.endNs = steadyNowNs();
     report.statusCode = response.status;
-    report.outcome = response.outcome;
-    return m_observer(report);
+    report.outcome = std::move(response.outcome);
+    return m_observer(std::move(report));
 }
 
 QCoro::Task<ApiResponse> ApiHandler::dispatch(Route route, ApiRequest request)

@@ -47,7 +47,7 @@ public:
     // operation journal), returning the id it gave the operation. Discovery, OpenAPI and
     // health requests are not reported. Every event a reported watch hands to its transport
     // goes to the delivery observer, with the watch's operation id.
-    using OperationObserver = std::function<std::uint64_t(const OperationReport &)>;
+    using OperationObserver = std::function<std::uint64_t(OperationReport &&)>;
     using DeliveryObserver = std::function<void(const DeliveryReport &)>;
 
     // Never throws: anything unexpected below becomes a 500 Status for this request only.
@@ -78,7 +78,8 @@ public:
 
 private:
     QCoro::Task<ApiResponse> dispatch(Route route, ApiRequest request);
-    std::uint64_t report(const Route &route, OperationReport report, const ApiResponse &response) const;
+    // Takes the response's outcome (the transport does not need it).
+    std::uint64_t report(const Route &route, OperationReport report, ApiResponse &response) const;
     // The journal's view of one delivered event of a watch on `resource`.
     static DeliveryReport deliveryReport(std::uint64_t operationId, const std::string &resource,
                                          const WatchStream::Delivery &delivery);

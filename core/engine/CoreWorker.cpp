@@ -88,9 +88,9 @@ void CoreWorker::buildCore()
     std::weak_ptr<history::Journal> journal = m_journal;
     // A journal of size 0 is off: a plain fast apiserver, no history (and no GUI batches).
     if (m_options.journalCapacity > 0) {
-        m_handler->setObserver([journal](const api::OperationReport &report) -> std::uint64_t {
+        m_handler->setObserver([journal](api::OperationReport &&report) -> std::uint64_t {
             auto shared = journal.lock();
-            return shared ? shared->record(report) : 0;
+            return shared ? shared->record(std::move(report)) : 0;
         });
         m_handler->setDeliveryObserver([journal](const api::DeliveryReport &report) {
             auto shared = journal.lock();
@@ -230,8 +230,22 @@ void CoreWorker::handleStatsTimer()
     }
 }
 
+void CoreWorker::sendOperationBatches()
+{
+    m_operationBatchesWanted = true;
+}
+
+void CoreWorker::sendWatchEventBatches()
+{
+    m_watchEventBatchesWanted = true;
+}
+
 void CoreWorker::flushOperations()
 {
+    // Operations recorded before a receiver connected are sent to it too (m_nextBatchId
+    // does not move while nobody listens).
+    if (!m_operationBatchesWanted)
+        return;
     const auto &operations = m_journal->history().operations();
     if (operations.empty() || operations.back().id < m_nextBatchId)
         return;
@@ -251,6 +265,8 @@ namespace rvscope::engine {
 
 void CoreWorker::flushWatchEvents()
 {
+    if (!m_watchEventBatchesWanted)
+        return;
     const history::History &history = m_journal->history();
     const auto &deliveries = history.watchDeliveries();
     const std::uint64_t total = history.droppedWatchDeliveries() + deliveries.size();

@@ -91,6 +91,11 @@ public Q_SLOTS:
     void fetchObjectVersion(const QString &key, qint64 resourceVersion);
     void clearHistory();
 
+    // Someone receives operationsRecorded / watchEventsRecorded: from now on the journal is
+    // summarized into batches for them (headless, nobody does, and nothing is built).
+    void sendOperationBatches();
+    void sendWatchEventBatches();
+
 Q_SIGNALS:
     void started(const rvscope::engine::ScenarioList &builtIns);
     void serverStateChanged(const rvscope::engine::ServerState &state);
@@ -139,6 +144,8 @@ private:
     QHostAddress m_serverAddress;
     QTimer *m_statsTimer = nullptr;
     CoreStats m_lastStats;
+    bool m_operationBatchesWanted = false;
+    bool m_watchEventBatchesWanted = false;
     std::uint64_t m_nextBatchId = 1;
     std::uint64_t m_watchEventsSent = 0; // deliveries ever appended to the journal and sent
     // Access control (CoreWorkerAccess.cpp): built from the options with the core.

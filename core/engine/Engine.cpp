@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "engine/Engine.h"
 
+#include <QtCore/QMetaMethod>
+
 #include "engine/CoreWorker.h"
 
 namespace rvscope::engine {
@@ -108,6 +110,14 @@ void Engine::post(Method method, Args... args)
     // Values are captured by copy: the call runs later, in the core thread.
     QMetaObject::invokeMethod(
         m_worker, [worker = m_worker, method, args...] { (worker->*method)(args...); }, Qt::QueuedConnection);
+}
+
+void Engine::connectNotify(const QMetaMethod &signal)
+{
+    if (signal == QMetaMethod::fromSignal(&Engine::operationsRecorded))
+        post(&CoreWorker::sendOperationBatches);
+    else if (signal == QMetaMethod::fromSignal(&Engine::watchEventsRecorded))
+        post(&CoreWorker::sendWatchEventBatches);
 }
 
 void Engine::startServer(const QHostAddress &address, quint16 port)

@@ -94,6 +94,10 @@ Q_SIGNALS:
     void historyImported(const QString &path, int operations, const QString &error);
     void errorOccurred(const QString &message);
 
+protected:
+    // The core builds operation and watch-event batches only once someone receives them.
+    void connectNotify(const QMetaMethod &signal) override;
+
 private:
     template<typename Method, typename... Args>
     void post(Method method, Args... args);

@@ -2,6 +2,8 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
+#include <unordered_map>
 
 #include "api/ApiTypes.h"
 #include "history/History.h"
@@ -10,14 +12,15 @@ namespace rvscope::history {
 
 // The core's operation journal: turns the API handler's reports into numbered
 // OperationRecords (ids from 1, in completion order) in a bounded History. The recorded
-// object is a bytes-only copy, so the journal holds no live trees and no storage memory.
-// Core thread only.
+// object is a bytes-only copy, so the journal holds no live trees and no storage memory;
+// operations that saw the same stored object share one copy (a key read again and again
+// costs its bytes once). Core thread only.
 class Journal final {
 public:
     explicit Journal(std::size_t capacity = History::DefaultCapacity);
 
     // Returns the new record's id.
-    std::uint64_t record(const api::OperationReport &report);
+    std::uint64_t record(api::OperationReport report);
     void record(WatchDelivery delivery) { m_history.append(std::move(delivery)); }
 
     const History &history() const { return m_history; }
@@ -28,7 +31,15 @@ public:
     void replace(History history);
 
 private:
+    // The bytes-only copy of `object`, shared with earlier records of the same object.
+    model::ObjectPtr recordedCopy(const model::ObjectPtr &object);
+
     History m_history;
+    struct RecordedCopy {
+        std::weak_ptr<const model::Object> source; // tells a reused address from the object
+        model::ObjectPtr copy;
+    };
+    std::unordered_map<const model::Object *, RecordedCopy> m_copies;
     std::uint64_t m_nextId = 1;
 };
 
