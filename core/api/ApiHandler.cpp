@@ -169,17 +169,16 @@ std::uint64_t ApiHandler::report(const Route &route, OperationReport report, Api
         report.verb = collection ? "deletecollection" : "delete";
     else
         report.verb = method;
-    report.key = route.resource;
-    if (!route.namespaceName.empty())
-        report.key += '/' + route.namespaceName;
     // A create names its object in the body: the key is the created object's.
-    std::string name = route.name;
-    if (name.empty())
-        name = response.outcome.objectName;
-    if (!name.empty())
-        report.key += '/' + name;
-    if (!route.subresource.empty())
-        report.key += '/' + route.subresource;
+    const std::string &name = route.name.empty() ? response.outcome.objectName : route.name;
+    report.key.reserve(route.resource.size() + route.namespaceName.size() + name.size() + route.subresource.size() + 3);
+    report.key = route.resource;
+    for (const std::string *part : {&route.namespaceName, &name, &route.subresource}) {
+        if (!part->empty()) {
+            report.key += '/';
+            report.key += *part;
+        }
+    }
     report.endNs = steadyNowNs();
     report.statusCode = response.status;
     report.outcome = std::move(response.outcome);

@@ -1,38 +1,42 @@
 // SPDX-License-Identifier: MIT
 #include "api/Route.h"
 
+#include <span>
+#include <string_view>
 #include <vector>
 
 #include "registry/Registry.h"
 
 namespace rvscope::api {
 namespace {
-std::vector<std::string> segmentsOf(const std::string &path)
+// The path's non-empty segments, as views into it (no copies: every request is routed).
+using Segments = std::vector<std::string_view>;
+
+Segments segmentsOf(std::string_view path)
 {
-    std::vector<std::string> segments;
+    Segments segments;
     std::size_t start = 0;
     while (start <= path.size()) {
         const std::size_t end = path.find('/', start);
-        const std::size_t stop = end == std::string::npos ? path.size() : end;
+        const std::size_t stop = end == std::string_view::npos ? path.size() : end;
         if (stop > start)
             segments.push_back(path.substr(start, stop - start));
-        if (end == std::string::npos)
+        if (end == std::string_view::npos)
             break;
         start = end + 1;
     }
     return segments;
 }
 
-Route resourceRoute(Route route, const std::vector<std::string> &rest, const registry::Registry &registry)
+// `rest`: the segments after the group and version.
+Route resourceRoute(Route route, std::span<const std::string_view> rest, const registry::Registry &registry)
 {
-    auto served = [&](const std::string &resource) {
-        return registry.find(route.group, route.version, resource) != nullptr;
-    };
     // /namespaces/<ns>/<resource>... names a namespaced resource; /namespaces/<name>/status
     // names the namespace's own subresource.
+    const registry::Registry::Entry *entry = nullptr;
     bool namespacedPath = false;
     if (rest.size() >= 3 && rest[0] == "namespaces") {
-        const auto *entry = registry.find(route.group, route.version, rest[2]);
+        entry = registry.find(route.group, route.version, rest[2]);
         namespacedPath = entry && entry->type->namespaced();
     }
     if (namespacedPath) {
@@ -53,8 +57,9 @@ Route resourceRoute(Route route, const std::vector<std::string> &rest, const reg
             route.name = rest[1];
         if (rest.size() == 3)
             route.subresource = rest[2];
+        entry = registry.find(route.group, route.version, route.resource);
     }
-    if (route.kind != Route::Kind::NotFound && !served(route.resource))
+    if (route.kind != Route::Kind::NotFound && !entry)
         route.kind = Route::Kind::NotFound;
     return route;
 }
@@ -62,7 +67,7 @@ Route resourceRoute(Route route, const std::vector<std::string> &rest, const reg
 
 Route resolveRoute(const std::string &path, const registry::Registry &registry)
 {
-    const std::vector<std::string> s = segmentsOf(path);
+    const Segments s = segmentsOf(path);
     Route route;
     if (s.empty())
         return route;
@@ -75,8 +80,11 @@ Route resolveRoute(const std::string &path, const registry::Registry &registry)
             route.kind = Route::Kind::OpenApiIndex;
         } else {
             route.kind = Route::Kind::OpenApiDoc;
-            for (std::size_t i = 2; i < s.size(); ++i)
-                route.openApiKey += (i > 2 ? "/" : "") + s[i];
+            for (std::size_t i = 2; i < s.size(); ++i) {
+                if (i > 2)
+                    route.openApiKey += '/';
+                route.openApiKey += s[i];
+            }
         }
     } else if (s[0] == "api") {
         if (s.size() == 1) {
@@ -86,7 +94,7 @@ Route resolveRoute(const std::string &path, const registry::Registry &registry)
             if (s.size() == 2)
                 route.kind = Route::Kind::Resources;
             else
-                return resourceRoute(route, std::vector<std::string>(s.begin() + 2, s.end()), registry);
+                return resourceRoute(std::move(route), std::span(s).subspan(2), registry);
         }
     } else if (s[0] == "apis") {
         if (s.size() == 1) {
@@ -102,7 +110,7 @@ Route resolveRoute(const std::string &path, const registry::Registry &registry)
                 else if (s.size() == 4 && route.group == "bulk.k8s.io" && s[3] == "bulkgetoperations")
                     route.kind = Route::Kind::BulkGet;
                 else
-                    return resourceRoute(route, std::vector<std::string>(s.begin() + 3, s.end()), registry);
+                    return resourceRoute(std::move(route), std::span(s).subspan(3), registry);
             }
         }
     }

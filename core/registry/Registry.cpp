@@ -139,10 +139,10 @@ void Registry::removeType(const model::GroupVersionResource &gvr)
         m_typesChanged();
 }
 
-const Registry::Entry *Registry::find(const std::string &group, const std::string &version,
-                                      const std::string &resource) const
+const Registry::Entry *Registry::find(std::string_view group, std::string_view version,
+                                      std::string_view resource) const
 {
-    auto it = m_entries.find({group, version, resource});
+    auto it = m_entries.find(std::tuple<std::string_view, std::string_view, std::string_view>(group, version, resource));
     return it == m_entries.end() ? nullptr : &it->second;
 }
 

@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <qcoro/qcorotask.h>
@@ -53,8 +54,9 @@ public:
 
     QCoro::Task<model::VoidResult> bootstrap();
 
-    // The entry serving group/version/resource, or nullptr.
-    const Entry *find(const std::string &group, const std::string &version, const std::string &resource) const;
+    // The entry serving group/version/resource, or nullptr (no copy of the names is made:
+    // every request looks its type up).
+    const Entry *find(std::string_view group, std::string_view version, std::string_view resource) const;
     const Entry *find(const model::GroupVersionResource &gvr) const
     {
         return find(gvr.group, gvr.version, gvr.resource);
@@ -89,7 +91,7 @@ private:
     std::shared_ptr<storage::Storage> m_storage;
     std::map<std::string, std::shared_ptr<storage::Storage>> m_separateStorage;
     std::shared_ptr<StoreEnvironment> m_environment;
-    std::map<std::tuple<std::string, std::string, std::string>, Entry> m_entries;
+    std::map<std::tuple<std::string, std::string, std::string>, Entry, std::less<>> m_entries;
     std::uint64_t m_typesGeneration = 0;
     std::function<void()> m_typesChanged;
     // Guards the hooks captured by the environment against a destroyed registry.
