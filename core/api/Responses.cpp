@@ -12,7 +12,7 @@ ApiResponse statusResponse(const model::Status &status)
 {
     ApiResponse response;
     response.status = status.code > 0 ? status.code : 200;
-    response.body = status.toJson().dump();
+    response.body = status.dump();
     response.outcome.reason = status.reason;
     if (status.details.retryAfterSeconds > 0)
         response.headers.emplace_back("Retry-After", std::to_string(status.details.retryAfterSeconds));

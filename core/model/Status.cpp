@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "model/Status.h"
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 namespace rvscope::model {
@@ -9,6 +11,133 @@ bool StatusDetails::empty() const
 {
     return name.empty() && group.empty() && kind.empty() && uid.empty() && causes.empty()
         && retryAfterSeconds == 0;
+}
+
+namespace {
+// A JSON string as nlohmann::json::dump() writes it (ASCII only: the caller checks).
+void appendJsonString(std::string &out, const std::string &text)
+{
+    out += '"';
+    for (const char c : text) {
+        switch (c) {
+        case '"': out += "\\\""; break;
+        case '\\': out += "\\\\"; break;
+        case '\b': out += "\\b"; break;
+        case '\f': out += "\\f"; break;
+        case '\n': out += "\\n"; break;
+        case '\r': out += "\\r"; break;
+        case '\t': out += "\\t"; break;
+        default:
+            if (static_cast<unsigned char>(c) < 0x20) {
+                static constexpr char hex[] = "0123456789abcdef";
+                out += "\\u00";
+                out += hex[(c >> 4) & 0xf];
+                out += hex[c & 0xf];
+            } else {
+                out += c;
+            }
+        }
+    }
+    out += '"';
+}
+
+void appendMember(std::string &out, bool &first, const char *name)
+{
+    if (!first)
+        out += ',';
+    first = false;
+    out += '"';
+    out += name;
+    out += "\":";
+}
+
+bool isAscii(const std::string &text)
+{
+    return std::all_of(text.begin(), text.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
+}
+} // namespace
+
+std::string Status::dump() const
+{
+    // Non-ASCII text goes through nlohmann, which validates UTF-8 as it always did.
+    bool ascii = isAscii(message) && isAscii(reason) && isAscii(details.name) && isAscii(details.group)
+        && isAscii(details.kind) && isAscii(details.uid);
+    for (const StatusCause &cause : details.causes)
+        ascii = ascii && isAscii(cause.type) && isAscii(cause.message) && isAscii(cause.field);
+    if (!ascii)
+        return toJson().dump();
+    // Members in key order, as nlohmann's std::map-backed objects print them.
+    std::string out;
+    out.reserve(160 + message.size());
+    bool first = true;
+    out += '{';
+    appendMember(out, first, "apiVersion");
+    out += "\"v1\"";
+    if (!isSuccess()) {
+        appendMember(out, first, "code");
+        out += std::to_string(code);
+    }
+    if (!details.empty()) {
+        appendMember(out, first, "details");
+        out += '{';
+        bool firstDetail = true;
+        if (!details.causes.empty()) {
+            appendMember(out, firstDetail, "causes");
+            out += '[';
+            for (std::size_t i = 0; i < details.causes.size(); ++i) {
+                const StatusCause &cause = details.causes[i];
+                out += i == 0 ? "{" : ",{";
+                bool firstCause = true;
+                if (!cause.field.empty()) {
+                    appendMember(out, firstCause, "field");
+                    appendJsonString(out, cause.field);
+                }
+                if (!cause.message.empty()) {
+                    appendMember(out, firstCause, "message");
+                    appendJsonString(out, cause.message);
+                }
+                if (!cause.type.empty()) {
+                    appendMember(out, firstCause, "reason");
+                    appendJsonString(out, cause.type);
+                }
+                out += '}';
+            }
+            out += ']';
+        }
+        const std::pair<const char *, const std::string *> names[] = {
+            {"group", &details.group}, {"kind", &details.kind}, {"name", &details.name}};
+        for (const auto &[key, value] : names) {
+            if (!value->empty()) {
+                appendMember(out, firstDetail, key);
+                appendJsonString(out, *value);
+            }
+        }
+        if (details.retryAfterSeconds > 0) {
+            appendMember(out, firstDetail, "retryAfterSeconds");
+            out += std::to_string(details.retryAfterSeconds);
+        }
+        if (!details.uid.empty()) {
+            appendMember(out, firstDetail, "uid");
+            appendJsonString(out, details.uid);
+        }
+        out += '}';
+    }
+    appendMember(out, first, "kind");
+    out += "\"Status\"";
+    if (!message.empty()) {
+        appendMember(out, first, "message");
+        appendJsonString(out, message);
+    }
+    appendMember(out, first, "metadata");
+    out += "{}";
+    if (!reason.empty()) {
+        appendMember(out, first, "reason");
+        appendJsonString(out, reason);
+    }
+    appendMember(out, first, "status");
+    out += isSuccess() ? "\"Success\"" : "\"Failure\"";
+    out += '}';
+    return out;
 }
 
 nlohmann::json Status::toJson() const

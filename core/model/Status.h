@@ -55,6 +55,9 @@ struct Status final {
     // {"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure",...}; `code` and
     // empty details are left out the way the apiserver leaves them out.
     nlohmann::json toJson() const;
+    // toJson().dump(), written directly without building the tree: every error response
+    // (a 409 of each lost compare-and-swap) is one.
+    std::string dump() const;
     static Status fromJson(const nlohmann::json &json);
 
     static Status internalError(std::string message);

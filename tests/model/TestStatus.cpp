@@ -20,6 +20,7 @@ private Q_SLOTS:
     void testMessages();
     void testInvalidListsCauses();
     void testGroupResourceNames();
+    void testDumpWritesWhatTheTreeWrites();
 };
 
 void TestStatus::testFailureJsonShape()
@@ -106,6 +107,26 @@ void TestStatus::testGroupResourceNames()
     QCOMPARE(GroupVersionResource({"", "v1", "pods"}).apiVersion(), std::string("v1"));
     QCOMPARE(splitApiVersion("apps/v1"), (std::pair<std::string, std::string>{"apps", "v1"}));
     QCOMPARE(splitApiVersion("v1"), (std::pair<std::string, std::string>{"", "v1"}));
+}
+
+void TestStatus::testDumpWritesWhatTheTreeWrites()
+{
+    Status success;
+    success.details.name = "foo";
+    success.details.kind = "configmaps";
+    success.details.uid = "u-1";
+    Status retry = errors::tooManyRequests("too many open watches, please try again later", 3);
+    Status escapes = errors::badRequest(std::string("quote \" backslash \\ tab \t nl \n ctl \x01 \x1f del \x7f"));
+    Status utf8 = errors::badRequest("caf\xc3\xa9");
+    Status empty;
+    empty.code = 500;
+    const Status statuses[] = {
+        errors::conflict({"", "configmaps"}, "hot", errors::OPTIMISTIC_LOCK_ERROR_MSG),
+        errors::invalid("Pod", "p", {{"FieldValueRequired", "Required value", "spec.containers"},
+                                     {"FieldValueRequired", "", "spec.x"}}),
+        errors::pathNotFound(), success, retry, escapes, utf8, empty};
+    for (const Status &status : statuses)
+        QCOMPARE(status.dump(), status.toJson().dump());
 }
 
 QTEST_GUILESS_MAIN(TestStatus)
