@@ -170,12 +170,11 @@ QCoro::Task<model::Result<ObjectPtr>> Store::get(std::string ns, std::string nam
     co_return got.value();
 }
 
-model::Result<model::Object> Store::prepareUpdate(const std::string &ns, const std::string &name, model::Object object,
-                                                  const ObjectPtr &existing) const
+std::optional<model::Status> Store::checkUpdate(const std::string &ns, const std::string &name,
+                                                const model::Object &object, const ObjectPtr &existing) const
 {
     const ResourceType &type = *m_type;
-    const std::string apiVersion = type.apiVersion();
-    if (auto undecodable = checkDecodable(object, type.kind, apiVersion))
+    if (auto undecodable = checkDecodable(object, type.kind, type.apiVersion()))
         return *undecodable;
     if (object.name() != name) {
         return model::errors::badRequest("the name of the object (" + object.name()
@@ -186,7 +185,6 @@ model::Result<model::Object> Store::prepareUpdate(const std::string &ns, const s
         if (!bodyNamespace.empty() && bodyNamespace != ns)
             return model::errors::badRequest(
                 "the namespace of the provided object does not match the namespace sent on the request");
-        object.setNamespace(ns);
     }
 
     // The optimistic-concurrency decision: only a resourceVersion the client sent can
@@ -200,10 +198,23 @@ model::Result<model::Object> Store::prepareUpdate(const std::string &ns, const s
                   "metadata.resourceVersion"}},
                 type.gvr.resource, type.gvr.group);
         }
-        object.setResourceVersion(existing->resourceVersion());
     } else if (sent != existing->resourceVersion()) {
         return model::errors::conflict(type.groupResource(), name, model::errors::OPTIMISTIC_LOCK_ERROR_MSG);
     }
+    return std::nullopt;
+}
+
+model::Result<model::Object> Store::prepareUpdate(const std::string &ns, const std::string &name, model::Object object,
+                                                  const ObjectPtr &existing) const
+{
+    const ResourceType &type = *m_type;
+    const std::string apiVersion = type.apiVersion();
+    if (auto refused = checkUpdate(ns, name, object, existing))
+        return *refused;
+    if (type.namespaced())
+        object.setNamespace(ns);
+    if (object.resourceVersion().empty())
+        object.setResourceVersion(existing->resourceVersion());
 
     nlohmann::json &json = object.mutableJson();
     setString(json, "kind", type.kind);
@@ -248,6 +259,12 @@ QCoro::Task<model::Result<UpdateResponse>> Store::update(std::string ns, std::st
 
     // Everything that decides the outcome runs here, inside the compare-and-swap loop.
     storage::TryUpdate tryUpdate = [self, ns, name, info](ObjectPtr existing) -> QCoro::Task<model::Result<model::Object>> {
+        // A PUT that lost the race (most of them on a hot key) is refused before its object
+        // is copied; prepareUpdate makes the same checks, in the same order, on the copy.
+        if (const model::Object *unchanged = info->unchangedObject(); unchanged && existing) {
+            if (auto refused = self->checkUpdate(ns, name, *unchanged, existing))
+                co_return *refused;
+        }
         model::Result<model::Object> desired = co_await info->updatedObject(existing);
         if (!desired)
             co_return std::move(desired).error();

@@ -59,6 +59,10 @@ private:
     struct Selection;
     model::Result<std::shared_ptr<const Selection>> selection(const std::string &ns, const ListOptions &options) const;
     std::optional<model::Status> prepareCreate(const std::string &ns, model::Object &object);
+    // The checks of prepareUpdate that only read `object`, in its order (400 undecodable or
+    // mismatched name/namespace, 422 no resourceVersion where one is required, 409 stale).
+    std::optional<model::Status> checkUpdate(const std::string &ns, const std::string &name,
+                                             const model::Object &object, const model::ObjectPtr &existing) const;
     model::Result<model::Object> prepareUpdate(const std::string &ns, const std::string &name, model::Object object,
                                                const model::ObjectPtr &existing) const;
     QCoro::Task<model::Result<DeleteResponse>> markForDeletion(std::string key, std::string name,

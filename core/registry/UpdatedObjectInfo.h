@@ -29,6 +29,9 @@ public:
     // The desired object. `existing` is null when the object is missing and the type allows
     // create-on-update.
     virtual QCoro::Task<model::Result<model::Object>> updatedObject(model::ObjectPtr existing) const = 0;
+    // The object updatedObject() returns a copy of whatever `existing` is (a PUT), else null:
+    // the store can refuse a stale resourceVersion before copying it.
+    virtual const model::Object *unchangedObject() const { return nullptr; }
 };
 
 // PUT: the client's object, unchanged whatever is stored.
@@ -37,6 +40,7 @@ public:
     explicit PutObjectInfo(model::Object object);
     storage::Preconditions preconditions() const override;
     QCoro::Task<model::Result<model::Object>> updatedObject(model::ObjectPtr existing) const override;
+    const model::Object *unchangedObject() const override { return &m_object; }
 
 private:
     model::Object m_object;
