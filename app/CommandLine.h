@@ -16,7 +16,9 @@ struct ServeOptions final {
     QHostAddress address = QHostAddress::LocalHost;
     quint16 port = 8001;
     std::size_t watchHistory = 10000;
-    std::size_t journalSize = 250000; // operations (and watch deliveries) the journal keeps
+    // Operations (and watch deliveries) the journal keeps. Off by default: headless, nothing
+    // reads the journal (the GUI, which draws it, keeps EngineOptions::journalCapacity).
+    std::size_t journalSize = 0;
     QString tokenFile;
     QString policyFile;
     int anonymous = -1; // -1: only on loopback addresses, 0: refused, 1: allowed

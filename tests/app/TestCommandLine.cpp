@@ -148,6 +148,8 @@ void TestCommandLine::testScenarioCommands()
     QCOMPARE(run.scenario.seed, quint64(7));
     QCOMPARE(run.scenario.exportPath, QStringLiteral("h.jsonl"));
     QVERIFY(run.scenario.check);
+    QCOMPARE(parseCommandLine({"rvscope", "serve"}).serve.journalSize, std::size_t(0)); // headless: nobody reads it
+    QCOMPARE(parseCommandLine({"rvscope", "serve", "--journal-size", "1000"}).serve.journalSize, std::size_t(1000));
     QCOMPARE(parseCommandLine({"rvscope", "serve", "--journal-size", "0"}).serve.journalSize, std::size_t(0));
     QCOMPARE(parseCommandLine({"rvscope", "serve", "--journal-size", "x"}).kind, Command::Kind::Error);
     QCOMPARE(parseCommandLine({"rvscope", "serve"}).serve.maxWatchBacklog, std::size_t(8 * 1024 * 1024));
