@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "model/JsonAccess.h"
+#include "model/JsonParse.h"
 #include "model/StatusErrors.h"
 
 namespace rvscope::api {
@@ -113,7 +114,7 @@ model::Result<registry::DeleteOptions> deleteOptionsFrom(const ApiRequest &reque
     registry::DeleteOptions options;
     nlohmann::json body = nlohmann::json::object();
     if (!request.body.empty()) {
-        body = nlohmann::json::parse(request.body, nullptr, /*allow_exceptions=*/false);
+        body = model::parseJson(request.body).value_or(nlohmann::json());
         if (!body.is_object())
             return model::errors::badRequest("the DeleteOptions body is not a JSON object");
     }

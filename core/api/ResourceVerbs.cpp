@@ -9,6 +9,7 @@
 #include "api/Responses.h"
 #include "api/WatchStream.h"
 #include "model/JsonAccess.h"
+#include "model/JsonParse.h"
 #include "model/StatusErrors.h"
 #include "patch/PatchType.h"
 #include "registry/Registry.h"
@@ -48,7 +49,7 @@ std::string patchResourceVersion(const std::string &body)
 {
     if (body.find("resourceVersion") == std::string::npos)
         return {};
-    const nlohmann::json json = nlohmann::json::parse(body, nullptr, /*allow_exceptions=*/false);
+    const nlohmann::json json = model::parseJson(body).value_or(nlohmann::json());
     auto stringAt = [](const nlohmann::json &value) { return value.is_string() ? value.get<std::string>() : std::string(); };
     if (json.is_array()) {
         for (const auto &op : json) {
@@ -264,10 +265,10 @@ QCoro::Task<ApiResponse> ApiHandler::subresource(Route route, ApiRequest request
                                                     isScale || type.strategy->supportsStrategicMerge());
         if (!patchType)
             co_return statusResponse(patchType.error());
-        nlohmann::json body = nlohmann::json::parse(request.body, nullptr, false);
-        if (body.is_discarded())
+        std::optional<nlohmann::json> body = model::parseJson(request.body);
+        if (!body)
             co_return statusResponse(model::errors::badRequest("error decoding patch: invalid JSON"));
-        info = std::make_shared<registry::PatchObjectInfo>(*patchType, std::move(body), kind);
+        info = std::make_shared<registry::PatchObjectInfo>(*patchType, std::move(*body), kind);
     }
     info = withDelay(std::move(info), m_options.processingDelayMs);
     // Not a conditional expression: g++ 12 miscompiles co_await inside ?:.

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "api/protobuf/ProtobufBody.h"
+#include "model/JsonParse.h"
 #include "model/StatusErrors.h"
 
 namespace rvscope::api {
@@ -103,8 +104,8 @@ model::Result<model::Object> decodeBody(const ApiRequest &request, const std::st
             return std::move(decoded).error();
         json = std::move(decoded).value();
     } else if (media.empty() || media == "application/json" || media == "*/*") {
-        json = nlohmann::json::parse(request.body, nullptr, /*allow_exceptions=*/false);
-        if (json.is_discarded() || !json.is_object())
+        json = model::parseJson(request.body).value_or(nlohmann::json());
+        if (!json.is_object())
             return model::errors::badRequest(kind + " in version \"" + apiVersion + "\" cannot be handled as a " + kind
                                              + ": the request body is not a JSON object");
     } else {

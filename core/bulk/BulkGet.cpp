@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "model/JsonParse.h"
 #include "model/StatusErrors.h"
 #include "registry/Registry.h"
 
@@ -70,8 +71,8 @@ QCoro::Task<model::Result<std::string>> BulkGet::run(std::string body, std::stri
     if (body.size() > m_options.maxBodyBytes)
         co_return model::errors::requestEntityTooLarge("Request entity too large: limit is "
                                                        + std::to_string(m_options.maxBodyBytes));
-    const nlohmann::json json = nlohmann::json::parse(body, nullptr, /*allow_exceptions=*/false);
-    if (json.is_discarded() || !json.is_object())
+    const nlohmann::json json = model::parseJson(body).value_or(nlohmann::json());
+    if (!json.is_object())
         co_return model::errors::badRequest("BulkGetOperations in version \"v1\" cannot be handled: the request body "
                                             "is not a JSON object");
     auto operationsJson = json.find("operations");

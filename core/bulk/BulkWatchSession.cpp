@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "model/JsonParse.h"
 #include "model/StatusErrors.h"
 #include "registry/Registry.h"
 #include "storage/WatchHandle.h"
@@ -111,9 +112,9 @@ void BulkWatchSession::handleFrame(const std::string &frame)
 {
     if (m_closed)
         return;
-    const nlohmann::json request = nlohmann::json::parse(frame, nullptr, /*allow_exceptions=*/false);
+    const nlohmann::json request = model::parseJson(frame).value_or(nlohmann::json());
     const nlohmann::json noId;
-    if (request.is_discarded() || !request.is_object()) {
+    if (!request.is_object()) {
         sendError(noId, model::errors::badRequest("a request must be a JSON object {\"id\":N, \"watch\"|\"closeWatch\"}"));
         return;
     }

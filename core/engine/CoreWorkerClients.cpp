@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "model/JsonAccess.h"
+#include "model/JsonParse.h"
 #include "server/ApiServer.h"
 #include "sim/Clock.h"
 #include "sim/Transport.h"
@@ -120,7 +121,9 @@ void CoreWorker::handleProcessFinished(QProcess *process)
         --group.running;
         // The last stdout line is the process's summary as JSON.
         const QList<QByteArray> lines = process->readAllStandardOutput().trimmed().split('\n');
-        const nlohmann::json summary = nlohmann::json::parse(lines.isEmpty() ? QByteArray() : lines.last(), nullptr, false);
+        const nlohmann::json summary =
+            model::parseJson(lines.isEmpty() ? std::string_view() : std::string_view(lines.last().constData(), std::size_t(lines.last().size())))
+                .value_or(nlohmann::json());
         if (process->exitStatus() != QProcess::NormalExit || process->exitCode() != 0 || !summary.is_object()) {
             group.errors.append(QStringLiteral("client process failed: %1 %2")
                                     .arg(process->errorString(), QString::fromLocal8Bit(process->readAllStandardError()).trimmed()));

@@ -5,6 +5,7 @@
 #include <ostream>
 #include <string>
 
+#include "model/JsonParse.h"
 #include "model/StatusErrors.h"
 
 namespace rvscope::history {
@@ -133,9 +134,10 @@ model::Result<History> History::importJsonLines(std::istream &in, std::size_t ca
         ++lineNumber;
         if (text.find_first_not_of(" \t\r") == std::string::npos)
             continue;
-        json line = json::parse(text, nullptr, /*allow_exceptions=*/false);
-        if (line.is_discarded())
+        std::optional<json> parsed = model::parseJson(text);
+        if (!parsed)
             return badLine(lineNumber, "not valid JSON");
+        json line = std::move(*parsed);
         if (!line.is_object())
             return badLine(lineNumber, "not a JSON object");
         std::string record;

@@ -3,6 +3,7 @@
 
 #include <charconv>
 
+#include "model/JsonParse.h"
 #include "model/StatusErrors.h"
 
 namespace rvscope::model {
@@ -53,9 +54,8 @@ Object Object::fromTrustedBytes(std::string bytes)
 const nlohmann::json &Object::json() const
 {
     if (!m_jsonValid) {
-        m_json = nlohmann::json::parse(m_bytes, nullptr, /*allow_exceptions=*/false);
-        if (m_json.is_discarded())
-            m_json = nlohmann::json::object();
+        std::optional<nlohmann::json> parsed = parseJson(m_bytes);
+        m_json = parsed ? std::move(*parsed) : nlohmann::json::object();
         m_jsonValid = true;
     }
     return m_json;
@@ -63,12 +63,12 @@ const nlohmann::json &Object::json() const
 
 Result<Object> Object::parse(std::string_view bytes)
 {
-    nlohmann::json json = nlohmann::json::parse(bytes, nullptr, /*allow_exceptions=*/false);
-    if (json.is_discarded())
+    std::optional<nlohmann::json> json = parseJson(bytes);
+    if (!json)
         return errors::badRequest("the request body is not valid JSON");
-    if (!json.is_object())
+    if (!json->is_object())
         return errors::badRequest("the request body must be a JSON object");
-    return Object(std::move(json));
+    return Object(std::move(*json));
 }
 
 nlohmann::json &Object::mutableJson()

@@ -4,6 +4,7 @@
 #include <QtCore/QByteArray>
 #include <nlohmann/json.hpp>
 
+#include "model/JsonParse.h"
 #include "model/StatusErrors.h"
 
 namespace rvscope::registry {
@@ -26,7 +27,7 @@ model::Result<ContinueToken> ContinueToken::decode(const std::string &token)
                                                         BASE64_OPTIONS | QByteArray::AbortOnBase64DecodingErrors);
     if (!decoded)
         return invalid("not base64");
-    const nlohmann::json json = nlohmann::json::parse((*decoded).toStdString(), nullptr, false);
+    const nlohmann::json json = model::parseJson((*decoded).toStdString()).value_or(nlohmann::json());
     if (!json.is_object() || json.value("v", "") != "meta.k8s.io/v1")
         return invalid("unknown format");
     auto rv = json.find("rv");

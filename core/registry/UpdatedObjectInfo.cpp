@@ -5,6 +5,7 @@
 
 #include <qcoro/qcorotimer.h>
 
+#include "model/JsonParse.h"
 #include "model/StatusErrors.h"
 #include "patch/JsonPatch.h"
 #include "patch/MergePatch.h"
@@ -74,15 +75,15 @@ model::Result<std::shared_ptr<const UpdatedObjectInfo>> makePatchInfo(const Reso
     auto patchType = patch::patchTypeForRequest(contentType, type.strategy->supportsStrategicMerge());
     if (!patchType)
         return std::move(patchType).error();
-    nlohmann::json parsed = nlohmann::json::parse(body, nullptr, /*allow_exceptions=*/false);
-    if (parsed.is_discarded()) {
+    std::optional<nlohmann::json> parsed = model::parseJson(body);
+    if (!parsed) {
         if (*patchType == patch::PatchType::ApplyPatch)
             return model::errors::unsupportedMediaType(
                 "rvscope accepts server-side apply bodies in JSON only (kubectl sends JSON)");
         return model::errors::badRequest("error decoding patch: invalid JSON");
     }
     return std::shared_ptr<const UpdatedObjectInfo>(
-        std::make_shared<PatchObjectInfo>(*patchType, std::move(parsed), type.kind));
+        std::make_shared<PatchObjectInfo>(*patchType, std::move(*parsed), type.kind));
 }
 
 DelayedObjectInfo::DelayedObjectInfo(std::shared_ptr<const UpdatedObjectInfo> inner, int delayMs)

@@ -4,6 +4,7 @@
 #include <array>
 
 #include "model/JsonAccess.h"
+#include "model/JsonParse.h"
 
 namespace rvscope::sim {
 namespace {
@@ -109,9 +110,7 @@ QCoro::Task<KubeResponse> KubeClient::send(api::ApiRequest request)
     result.status = response.status;
     result.watch = response.watch;
     if (!response.body.empty())
-        result.body = nlohmann::json::parse(response.body, nullptr, /*allow_exceptions=*/false);
-    if (result.body.is_discarded())
-        result.body = nullptr;
+        result.body = model::parseJson(response.body).value_or(nlohmann::json());
     if (!result.ok()) {
         result.reason = model::stringOr(model::member(result.body, "reason"), "");
         result.message = model::stringOr(model::member(result.body, "message"), response.body);

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "model/JsonAccess.h"
+#include "model/JsonParse.h"
 #include "model/StatusErrors.h"
 
 namespace rvscope::sim {
@@ -210,10 +211,10 @@ model::Result<Scenario> Scenario::fromJson(const nlohmann::json &json)
 
 model::Result<Scenario> Scenario::parse(const std::string &text)
 {
-    const nlohmann::json json = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
-    if (json.is_discarded())
+    const std::optional<nlohmann::json> json = model::parseJson(text);
+    if (!json)
         return model::errors::badRequest("scenario file: not valid JSON");
-    return fromJson(json);
+    return fromJson(*json);
 }
 
 } // namespace rvscope::sim

@@ -11,6 +11,7 @@
 #include "history/LostUpdateChecker.h"
 #include "history/WatchGuaranteesChecker.h"
 #include "model/JsonAccess.h"
+#include "model/JsonParse.h"
 #include "sim/Clock.h"
 #include "sim/KubeClient.h"
 #include "sim/NodeGraphFeeder.h"
@@ -336,7 +337,7 @@ void ScenarioRunner::openWatch(const ScenarioStep &step, std::shared_ptr<api::Wa
     auto opening = std::make_shared<Opening>();
     stream->attach(
         [journal, pending, watcher, operation, opening](const std::string &line) {
-            const nlohmann::json event = nlohmann::json::parse(line, nullptr, false);
+            const nlohmann::json event = model::parseJson(line).value_or(nlohmann::json());
             const std::string type = model::stringOr(model::member(event, "type"), "");
             const nlohmann::json &object = model::member(event, "object");
             history::WatchDelivery delivery;

@@ -3,6 +3,7 @@
 
 
 #include "model/JsonAccess.h"
+#include "model/JsonParse.h"
 #include "registry/strategies/Base64.h"
 #include "registry/strategies/JsonEdit.h"
 #include "registry/strategies/StrategyErrors.h"
@@ -63,7 +64,7 @@ void validateDockerConfig(const std::map<std::string, std::string> &data, const 
         causes.push_back(requiredField("data[" + key + ']'));
         return;
     }
-    if (nlohmann::json::parse(it->second, nullptr, false).is_discarded())
+    if (!model::parseJson(it->second))
         causes.push_back(invalidField("data[" + key + ']', REDACTED, "invalid character in JSON"));
 }
 

@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: MIT
+// model::parseJson must accept, reject and build exactly what nlohmann::json::parse does:
+// every case here is checked against nlohmann itself, value types included.
+#include <cstring>
+#include <random>
+#include <string>
+
+#include <QtTest/QtTest>
+
+#include "model/JsonParse.h"
+
+using nlohmann::json;
+using rvscope::model::parseJson;
+
+namespace {
+
+// Same value, same types all the way down (5 as unsigned is not 5 as integer), and doubles
+// equal bit for bit (-0.0 is not 0.0).
+bool identical(const json &a, const json &b)
+{
+    if (a.type() != b.type())
+        return false;
+    switch (a.type()) {
+    case json::value_t::object: {
+        if (a.size() != b.size())
+            return false;
+        auto ia = a.begin();
+        auto ib = b.begin();
+        for (; ia != a.end(); ++ia, ++ib) {
+            if (ia.key() != ib.key() || !identical(*ia, *ib))
+                return false;
+        }
+        return true;
+    }
+    case json::value_t::array: {
+        if (a.size() != b.size())
+            return false;
+        for (std::size_t i = 0; i < a.size(); ++i) {
+            if (!identical(a[i], b[i]))
+                return false;
+        }
+        return true;
+    }
+    case json::value_t::number_float: {
+        const double x = a.get<double>();
+        const double y = b.get<double>();
+        return std::memcmp(&x, &y, sizeof x) == 0;
+    }
+    default:
+        return a == b;
+    }
+}
+
+// An empty string when both parsers agree, else what differs. The one intended difference:
+// nlohmann ends its input at a NUL byte and ignores what follows ("[1]\0x" is [1]), while
+// parseJson, like Go's encoding/json in the apiserver, rejects anything after the value.
+std::string disagreement(const std::string &text)
+{
+    const json expected = json::parse(text, nullptr, /*allow_exceptions=*/false);
+    const std::optional<json> actual = parseJson(text);
+    if (!expected.is_discarded() && text.find('\0') != std::string::npos)
+        return actual ? "accepted a NUL byte after the value" : std::string();
+    if (expected.is_discarded() != !actual.has_value())
+        return expected.is_discarded() ? "accepted what nlohmann rejects" : "rejected what nlohmann accepts";
+    if (actual && !identical(*actual, expected))
+        return "built " + actual->dump() + " where nlohmann built " + expected.dump();
+    return {};
+}
+
+// A random JSON value whose strings draw on escapes, multi-byte UTF-8 and raw bytes.
+class Generator {
+public:
+    explicit Generator(unsigned seed)
+        : m_random(seed)
+    {
+    }
+
+    std::string document() { return value(0); }
+
+private:
+    int pick(int n) { return std::uniform_int_distribution<int>(0, n - 1)(m_random); }
+
+    std::string whitespace()
+    {
+        static const char *const spaces[] = {"", "", "", " ", "\n", "\t", "\r\n  "};
+        return spaces[pick(7)];
+    }
+
+    std::string value(int depth)
+    {
+        const int kind = depth > 4 ? pick(5) : pick(8);
+        switch (kind) {
+        case 0: return pick(2) ? "true" : "false";
+        case 1: return "null";
+        case 2: return number();
+        case 3:
+        case 4: return '"' + stringBody() + '"';
+        case 5:
+        case 6: {
+            std::string out = "{" + whitespace();
+            const int members = pick(5);
+            for (int i = 0; i < members; ++i) {
+                if (i)
+                    out += "," + whitespace();
+                out += '"' + (pick(3) ? std::string(1, char('a' + pick(4))) : stringBody()) + '"' + whitespace() + ":"
+                    + whitespace() + value(depth + 1) + whitespace();
+            }
+            return out + "}";
+        }
+        default: {
+            std::string out = "[" + whitespace();
+            const int items = pick(5);
+            for (int i = 0; i < items; ++i)
+                out += (i ? "," : "") + whitespace() + value(depth + 1) + whitespace();
+            return out + "]";
+        }
+        }
+    }
+
+    std::string number()
+    {
+        static const char *const numbers[] = {"0", "-0", "1", "-1", "42", "0.5", "-0.0", "1e3", "1E+3", "2.5e-3",
+                                              "18446744073709551615", "18446744073709551616",
+                                              "-9223372036854775808", "-9223372036854775809",
+                                              "9223372036854775807", "1e308", "1e309", "-1e309", "4.9e-324",
+                                              "1e-400", "123456789012345678901234567890", "0.1", "3.14159265358979323846"};
+        if (pick(3) == 0)
+            return numbers[pick(int(std::size(numbers)))];
+        std::string out = pick(4) == 0 ? "-" : "";
+        out += std::to_string(std::uniform_int_distribution<long long>(0, 1LL << 62)(m_random) >> pick(62));
+        if (pick(3) == 0)
+            out += "." + std::to_string(pick(100000));
+        if (pick(4) == 0)
+            out += std::string(pick(2) ? "e" : "E") + (pick(2) ? "-" : "+") + std::to_string(pick(330));
+        return out;
+    }
+
+    std::string stringBody()
+    {
+        static const char *const pieces[] = {"a", "Z", " ", "\\\"", "\\\\", "\\/", "\\b", "\\f", "\\n", "\\r", "\\t",
+                                             "\\u0000", "\\u00e9", "\\u20AC", "\\ud83d\\ude00", "\\uD834\\uDD1E",
+                                             "\xc3\xa9", "\xe2\x82\xac", "\xf0\x9f\x98\x80", "\x7f", "\xef\xbb\xbf"};
+        std::string out;
+        const int length = pick(8);
+        for (int i = 0; i < length; ++i)
+            out += pieces[pick(int(std::size(pieces)))];
+        return out;
+    }
+
+    std::mt19937 m_random;
+};
+
+} // namespace
+
+class TestJsonParse final : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void testAgreesWithNlohmann_data();
+    void testAgreesWithNlohmann();
+    void testRandomDocumentsAgree();
+    void testMutatedDocumentsAgree();
+    void testEveryByteInAStringAgrees();
+    void testDeepNestingNeedsNoStack();
+};
+
+void TestJsonParse::testAgreesWithNlohmann_data()
+{
+    QTest::addColumn<QByteArray>("text");
+    const char *const cases[] = {
+        // accepted
+        "{}", "[]", "0", "-0", "-0.0", "0.0", "1", "-1", "true", "false", "null", "\"\"", " \t\r\n{ } \n",
+        R"({"a":1,"a":2})", R"({"b":1,"a":[1,2,{"c":null}]})", R"([1,-1,1.5,-1.5e10,1E2,1e-2])",
+        "18446744073709551615", "18446744073709551616", "-9223372036854775808", "-9223372036854775809",
+        "9223372036854775808", "1e308", "1e-400", "4.9e-324", "2.2250738585072014e-308", "0.30000000000000004",
+        "123456789012345678901234567890.5", "\"\\u0000\"", "\"\\uD83D\\uDE00\"", "\"\\ud83d\\ude00\"", "\"\\u00E9\"",
+        "\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\xf4\x8f\xbf\xbf\"", "\"\x7f\"", "\"\\\"\\\\\\/\\b\\f\\n\\r\\t\"",
+        "\xef\xbb\xbf{}", "\xef\xbb\xbf" " [1]", R"({"kind":"ConfigMap","apiVersion":"v1","metadata":{"name":"x"},"data":{"k":"v"}})",
+        // rejected
+        "", " ", "{", "}", "[", "]", "[1,]", "{\"a\":1,}", "{,}", "[,1]", "{\"a\"}", "{\"a\" 1}", "{a:1}", "{'a':1}",
+        "01", "-01", "1.", ".5", "-", "+1", "1e", "1e+", "1.e3", "0x10", "NaN", "Infinity", "-Infinity", "1e309",
+        "-1e400", "tru", "truex", "nul", "nulll", "falsey", "[1 2]", "{} {}", "{}x", "1 1", "\"abc", "\"\\\"",
+        "\"\\x\"", "\"\\u12\"", "\"\\u12G4\"", "\"\\uD83D\"", "\"\\uD83Dx\"", "\"\\uD83D\\u0041\"", "\"\\uDE00\"",
+        "\"\t\"", "\"\n\"", "\"\x01\"", std::string("\"\0\"", 3).c_str(), "\"\x80\"", "\"\xc0\xaf\"", "\"\xc1\xbf\"",
+        "\"\xe0\x80\xaf\"", "\"\xed\xa0\x80\"", "\"\xf0\x80\x80\xaf\"", "\"\xf4\x90\x80\x80\"", "\"\xf5\x80\x80\x80\"",
+        "\"\xc3\"", "\"\xe2\x82\"", "\"\xff\"", "\xef\xbb{}", "\xef{}", "\xef\xbb\xbf", "/* c */ {}", "{} // c",
+        "[1]\x00", "\xc3\xa9", "[\"a\"\"b\"]",
+    };
+    int row = 0;
+    for (const char *text : cases)
+        QTest::addRow("%d", row++) << QByteArray(text);
+    QTest::addRow("embedded NUL after value") << QByteArray("[1]\0", 4);
+    QTest::addRow("NUL in string") << QByteArray("\"a\0b\"", 5);
+}
+
+void TestJsonParse::testAgreesWithNlohmann()
+{
+    QFETCH(QByteArray, text);
+    const std::string problem = disagreement(text.toStdString());
+    QVERIFY2(problem.empty(), (text.toStdString() + ": " + problem).c_str());
+}
+
+void TestJsonParse::testRandomDocumentsAgree()
+{
+    Generator generator(20261122);
+    int accepted = 0;
+    for (int i = 0; i < 20000; ++i) {
+        const std::string text = generator.document();
+        const std::string problem = disagreement(text);
+        QVERIFY2(problem.empty(), (text + ": " + problem).c_str());
+        accepted += parseJson(text).has_value();
+    }
+    QVERIFY(accepted > 15000); // most generated documents are valid (a few numbers overflow)
+}
+
+void TestJsonParse::testMutatedDocumentsAgree()
+{
+    // Valid documents with a byte deleted, replaced or inserted: mostly invalid, in every
+    // place a parser can go wrong.
+    Generator generator(7);
+    std::mt19937 random(11);
+    static const char replacements[] = "{}[],:\"\\ -+.eE0123456789tfnu\x01\x7f\x80\xc3\xed\xef\xf4";
+    int rejected = 0;
+    for (int i = 0; i < 40000; ++i) {
+        std::string text = generator.document();
+        const int edits = 1 + int(random() % 3);
+        for (int e = 0; e < edits && !text.empty(); ++e) {
+            const std::size_t at = random() % text.size();
+            const char byte = replacements[random() % (sizeof replacements - 1)];
+            switch (random() % 3) {
+            case 0: text.erase(at, 1); break;
+            case 1: text[at] = byte; break;
+            default: text.insert(text.begin() + std::ptrdiff_t(at), byte);
+            }
+        }
+        const std::string problem = disagreement(text);
+        QVERIFY2(problem.empty(), (text + ": " + problem).c_str());
+        rejected += !parseJson(text).has_value();
+    }
+    QVERIFY(rejected > 10000);
+}
+
+void TestJsonParse::testEveryByteInAStringAgrees()
+{
+    for (int first = 0; first < 256; ++first) {
+        for (int second : {0x00, 0x22, 0x41, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0}) {
+            for (const char *tail : {"", "\x80", "\x80\x80", "\xbf\xbf"}) {
+                std::string text = "\"";
+                text += char(first);
+                text += char(second);
+                text += tail;
+                text += "\"";
+                const std::string problem = disagreement(text);
+                QVERIFY2(problem.empty(), (QByteArray(text.data(), qsizetype(text.size())).toHex().toStdString() + ": " + problem).c_str());
+            }
+        }
+    }
+}
+
+void TestJsonParse::testDeepNestingNeedsNoStack()
+{
+    // Deeper than any thread stack would allow a recursive parser.
+    const int depth = 1'000'000;
+    std::string text = std::string(depth, '[') + "1" + std::string(depth, ']');
+    const std::optional<json> parsed = parseJson(text);
+    QVERIFY(parsed);
+    const json *inner = &*parsed;
+    int levels = 0;
+    while (inner->is_array()) {
+        inner = &inner->front();
+        ++levels;
+    }
+    QCOMPARE(levels, depth);
+    QCOMPARE(inner->get<int>(), 1);
+    text.pop_back();
+    QVERIFY(!parseJson(text));
+    std::string objects;
+    for (int i = 0; i < 100000; ++i)
+        objects += "{\"a\":";
+    objects += "null" + std::string(100000, '}');
+    QVERIFY(parseJson(objects));
+}
+
+QTEST_GUILESS_MAIN(TestJsonParse)
+#include "TestJsonParse.moc"
