@@ -141,17 +141,11 @@ QCoro::Task<> WatchStream::sendBookmark()
     auto self = weak.lock();
     if (!self || self->m_ended)
         co_return;
-    const nlohmann::json bookmark = {
-        {"type", "BOOKMARK"},
-        {"object",
-         {{"kind", m_options.kind},
-          {"apiVersion", m_options.apiVersion},
-          {"metadata", {{"resourceVersion", std::to_string(revision)}, {"creationTimestamp", nullptr}}}}},
-    };
     Delivery delivery;
     delivery.type = "BOOKMARK";
     delivery.resourceVersion = std::to_string(revision);
-    deliver(std::make_shared<const std::string>(bookmark.dump()), std::move(delivery));
+    deliver(registry::watchEventLine(registry::bookmarkEvent(m_options.kind, m_options.apiVersion, revision)),
+            std::move(delivery));
 }
 
 void WatchStream::finish()

@@ -85,14 +85,8 @@ QCoro::Task<> BulkWatchSession::sendBookmarks()
             co_return;
         if (!revision || channel->ended || !m_channels.contains(channel->id))
             continue;
-        nlohmann::json object = {
-            {"kind", channel->type->kind},
-            {"apiVersion", channel->type->apiVersion()},
-            {"metadata", {{"resourceVersion", std::to_string(*revision)}, {"creationTimestamp", nullptr}}},
-        };
-        registry::WatchEvent bookmark;
-        bookmark.type = registry::WatchEventType::Bookmark;
-        bookmark.object = std::make_shared<const model::Object>(model::Object(std::move(object)));
+        const registry::WatchEvent bookmark =
+            registry::bookmarkEvent(channel->type->kind, channel->type->apiVersion(), *revision);
         sendEvent(*channel, bookmark);
     }
     if (std::none_of(m_channels.begin(), m_channels.end(), [](const auto &entry) { return entry.second->bookmarks; }))

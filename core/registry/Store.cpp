@@ -78,6 +78,19 @@ std::shared_ptr<const std::string> watchEventLine(const WatchEvent &event)
     return event.wire ? event.wire : std::make_shared<const std::string>(watchEventJson(event));
 }
 
+WatchEvent bookmarkEvent(const std::string &kind, const std::string &apiVersion, std::int64_t revision,
+                         bool initialEventsEnd)
+{
+    nlohmann::json metadata = {{"resourceVersion", std::to_string(revision)}, {"creationTimestamp", nullptr}};
+    if (initialEventsEnd)
+        metadata["annotations"] = {{"k8s.io/initial-events-end", "true"}};
+    WatchEvent event;
+    event.type = WatchEventType::Bookmark;
+    event.object = std::make_shared<const model::Object>(
+        model::Object(nlohmann::json{{"kind", kind}, {"apiVersion", apiVersion}, {"metadata", std::move(metadata)}}));
+    return event;
+}
+
 Store::Store(std::shared_ptr<const ResourceType> type, std::shared_ptr<const Strategy> strategy,
              std::shared_ptr<StoreEnvironment> environment)
     : m_type(std::move(type))

@@ -225,20 +225,8 @@ QCoro::Task<model::Result<storage::WatchHandle>> Store::watch(std::string ns, Li
     auto handle = co_await type.storage->watch(std::move(watchPrefix), from, std::move(translating));
     if (!handle)
         co_return std::move(handle).error();
-    if (initialEvents) {
-        nlohmann::json bookmark = {
-            {"kind", type.kind},
-            {"apiVersion", type.apiVersion()},
-            {"metadata",
-             {{"resourceVersion", std::to_string(snapshot)},
-              {"creationTimestamp", nullptr},
-              {"annotations", {{"k8s.io/initial-events-end", "true"}}}}},
-        };
-        WatchEvent event;
-        event.type = WatchEventType::Bookmark;
-        event.object = std::make_shared<const model::Object>(model::Object(std::move(bookmark)));
-        sink(event);
-    }
+    if (initialEvents)
+        sink(bookmarkEvent(type.kind, type.apiVersion(), snapshot, /*initialEventsEnd=*/true));
     co_return std::move(handle).value();
 }
 

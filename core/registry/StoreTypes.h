@@ -78,6 +78,11 @@ const char *watchEventTypeName(WatchEventType type);
 std::string watchEventJson(const WatchEvent &event);
 // The shared wire form when the event carries one, else a fresh watchEventJson.
 std::shared_ptr<const std::string> watchEventLine(const WatchEvent &event);
+// A BOOKMARK: an object of the watched kind carrying only metadata.resourceVersion (and,
+// ending a sendInitialEvents watch's initial events, the k8s.io/initial-events-end
+// annotation), as the apiserver's watch cache sends it.
+WatchEvent bookmarkEvent(const std::string &kind, const std::string &apiVersion, std::int64_t revision,
+                         bool initialEventsEnd = false);
 
 // What the Store needs from its surroundings: time, identity and namespace lifecycle.
 struct StoreEnvironment final {
