@@ -2,6 +2,7 @@
 #include "server/HttpResponse.h"
 
 #include <charconv>
+#include <cstring>
 #include <string_view>
 
 #include <nlohmann/json.hpp>
@@ -22,38 +23,52 @@ HttpResponse HttpResponse::fromStatus(const model::Status &status)
 
 QByteArray HttpResponse::serialize(bool keepAlive) const
 {
-    // Appended piece by piece into one reserved buffer: no temporaries, one allocation.
-    auto append = [](QByteArray &out, std::string_view text) { out.append(text.data(), qsizetype(text.size())); };
-    auto appendNumber = [](QByteArray &out, std::size_t value) {
-        char digits[24];
-        const auto end = std::to_chars(digits, digits + sizeof digits, value).ptr;
-        out.append(digits, qsizetype(end - digits));
-    };
-    const char *reason = reasonPhrase(status);
-    std::size_t headerBytes = 0;
+    // Sized exactly, then filled by plain copies: one allocation and no per-piece checks
+    // (QByteArray::append goes through insert() for every piece).
+    char statusDigits[24];
+    const std::string_view statusText(statusDigits,
+                                      std::size_t(std::to_chars(statusDigits, statusDigits + sizeof statusDigits, status).ptr - statusDigits));
+    char lengthDigits[24];
+    const std::string_view lengthText(lengthDigits,
+                                      std::size_t(std::to_chars(lengthDigits, lengthDigits + sizeof lengthDigits, body.size()).ptr - lengthDigits));
+    const std::string_view reason = reasonPhrase(status);
+    constexpr std::string_view VERSION = "HTTP/1.1 ";
+    constexpr std::string_view CONTENT_TYPE = "\r\nContent-Type: ";
+    constexpr std::string_view CONTENT_LENGTH = "\r\nContent-Length: ";
+    constexpr std::string_view CRLF = "\r\n";
+    constexpr std::string_view SEPARATOR = ": ";
+    constexpr std::string_view CLOSE = "Connection: close\r\n";
+    std::size_t size = VERSION.size() + statusText.size() + 1 + reason.size() + CONTENT_TYPE.size() + contentType.size()
+        + CONTENT_LENGTH.size() + lengthText.size() + CRLF.size() + CRLF.size() + body.size();
     for (const auto &[name, value] : headers)
-        headerBytes += name.size() + value.size() + 4;
-    QByteArray out;
-    out.reserve(qsizetype(body.size() + contentType.size() + headerBytes + 160));
-    out.append("HTTP/1.1 ");
-    appendNumber(out, std::size_t(status));
-    out.append(' ');
-    out.append(reason);
-    out.append("\r\nContent-Type: ");
-    append(out, contentType);
-    out.append("\r\nContent-Length: ");
-    appendNumber(out, body.size());
-    out.append("\r\n");
+        size += name.size() + SEPARATOR.size() + value.size() + CRLF.size();
+    if (!keepAlive)
+        size += CLOSE.size();
+    QByteArray out(qsizetype(size), Qt::Uninitialized);
+    char *at = out.data();
+    auto put = [&at](std::string_view text) {
+        std::memcpy(at, text.data(), text.size());
+        at += text.size();
+    };
+    put(VERSION);
+    put(statusText);
+    *at++ = ' ';
+    put(reason);
+    put(CONTENT_TYPE);
+    put(contentType);
+    put(CONTENT_LENGTH);
+    put(lengthText);
+    put(CRLF);
     for (const auto &[name, value] : headers) {
-        append(out, name);
-        out.append(": ");
-        append(out, value);
-        out.append("\r\n");
+        put(name);
+        put(SEPARATOR);
+        put(value);
+        put(CRLF);
     }
     if (!keepAlive)
-        out.append("Connection: close\r\n");
-    out.append("\r\n");
-    append(out, body);
+        put(CLOSE);
+    put(CRLF);
+    put(body);
     return out;
 }
 
