@@ -2,6 +2,7 @@
 #include "ServerProcess.h"
 
 #include <QtCore/QDir>
+#include <QtCore/QElapsedTimer>
 #include <QtCore/QFile>
 #include <QtCore/QRegularExpression>
 #include <QtCore/QThread>
@@ -48,7 +49,7 @@ bool ServerProcess::waitUntilAnswering(const std::string &request, int timeoutMs
         HttpResponse response;
         if (connection.open(m_port) && connection.roundTrip(request, response, 1000) && response.status == 200)
             return true;
-        QThread::msleep(50);
+        QThread::msleep(2);
     }
     m_error = QStringLiteral("did not answer on 127.0.0.1:%1").arg(m_port);
     return false;
@@ -56,6 +57,8 @@ bool ServerProcess::waitUntilAnswering(const std::string &request, int timeoutMs
 
 bool ServerProcess::startRvscope(const QString &binary)
 {
+    QElapsedTimer sinceStart;
+    sinceStart.start();
     m_process = std::make_unique<QProcess>();
     m_process->setProcessChannelMode(QProcess::MergedChannels);
     m_process->start(binary, {QStringLiteral("serve"), QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0")});
@@ -69,6 +72,7 @@ bool ServerProcess::startRvscope(const QString &binary)
         output += QString::fromLocal8Bit(m_process->readAll());
         const QRegularExpressionMatch match = listening.match(output);
         if (match.hasMatch()) {
+            m_readyMs = double(sinceStart.nsecsElapsed()) / 1e6;
             m_port = match.captured(1).toInt();
             return true;
         }
@@ -94,6 +98,8 @@ bool ServerProcess::startEtcd(const QString &binary, bool fsync)
                           QStringLiteral("--log-level"), QStringLiteral("error")};
     if (!fsync)
         arguments << QStringLiteral("--unsafe-no-fsync");
+    QElapsedTimer sinceStart;
+    sinceStart.start();
     m_process = std::make_unique<QProcess>();
     // Into a file, not a pipe nobody drains: a full pipe would stall etcd mid-measurement.
     m_process->setProcessChannelMode(QProcess::MergedChannels);
@@ -103,7 +109,10 @@ bool ServerProcess::startEtcd(const QString &binary, bool fsync)
         m_error = QStringLiteral("cannot start ") + binary;
         return false;
     }
-    return waitUntilAnswering(makeRequest("GET", "/health"), 15000);
+    if (!waitUntilAnswering(makeRequest("GET", "/health"), 15000))
+        return false;
+    m_readyMs = double(sinceStart.nsecsElapsed()) / 1e6;
+    return true;
 }
 
 bool ServerProcess::startNginx(const QString &binary, const std::string &body)

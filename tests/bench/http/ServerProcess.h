@@ -28,6 +28,9 @@ public:
     bool startNginx(const QString &binary, const std::string &body);
 
     int port() const { return m_port; }
+    // Milliseconds from asking for the process to its readiness: rvscope's ready line, or
+    // etcd's first 200 from /health (polled every 2 ms); nginx: 0.
+    double readyMs() const { return m_readyMs; }
     const QString &error() const { return m_error; }
 
 private:
@@ -36,6 +39,7 @@ private:
     std::unique_ptr<QProcess> m_process;
     std::unique_ptr<QTemporaryDir> m_directory;
     int m_port = 0;
+    double m_readyMs = 0;
     QString m_error;
 };
 
