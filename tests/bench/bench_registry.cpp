@@ -8,6 +8,7 @@
 
 #include "BenchHarness.h"
 #include "TestSupport.h"
+#include "model/JsonParse.h"
 #include "registry/Registry.h"
 #include "storage/MemoryStorage.h"
 
@@ -117,6 +118,62 @@ void compareWithStorage(const bench::Options &options, const std::string &name, 
     bench::print(comparison);
 }
 
+// A request body's parse into a tree: what every PUT, POST and PATCH pays first.
+void compareBodyParsing(const bench::Options &options, const std::string &name, const std::string &body)
+{
+    if (!bench::selected(options, name))
+        return;
+    std::size_t sink = 0;
+    auto comparison = bench::compare(
+        name, options,
+        [&](long n) {
+            for (long i = 0; i < n; ++i)
+                sink += model::parseJson(body)->size();
+        },
+        [&](long n) {
+            for (long i = 0; i < n; ++i)
+                sink += nlohmann::json::parse(body, nullptr, false).size();
+        });
+    bench::print(comparison);
+    if (sink == 0)
+        std::printf("(nothing parsed)\n");
+}
+
+std::string configMapBody()
+{
+    nlohmann::json body = {{"apiVersion", "v1"},
+                           {"kind", "ConfigMap"},
+                           {"metadata",
+                            {{"name", "hot"},
+                             {"namespace", "default"},
+                             {"resourceVersion", "123456"},
+                             {"uid", "6c8e1d5a-0d7b-4c3e-9b51-3f1e2d4c5b6a"},
+                             {"labels", {{"app", "bench"}, {"tier", "backend"}}}}}};
+    for (int i = 0; i < 16; ++i)
+        body["data"]["key-" + std::to_string(i)] = "value number " + std::to_string(i) + " with some padding text";
+    return body.dump();
+}
+
+std::string deploymentBody()
+{
+    nlohmann::json container = {{"name", "app"},
+                                {"image", "registry.example.com/team/app:1.2.3"},
+                                {"ports", {{{"containerPort", 8080}, {"protocol", "TCP"}}}},
+                                {"resources", {{"limits", {{"cpu", "500m"}, {"memory", "256Mi"}}}}},
+                                {"env", nlohmann::json::array()}};
+    for (int i = 0; i < 8; ++i)
+        container["env"].push_back({{"name", "VAR_" + std::to_string(i)}, {"value", "value-" + std::to_string(i)}});
+    nlohmann::json body = {
+        {"apiVersion", "apps/v1"},
+        {"kind", "Deployment"},
+        {"metadata", {{"name", "web"}, {"namespace", "default"}, {"resourceVersion", "42"}, {"labels", {{"app", "web"}}}}},
+        {"spec",
+         {{"replicas", 3},
+          {"selector", {{"matchLabels", {{"app", "web"}}}}},
+          {"template", {{"metadata", {{"labels", {{"app", "web"}}}}}, {"spec", {{"containers", {container}}}}}}}}};
+    return body.dump();
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -153,5 +210,11 @@ int main(int argc, char **argv)
                                R"({"spec":{"template":{"spec":{"containers":[{"name":"app","env":[{"name":"COUNTER","value":"$N"}]}]}}}})",
                                n, counter));
                        });
+
+    bench::printHeader("request body parsing (baseline column: nlohmann::json::parse)");
+    const std::string configMap = configMapBody();
+    const std::string deployment = deploymentBody();
+    compareBodyParsing(options, "parse a " + std::to_string(configMap.size()) + " B ConfigMap body", configMap);
+    compareBodyParsing(options, "parse a " + std::to_string(deployment.size()) + " B Deployment body", deployment);
     return 0;
 }
