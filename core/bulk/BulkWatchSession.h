@@ -61,6 +61,7 @@ public:
 
     struct Options {
         std::string user = "system:anonymous";
+        std::string peer; // the client's address:port as the transport saw it ("" unknown)
         std::size_t maxChannels = DEFAULT_MAX_CHANNELS;
         Authorizer authorize; // verb "watch"; empty: allow everything
         // Bytes the socket holds unsent. An event for a channel while it exceeds
@@ -96,6 +97,7 @@ public:
     std::vector<ChannelInfo> channels() const;
     std::size_t channelCount() const { return m_channels.size(); }
     const std::string &user() const { return m_options.user; }
+    const std::string &peer() const { return m_options.peer; }
     bool closed() const { return m_closed; }
 
 private:

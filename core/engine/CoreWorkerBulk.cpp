@@ -65,6 +65,7 @@ void CoreWorker::reportBulkSessions()
         BulkSessionSummary summary;
         summary.id = m_bulkIds[session.get()].id;
         summary.user = QString::fromStdString(session->user());
+        summary.peer = QString::fromStdString(session->peer());
         summary.openChannels = int(session->channelCount());
         if (reported < BulkSessionSummary::MAX_REPORTED) {
             for (const bulk::BulkWatchSession::ChannelInfo &info : session->channels()) {

@@ -45,6 +45,18 @@ std::map<std::string, std::string> handshakeHeaders(const QWebSocket &socket)
     return headers;
 }
 
+// "127.0.0.1:54321" ("[::1]:54321" for IPv6), as an access log writes a client.
+std::string peerAddress(const QWebSocket &socket)
+{
+    const QHostAddress address = socket.peerAddress();
+    if (address.isNull())
+        return {};
+    bool isV4 = false;
+    const quint32 v4 = address.toIPv4Address(&isV4); // also an IPv4-mapped IPv6 address
+    const QString host = isV4 ? QHostAddress(v4).toString() : u'[' + address.toString() + u']';
+    return (host + u':' + QString::number(socket.peerPort())).toStdString();
+}
+
 const char *methodName(QHttpServerRequest::Method method)
 {
     switch (method) {
@@ -425,6 +437,7 @@ void ApiServer::serveBulkWatch(std::unique_ptr<QWebSocket> socket)
     socket->setMaxAllowedIncomingMessageSize(MAX_BULK_FRAME_BYTES);
     QWebSocket *key = socket.get();
     QPointer<QWebSocket> guarded(key);
+    options.peer = peerAddress(*socket);
     options.backlog = [guarded] { return guarded ? std::size_t(guarded->bytesToWrite()) : 0; };
     options.maxBacklogBytes = m_maxWatchBacklog;
     // Each channel is journaled as a watch of client "bulk:<user>", its events as deliveries.

@@ -319,6 +319,8 @@ void TestEngine::testBulkWatchSessionsAreReported()
     const auto session = engine.bulkSessions().first();
     QCOMPARE(session.id, quint64(1));
     QCOMPARE(session.user, QStringLiteral("system:anonymous"));
+    // The client's end of the connection, as an access log names it.
+    QCOMPARE(session.peer, QStringLiteral("127.0.0.1:%1").arg(first.localPort()));
     QCOMPARE(session.openChannels, 1);
     const auto channel = session.channels.first();
     QCOMPARE(channel.channel, 1);

@@ -482,6 +482,7 @@ void TestStreamsPanel::testBulkSessionOfARealWebSocket()
     const QModelIndex session = watchers->index(0, 0, group);
     QTRY_COMPARE(watchers->rowCount(session), 1);
     QCOMPARE(watchers->index(0, WatcherModel::ClientColumn, group).data().toString(), QStringLiteral("system:anonymous"));
+    QCOMPARE(session.data().toString(), QStringLiteral("session 1 from 127.0.0.1:%1").arg(socket.localPort()));
     QCOMPARE(watchers->index(0, WatcherModel::WatcherColumn, session).data().toString(), QStringLiteral("channel 1"));
     QCOMPARE(watchers->index(0, WatcherModel::CollectionColumn, session).data().toString(), QStringLiteral("configmaps/default"));
     QCOMPARE(engine.bulkSessions().size(), 1);

@@ -244,8 +244,11 @@ QVariant WatcherModel::bulkData(const QModelIndex &index, int role) const
         const engine::BulkSessionSummary &session = m_sessions[index.row()];
         switch (role) {
         case Qt::DisplayRole:
-            if (column == WatcherColumn)
-                return tr("session %1").arg(session.id);
+            if (column == WatcherColumn) {
+                // Two sessions of one user are told apart by where they come from.
+                return session.peer.isEmpty() ? tr("session %1").arg(session.id)
+                                              : tr("session %1 from %2").arg(session.id).arg(session.peer);
+            }
             if (column == CollectionColumn)
                 return counted(session.openChannels, "channel", "channels");
             if (column == ClientColumn)
