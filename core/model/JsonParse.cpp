@@ -79,6 +79,11 @@ std::optional<double> parseDouble(std::string_view token)
     return value;
 }
 
+// Go's encoding/json (and so the apiserver) refuses documents nested deeper than this. The
+// tree of a deeper one would take nlohmann's recursive dump(), copy and == past the
+// thread's stack: a request body of 500 KB of `{"a":` could crash the server.
+constexpr std::size_t MAX_NESTING_DEPTH = 10000;
+
 class Parser {
 public:
     explicit Parser(std::string_view text)
@@ -102,6 +107,8 @@ public:
             switch (*m_p) {
             case '{':
             case '[': {
+                if (m_frames.size() >= MAX_NESTING_DEPTH)
+                    return std::nullopt;
                 const bool isObject = *m_p++ == '{';
                 skipWhitespace();
                 if (m_p != m_end && *m_p == (isObject ? '}' : ']')) {

@@ -13,14 +13,15 @@ namespace rvscope::model {
 // Accepts and rejects exactly what nlohmann::json::parse(text, nullptr, false) does, and
 // builds the same tree (the same value types: a non-negative integer is number_unsigned, a
 // negative one number_integer, one that overflows 64 bits a double; later duplicate keys
-// win; a UTF-8 byte order mark at the start is skipped), with one exception: nlohmann takes
-// a NUL byte for the end of input and ignores what follows, while this parser, like Go's
-// encoding/json in the apiserver, rejects anything but whitespace after the value. Numbers
-// are read in the C locale whatever the process locale is. It is several times faster: every
+// win; a UTF-8 byte order mark at the start is skipped), with two exceptions, both where
+// Go's encoding/json in the apiserver differs from nlohmann too: nesting deeper than 10,000
+// levels is refused (nlohmann builds such a tree, and its recursive dump(), copy and ==
+// then overflow the thread's stack), and so is anything but whitespace after the value
+// (nlohmann takes a NUL byte for the end of input and ignores what follows). Numbers are
+// read in the C locale whatever the process locale is. It is several times faster: every
 // request body is parsed on the core thread, and nlohmann's lexer reads one character at
-// a time through a callback and appends each to its token buffer. Nesting depth is bounded
-// by memory only: the parser keeps its own stack, so a deep document cannot overflow the
-// thread's stack.
+// a time through a callback and appends each to its token buffer. The parser itself keeps
+// its own stack, so no depth can overflow the thread's stack while parsing.
 std::optional<nlohmann::json> parseJson(std::string_view text);
 
 } // namespace rvscope::model
