@@ -264,7 +264,7 @@ void TestWatchHub::testPrefixesOfEveryLengthAreIndexed()
     const Revision now = current(*hub);
     std::map<std::string, Recorder> recorders;
     std::vector<storage::WatchHandle> handles;
-    for (const std::string prefix : {CONFIGMAPS, CONFIGMAPS + "default/", CONFIGMAPS + "default/a",
+    for (const std::string &prefix : {CONFIGMAPS, CONFIGMAPS + "default/", CONFIGMAPS + "default/a",
                                      CONFIGMAPS + "default/ab", CONFIGMAPS + "default/b", CONFIGMAPS + "other/",
                                      CONFIGMAPS + "d"})
         handles.push_back(run(hub->watch(prefix, now, recorders[prefix].sink())).value());
