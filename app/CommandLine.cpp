@@ -155,6 +155,10 @@ Command parseServerOptions(Command::Kind kind, const QStringList &args, qsizetyp
                 return fail(QStringLiteral("--watch-backlog expects a size such as 8Mi, 512Ki or 0 (unbounded), got '%1'")
                                 .arg(value));
             command.serve.maxWatchBacklog = *bytes;
+        } else if (takeValue(args, i, QStringLiteral("--data-dir"), value)) {
+            if (value.isEmpty())
+                return fail(QStringLiteral("--data-dir expects a directory"));
+            command.serve.dataDir = value;
         } else if (takeValue(args, i, QStringLiteral("--journal-size"), value)) {
             bool ok = false;
             const qulonglong n = value.toULongLong(&ok);
@@ -399,6 +403,10 @@ QString usageText()
         "  --watch-history N              Change events kept for watch and resume (default\n"
         "                                 10000). A watch from an older resourceVersion gets\n"
         "                                 410 Expired.\n"
+        "  --data-dir DIR                 Keep the store in DIR (created if missing) and restore it\n"
+        "                                 on the next start: every write is acknowledged once it\n"
+        "                                 is on disk (fsync'd in groups). Watches resume from the\n"
+        "                                 restored revision on; older ones get 410.\n"
         "  --journal-size N               Operations (and watch deliveries) the history journal\n"
         "                                 keeps, oldest dropped first (default 0: off, since\n"
         "                                 nothing reads it headless; it costs ~10-18% under load).\n"

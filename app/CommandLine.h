@@ -28,6 +28,7 @@ struct ServeOptions final {
     // Group resources kept in storages of their own ("events", "leases.coordination.k8s.io").
     QStringList separateStorage;
     std::size_t maxWatchBacklog = 8 * 1024 * 1024; // bytes; 0: unbounded
+    QString dataDir; // durable store directory; empty: in memory
 };
 
 // `rvscope scenario list|run NAME`.

@@ -17,6 +17,7 @@ engine::EngineOptions engineOptionsFor(const ServeOptions &options)
     engineOptions.journalCapacity = options.journalSize;
     engineOptions.separateStorage = options.separateStorage;
     engineOptions.maxWatchBacklog = options.maxWatchBacklog;
+    engineOptions.dataDir = options.dataDir;
     engineOptions.tokenFile = options.tokenFile;
     engineOptions.policyFile = options.policyFile;
     engineOptions.anonymous = options.anonymous < 0 ? engine::EngineOptions::Anonymous::LoopbackOnly

@@ -13,6 +13,7 @@
 #include "history/Journal.h"
 #include "registry/Registry.h"
 #include "server/ApiServer.h"
+#include "storage/CommitLog.h"
 #include "sim/ScenarioLibrary.h"
 #include "sim/ScenarioPlayer.h"
 #include "sim/Workload.h"
@@ -61,18 +62,31 @@ CoreWorker::~CoreWorker()
         m_server->closeWatches();
 }
 
-void CoreWorker::buildCore()
+std::shared_ptr<storage::MemoryStorage> CoreWorker::makeStorage(bool durable, const std::string &series)
 {
-    m_storage = std::make_shared<storage::MemoryStorage>(storage::MemoryStorage::Options{m_options.watchHistory});
+    const storage::MemoryStorage::Options options{m_options.watchHistory};
+    if (!durable || m_options.dataDir.isEmpty())
+        return std::make_shared<storage::MemoryStorage>(options);
+    auto opened = storage::MemoryStorage::openDurable(m_options.dataDir.toStdString(), series, options);
+    if (opened)
+        return std::move(opened).value();
+    if (m_storageError.isEmpty())
+        m_storageError = QString::fromStdString(opened.error().message);
+    return std::make_shared<storage::MemoryStorage>(options);
+}
+
+void CoreWorker::buildCore(bool durable)
+{
+    m_storageError.clear();
     m_separateStorage.clear();
+    m_storage = makeStorage(durable, "main");
     registry::Registry::Options registryOptions;
     for (const QString &type : m_options.separateStorage) {
-        auto storage = std::make_shared<storage::MemoryStorage>(storage::MemoryStorage::Options{m_options.watchHistory});
+        auto storage = makeStorage(durable, type.toStdString());
         m_separateStorage[type.toStdString()] = storage;
         registryOptions.separateStorage[type.toStdString()] = storage;
     }
     m_registry = std::make_shared<registry::Registry>(m_storage, registryOptions);
-    m_storageError.clear();
     for (const auto &[type, storage] : m_separateStorage) {
         const auto types = m_registry->types();
         if (std::none_of(types.begin(), types.end(), [&type](const auto &t) { return t->groupResource().toString() == type; }))
@@ -80,9 +94,19 @@ void CoreWorker::buildCore()
                                             "leases.coordination.k8s.io)")
                                  .arg(QString::fromStdString(type));
     }
-    // MemoryStorage completes synchronously; nothing here waits on the event loop.
+    // MemoryStorage completes synchronously, and a data directory's writes block here
+    // instead of suspending: nothing may spin the event loop before the core is built.
+    const auto storages = allStorages();
+    for (const auto &storage : storages) {
+        if (storage->commitLog())
+            storage->commitLog()->setSynchronous(true);
+    }
     if (auto booted = QCoro::waitFor(m_registry->bootstrap()); !booted)
         qWarning("rvscope: bootstrap failed: %s", booted.error().message.c_str());
+    for (const auto &storage : storages) {
+        if (storage->commitLog())
+            storage->commitLog()->setSynchronous(false);
+    }
     m_journal = std::make_shared<history::Journal>(m_options.journalCapacity);
     m_handler = std::make_shared<api::ApiHandler>(m_registry);
     std::weak_ptr<history::Journal> journal = m_journal;
@@ -117,7 +141,7 @@ void CoreWorker::buildCore()
 
 void CoreWorker::start()
 {
-    buildCore();
+    buildCore(/*durable=*/true);
     m_statsTimer = new QTimer(this);
     connect(m_statsTimer, &QTimer::timeout, this, &CoreWorker::handleStatsTimer);
     m_statsTimer->start(STATS_INTERVAL_MS);

@@ -117,7 +117,9 @@ Q_SIGNALS:
     void errorOccurred(const QString &message);
 
 private:
-    void buildCore();
+    // `durable`: the storages come from EngineOptions::dataDir when it is set.
+    void buildCore(bool durable);
+    std::shared_ptr<storage::MemoryStorage> makeStorage(bool durable, const std::string &series);
     void handleStatsTimer();
     void flushOperations();
     void flushWatchEvents();

@@ -64,7 +64,7 @@ void CoreWorker::createPlayer(std::size_t runTo)
     const quint16 port = serving ? m_server->port() : 0;
     if (serving)
         stopServer();
-    buildCore();
+    buildCore(/*durable=*/false);
     Q_EMIT historyReset();
     if (serving)
         startServer(m_serverAddress, port);

@@ -33,6 +33,10 @@ struct EngineOptions final {
     // Bytes a watch's client may leave unread before the watch ends with ERROR 410
     // (server::ApiServer::DEFAULT_MAX_WATCH_BACKLOG); 0: unbounded.
     std::size_t maxWatchBacklog = 8 * 1024 * 1024;
+    // `serve --data-dir`: the served store is durable there (one snapshot and log per
+    // revision series, storage::CommitLog). Empty: in memory only. A scenario (which starts
+    // from a fresh core) always runs in memory.
+    QString dataDir;
     bool accessControlled() const { return !tokenFile.isEmpty() || !policyFile.isEmpty(); }
 };
 

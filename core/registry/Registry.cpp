@@ -164,6 +164,14 @@ QCoro::Task<model::VoidResult> Registry::bootstrap()
         if (!created && created.error().code != 409)
             co_return std::move(created).error();
     }
+    // A restored store (a data directory) may hold CustomResourceDefinitions: serve their
+    // types again, as the apiserver does when it starts on an existing etcd.
+    const Entry *crds = find(CRDS);
+    auto listed = co_await crds->store->list(std::string(), ListOptions());
+    if (!listed)
+        co_return std::move(listed).error();
+    for (const ObjectPtr &crd : listed->items)
+        handleCreated(CRDS.resource, *crd);
     co_return model::Done{};
 }
 

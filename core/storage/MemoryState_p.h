@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "storage/CommitLog.h"
 #include "storage/StorageTypes.h"
 
 namespace rvscope::storage {
@@ -69,6 +70,12 @@ public:
     Revision oldestRetained = 2;
     std::vector<std::shared_ptr<Watcher>> watchers;
     bool pumping = false;
+    // With a data directory: every commit is appended here (null: memory only), and
+    // lastSequence is the newest record a write waits for.
+    std::shared_ptr<CommitLog> log;
+    std::uint64_t lastSequence = 0;
+    // Hands the whole current state to the log as its new snapshot.
+    void snapshotToLog();
 };
 
 ObjectPtr stampRevision(model::Object object, Revision revision);

@@ -2,6 +2,7 @@
 #include "storage/MemoryStorage.h"
 
 #include "model/StatusErrors.h"
+#include "storage/CommitLog.h"
 #include "storage/MemoryState_p.h"
 #include "storage/StorageErrors.h"
 
@@ -39,6 +40,13 @@ ListResult paginate(It begin, It end, const std::string &prefix, const ListOptio
     return result;
 }
 
+// What a write returns when its commit could not be made durable.
+model::Status notDurable(const CommitLog &log)
+{
+    return model::Status::internalError("the change was applied but could not be written to the data directory ("
+                                        + log.failure() + ")");
+}
+
 } // namespace
 
 MemoryStorage::MemoryStorage()
@@ -52,6 +60,33 @@ MemoryStorage::MemoryStorage(Options options)
 }
 
 MemoryStorage::~MemoryStorage() = default;
+
+model::Result<std::unique_ptr<MemoryStorage>> MemoryStorage::openDurable(const std::string &directory,
+                                                                         const std::string &series, Options options)
+{
+    CommitLog::Recovered recovered;
+    auto log = CommitLog::open(directory, series, recovered);
+    if (!log)
+        return std::move(log).error();
+    auto storage = std::make_unique<MemoryStorage>(options);
+    MemoryState &state = *storage->m_state;
+    for (auto &[key, entry] : recovered.entries) {
+        state.data[key] = MemoryState::Entry{
+            std::make_shared<const model::Object>(model::Object::fromTrustedBytes(std::move(entry.object))),
+            entry.createRevision, entry.modRevision};
+    }
+    if (recovered.revision > 0) {
+        state.revision = recovered.revision;
+        state.oldestRetained = recovered.revision + 1; // no history before the restart
+    }
+    state.log = std::move(log).value();
+    return storage;
+}
+
+const std::shared_ptr<CommitLog> &MemoryStorage::commitLog() const
+{
+    return m_state->log;
+}
 
 QCoro::Task<model::Result<ObjectPtr>> MemoryStorage::get(std::string key)
 {
@@ -67,8 +102,14 @@ QCoro::Task<model::Result<ObjectPtr>> MemoryStorage::create(std::string key, mod
         co_return model::Status::internalError("resourceVersion should not be set on objects to be created");
     if (m_state->find(key))
         co_return errors::keyExists(key);
-    ObjectPtr stored = stampRevision(std::move(object), m_state->nextRevision());
-    m_state->commit(WatchEventType::Added, key, stored, nullptr);
+    std::shared_ptr<MemoryState> state = m_state; // `this` may go while the write waits for the disk
+    ObjectPtr stored = stampRevision(std::move(object), state->nextRevision());
+    state->commit(WatchEventType::Added, key, stored, nullptr);
+    if (state->log) {
+        const bool durable = co_await state->log->durable(state->lastSequence);
+        if (!durable)
+            co_return notDurable(*state->log);
+    }
     co_return stored;
 }
 
@@ -90,7 +131,13 @@ QCoro::Task<model::Result<RemoveResult>> MemoryStorage::remove(std::string key, 
     result.revision = m_state->nextRevision();
     model::Object tombstone = *entry->object;
     ObjectPtr last = stampRevision(std::move(tombstone), result.revision);
-    m_state->commit(WatchEventType::Deleted, key, last, result.object);
+    std::shared_ptr<MemoryState> state = m_state;
+    state->commit(WatchEventType::Deleted, key, last, result.object);
+    if (state->log) {
+        const bool durable = co_await state->log->durable(state->lastSequence);
+        if (!durable)
+            co_return notDurable(*state->log);
+    }
     co_return result;
 }
 
@@ -205,6 +252,11 @@ QCoro::Task<model::Result<UpdateResult>> MemoryStorage::guaranteedUpdate(std::st
         result.created = !origin.object;
         state->commit(origin.object ? WatchEventType::Modified : WatchEventType::Added, key, result.object,
                       origin.object);
+        if (state->log) {
+            const bool durable = co_await state->log->durable(state->lastSequence);
+            if (!durable)
+                co_return notDurable(*state->log);
+        }
         co_return result;
     }
 }

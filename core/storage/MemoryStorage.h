@@ -8,6 +8,7 @@
 
 namespace rvscope::storage {
 
+class CommitLog;
 class MemoryState;
 
 // The embedded MVCC store: one global revision (starting at 1, like etcd), per key the latest
@@ -29,6 +30,11 @@ public:
 
     MemoryStorage();
     explicit MemoryStorage(Options options);
+    // A durable store in `directory` (`serve --data-dir`): the state is restored from
+    // <series>.snapshot and <series>.log, and every write is acknowledged only once its
+    // commit is on disk (CommitLog). History starts at the restored revision.
+    static model::Result<std::unique_ptr<MemoryStorage>> openDurable(const std::string &directory,
+                                                                     const std::string &series, Options options);
     ~MemoryStorage() override;
     MemoryStorage(const MemoryStorage &) = delete;
     MemoryStorage &operator=(const MemoryStorage &) = delete;
@@ -51,6 +57,8 @@ public:
     // The oldest revision a watch may start from (fromRevision >= this) right now.
     Revision oldestWatchableRevision() const;
     std::size_t objectCount() const;
+    // The data directory's log (null in memory only).
+    const std::shared_ptr<CommitLog> &commitLog() const;
 
 private:
     std::shared_ptr<MemoryState> m_state;

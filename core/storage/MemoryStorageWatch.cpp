@@ -46,6 +46,14 @@ void MemoryState::commit(WatchEventType type, const std::string &key, ObjectPtr 
         entry.modRevision = revision;
         entry.object = object;
     }
+    // Logged before any watcher runs: a sink's own commit must follow this one on disk too.
+    if (log) {
+        const Entry *entry = type == WatchEventType::Deleted ? nullptr : &data[key];
+        lastSequence = entry ? log->append(CommitLog::Change::Put, revision, key, object->bytes(), entry->createRevision)
+                             : log->append(CommitLog::Change::Delete, revision, key);
+        if (log->wantsSnapshot())
+            snapshotToLog();
+    }
     WatchEvent event;
     event.type = type;
     event.key = key;
@@ -55,6 +63,14 @@ void MemoryState::commit(WatchEventType type, const std::string &key, ObjectPtr 
     history.push_back(std::move(event));
     pump();
     trimHistory();
+}
+
+void MemoryState::snapshotToLog()
+{
+    std::map<std::string, CommitLog::Entry> entries;
+    for (const auto &[key, entry] : data)
+        entries.emplace(key, CommitLog::Entry{entry.object->bytes(), entry.createRevision, entry.modRevision});
+    log->snapshot(revision, entries);
 }
 
 namespace {

@@ -1,0 +1,434 @@
+// SPDX-License-Identifier: MIT
+#include "storage/CommitLog.h"
+
+#include <array>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include "model/JsonParse.h"
+
+namespace rvscope::storage {
+namespace {
+
+constexpr std::array<std::uint32_t, 256> CRC_TABLE = [] {
+    std::array<std::uint32_t, 256> table{};
+    for (std::uint32_t i = 0; i < 256; ++i) {
+        std::uint32_t c = i;
+        for (int bit = 0; bit < 8; ++bit)
+            c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+        table[i] = c;
+    }
+    return table;
+}();
+
+std::uint32_t crc32(std::string_view bytes)
+{
+    std::uint32_t c = 0xFFFFFFFFu;
+    for (const char byte : bytes)
+        c = CRC_TABLE[(c ^ static_cast<unsigned char>(byte)) & 0xFF] ^ (c >> 8);
+    return c ^ 0xFFFFFFFFu;
+}
+
+// "<crc32 as 8 hex digits> <json>\n"
+void appendLine(std::string &out, const std::string &json)
+{
+    char prefix[10];
+    std::snprintf(prefix, sizeof prefix, "%08x ", crc32(json));
+    out.append(prefix, 9);
+    out += json;
+    out += '\n';
+}
+
+// The JSON of a well-formed line (without its newline), or nothing.
+std::optional<std::string_view> checkedJson(std::string_view line)
+{
+    if (line.size() < 10 || line[8] != ' ')
+        return std::nullopt;
+    std::uint32_t expected = 0;
+    for (int i = 0; i < 8; ++i) {
+        const char c = line[std::size_t(i)];
+        const int digit = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+        if (digit < 0)
+            return std::nullopt;
+        expected = expected * 16 + std::uint32_t(digit);
+    }
+    const std::string_view json = line.substr(9);
+    if (crc32(json) != expected)
+        return std::nullopt;
+    return json;
+}
+
+// Records and snapshot entries end with ,"o":<object JSON>}; the object's bytes are kept as
+// they were written (they are the stored encoding, resourceVersion included).
+std::string objectBytes(std::string_view json)
+{
+    const std::size_t at = json.find(",\"o\":");
+    if (at == std::string_view::npos || json.size() < at + 6)
+        return {};
+    return std::string(json.substr(at + 5, json.size() - at - 6));
+}
+
+std::string quoted(const std::string &text)
+{
+    return nlohmann::json(text).dump();
+}
+
+std::string errnoText(const std::string &what, const std::string &path)
+{
+    return what + " " + path + ": " + std::strerror(errno);
+}
+
+bool writeAll(int fd, std::string_view bytes)
+{
+    while (!bytes.empty()) {
+        const ssize_t written = ::write(fd, bytes.data(), bytes.size());
+        if (written < 0) {
+            if (errno == EINTR)
+                continue;
+            return false;
+        }
+        bytes.remove_prefix(std::size_t(written));
+    }
+    return true;
+}
+
+bool readFile(const std::string &path, std::string &contents)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        return false;
+    std::ostringstream buffer;
+    buffer << in.rdbuf();
+    contents = std::move(buffer).str();
+    return true;
+}
+
+std::string snapshotFile(Revision revision, const std::map<std::string, CommitLog::Entry> &entries)
+{
+    std::string out;
+    appendLine(out, "{\"format\":1,\"revision\":" + std::to_string(revision) + "}");
+    for (const auto &[key, entry] : entries) {
+        appendLine(out, "{\"c\":" + std::to_string(entry.createRevision) + ",\"m\":" + std::to_string(entry.modRevision)
+                            + ",\"k\":" + quoted(key) + ",\"o\":" + entry.object + "}");
+    }
+    return out;
+}
+
+// Writes `contents` to `path` atomically: a temporary file, fsync, rename, fsync of the
+// directory.
+bool replaceFile(const std::string &path, const std::string &contents, std::string &error)
+{
+    const std::string temporary = path + ".tmp";
+    const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        error = errnoText("cannot create", temporary);
+        return false;
+    }
+    const bool written = writeAll(fd, contents) && ::fsync(fd) == 0;
+    if (!written)
+        error = errnoText("cannot write", temporary);
+    ::close(fd);
+    if (!written)
+        return false;
+    if (::rename(temporary.c_str(), path.c_str()) != 0) {
+        error = errnoText("cannot rename", temporary);
+        return false;
+    }
+    const std::string directory = std::filesystem::path(path).parent_path().string();
+    const int dirFd = ::open(directory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dirFd >= 0) {
+        ::fsync(dirFd);
+        ::close(dirFd);
+    }
+    return true;
+}
+
+model::Status corrupt(const std::string &path, std::size_t line, const std::string &why)
+{
+    return model::Status::internalError("data directory: " + path + " line " + std::to_string(line) + ": " + why
+                                        + " (the file is damaged; move it away to start without it)");
+}
+
+// Applies one record of the log (or entry of the snapshot) to `recovered`.
+std::optional<std::string> applyRecord(const nlohmann::json &record, std::string_view json, CommitLog::Recovered &recovered)
+{
+    const auto number = [&record](const char *field) -> std::optional<Revision> {
+        auto it = record.find(field);
+        if (it == record.end() || !it->is_number_integer())
+            return std::nullopt;
+        return it->get<Revision>();
+    };
+    const auto revision = number("r");
+    auto type = record.find("t");
+    if (!revision || type == record.end() || !type->is_string())
+        return "not a commit record";
+    const std::string &change = type->get_ref<const std::string &>();
+    if (*revision <= recovered.revision)
+        return std::nullopt; // already in the snapshot (a crash between snapshot and log reset)
+    auto key = record.find("k");
+    if (key == record.end() || !key->is_string())
+        return "a commit record without a key";
+    recovered.revision = *revision;
+    if (change == "D") {
+        recovered.entries.erase(key->get<std::string>());
+        return std::nullopt;
+    }
+    if (change != "P")
+        return "an unknown change \"" + change + "\"";
+    const auto created = number("c");
+    if (!created)
+        return "a put without its create revision";
+    recovered.entries[key->get<std::string>()] = CommitLog::Entry{objectBytes(json), *created, *revision};
+    return std::nullopt;
+}
+
+} // namespace
+
+model::Result<std::shared_ptr<CommitLog>> CommitLog::open(const std::string &directory, const std::string &series,
+                                                          Recovered &recovered)
+{
+    std::error_code ec;
+    std::filesystem::create_directories(directory, ec);
+    if (ec)
+        return model::Status::internalError("cannot create the data directory " + directory + ": " + ec.message());
+    const std::string base = (std::filesystem::path(directory) / series).string();
+    const std::string logPath = base + ".log";
+    const std::string snapshotPath = base + ".snapshot";
+    recovered = Recovered();
+
+    std::string contents;
+    if (readFile(snapshotPath, contents)) {
+        std::size_t lineNumber = 0;
+        std::size_t start = 0;
+        while (start < contents.size()) {
+            const std::size_t end = contents.find('\n', start);
+            ++lineNumber;
+            if (end == std::string::npos)
+                return corrupt(snapshotPath, lineNumber, "unfinished line");
+            const auto json = checkedJson(std::string_view(contents).substr(start, end - start));
+            const auto parsed = json ? model::parseJson(*json) : std::nullopt;
+            if (!parsed || !parsed->is_object())
+                return corrupt(snapshotPath, lineNumber, "checksum or JSON does not match");
+            if (lineNumber == 1) {
+                recovered.revision = parsed->value("revision", Revision(0));
+            } else {
+                const std::string key = parsed->value("k", std::string());
+                recovered.entries[key] = Entry{objectBytes(*json), parsed->value("c", Revision(0)), parsed->value("m", Revision(0))};
+            }
+            start = end + 1;
+        }
+    }
+
+    if (readFile(logPath, contents)) {
+        std::size_t lineNumber = 0;
+        std::size_t start = 0;
+        while (start < contents.size()) {
+            const std::size_t end = contents.find('\n', start);
+            ++lineNumber;
+            const auto json = end == std::string::npos
+                ? std::nullopt
+                : checkedJson(std::string_view(contents).substr(start, end - start));
+            const auto parsed = json ? model::parseJson(*json) : std::nullopt;
+            if (!parsed || !parsed->is_object()) {
+                // A record the writer never finished is the log's last; anything after a bad
+                // record that is itself whole means damage, not a crash.
+                std::size_t next = end == std::string::npos ? contents.size() : end + 1;
+                while (next < contents.size()) {
+                    const std::size_t nextEnd = contents.find('\n', next);
+                    if (nextEnd == std::string::npos)
+                        break;
+                    if (checkedJson(std::string_view(contents).substr(next, nextEnd - next)))
+                        return corrupt(logPath, lineNumber, "checksum or JSON does not match");
+                    next = nextEnd + 1;
+                }
+                recovered.tornBytes = contents.size() - start;
+                break;
+            }
+            if (auto problem = applyRecord(*parsed, *json, recovered))
+                return corrupt(logPath, lineNumber, *problem);
+            ++recovered.logRecords;
+            start = end + 1;
+        }
+    }
+
+    const int fd = ::open(logPath.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return model::Status::internalError(errnoText("cannot open", logPath));
+    std::shared_ptr<CommitLog> log(new CommitLog(logPath, snapshotPath, fd));
+    std::string error;
+    if (recovered.logRecords > 0 || recovered.tornBytes > 0) {
+        // Start from a snapshot of what was replayed, and an empty log.
+        if (!replaceFile(snapshotPath, snapshotFile(recovered.revision, recovered.entries), error))
+            return model::Status::internalError(error);
+        if (::ftruncate(fd, 0) != 0 || ::fdatasync(fd) != 0)
+            return model::Status::internalError(errnoText("cannot truncate", logPath));
+    }
+    log->m_writer = std::thread([raw = log.get()] { raw->writerLoop(); });
+    return log;
+}
+
+CommitLog::CommitLog(std::string logPath, std::string snapshotPath, int logFd)
+    : m_logPath(std::move(logPath))
+    , m_snapshotPath(std::move(snapshotPath))
+    , m_logFd(logFd)
+{
+}
+
+CommitLog::~CommitLog()
+{
+    {
+        std::lock_guard lock(m_mutex);
+        m_stopping = true;
+    }
+    m_wake.notify_one();
+    if (m_writer.joinable())
+        m_writer.join(); // what was queued is on disk when this returns
+    if (m_logFd >= 0)
+        ::close(m_logFd);
+}
+
+std::uint64_t CommitLog::append(Change change, Revision revision, const std::string &key, const std::string &object,
+                                Revision createRevision)
+{
+    std::string json = "{\"r\":" + std::to_string(revision) + ",\"t\":\"" + char(change) + "\"";
+    if (change == Change::Put)
+        json += ",\"c\":" + std::to_string(createRevision);
+    json += ",\"k\":" + quoted(key);
+    if (change == Change::Put)
+        json += ",\"o\":" + object;
+    json += '}';
+    const std::uint64_t sequence = m_nextSequence++;
+    {
+        std::lock_guard lock(m_mutex);
+        if (m_pending.empty() || !m_pending.back().snapshot.empty())
+            m_pending.emplace_back();
+        Batch &batch = m_pending.back();
+        const std::size_t before = batch.logBytes.size();
+        appendLine(batch.logBytes, json);
+        m_bytesSinceSnapshot += batch.logBytes.size() - before;
+        batch.lastSequence = sequence;
+    }
+    m_wake.notify_one();
+    return sequence;
+}
+
+void CommitLog::snapshot(Revision revision, const std::map<std::string, Entry> &entries)
+{
+    std::string contents = snapshotFile(revision, entries);
+    {
+        std::lock_guard lock(m_mutex);
+        if (m_pending.empty() || !m_pending.back().snapshot.empty())
+            m_pending.emplace_back();
+        m_pending.back().snapshot = std::move(contents);
+        m_pending.back().lastSequence = m_nextSequence - 1;
+        m_bytesSinceSnapshot = 0;
+    }
+    m_wake.notify_one();
+}
+
+std::string CommitLog::failure() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_failure;
+}
+
+void CommitLog::writerLoop()
+{
+    for (;;) {
+        std::vector<Batch> batches;
+        {
+            std::unique_lock lock(m_mutex);
+            m_wake.wait(lock, [this] { return m_stopping || !m_pending.empty(); });
+            if (m_pending.empty())
+                return; // stopping, and everything is written
+            batches.swap(m_pending);
+        }
+        std::uint64_t through = 0;
+        std::string error;
+        bool failed = false;
+        for (Batch &batch : batches) {
+            if (!failed && !writeBatch(batch, error))
+                failed = true;
+            through = std::max(through, batch.lastSequence);
+        }
+        {
+            std::lock_guard lock(m_mutex);
+            if (failed && m_failure.empty())
+                m_failure = error;
+            m_syncFailed = m_syncFailed || failed;
+            m_syncedThrough = std::max(m_syncedThrough, through);
+        }
+        m_synced.notify_all();
+        QMetaObject::invokeMethod(&m_context, [this, through, failed] { markDurable(through, failed); },
+                                  Qt::QueuedConnection);
+    }
+}
+
+bool CommitLog::writeBatch(Batch &batch, std::string &error)
+{
+    if (!batch.logBytes.empty()) {
+        if (!writeAll(m_logFd, batch.logBytes) || ::fdatasync(m_logFd) != 0) {
+            error = errnoText("cannot write", m_logPath);
+            return false;
+        }
+    }
+    if (!batch.snapshot.empty()) {
+        // Every record so far is in the snapshot: once it is in place the log starts over.
+        if (!replaceFile(m_snapshotPath, batch.snapshot, error))
+            return false;
+        if (::ftruncate(m_logFd, 0) != 0 || ::fdatasync(m_logFd) != 0) {
+            error = errnoText("cannot truncate", m_logPath);
+            return false;
+        }
+    }
+    return true;
+}
+
+void CommitLog::markDurable(std::uint64_t sequence, bool failed)
+{
+    m_durable = std::max(m_durable, sequence);
+    m_failed = m_failed || failed;
+    if (failed)
+        qWarning("rvscope: data directory: %s; changes are kept in memory only", failure().c_str());
+    std::vector<std::coroutine_handle<>> ready;
+    for (auto it = m_waiters.begin(); it != m_waiters.end() && it->first <= m_durable;)
+        ready.push_back(it->second), it = m_waiters.erase(it);
+    for (std::coroutine_handle<> handle : ready)
+        handle.resume();
+}
+
+void CommitLog::waitUntilSynced()
+{
+    const std::uint64_t appended = m_nextSequence - 1;
+    std::unique_lock lock(m_mutex);
+    m_synced.wait(lock, [this, appended] { return m_syncedThrough >= appended; });
+    m_durable = std::max(m_durable, m_syncedThrough);
+    m_failed = m_failed || m_syncFailed;
+}
+
+bool CommitLog::DurableAwaiter::await_ready() const noexcept
+{
+    if (log->m_durable < sequence && log->m_synchronous)
+        log->waitUntilSynced();
+    return log->m_durable >= sequence;
+}
+
+void CommitLog::DurableAwaiter::await_suspend(std::coroutine_handle<> handle)
+{
+    log->m_waiters.emplace(sequence, handle);
+}
+
+bool CommitLog::DurableAwaiter::await_resume() const noexcept
+{
+    return !log->m_failed;
+}
+
+} // namespace rvscope::storage

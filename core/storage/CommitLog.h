@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <condition_variable>
+#include <coroutine>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <QtCore/QObject>
+
+#include "model/Result.h"
+#include "storage/StorageTypes.h"
+
+namespace rvscope::storage {
+
+// The durable side of a MemoryStorage (`serve --data-dir DIR`), one per revision series.
+//
+// DIR/<series>.log gets one line per commit, "<crc32> <record JSON>", and a writer thread
+// appends and fdatasyncs whatever accumulated since its last sync in one go (group commit);
+// a write is acknowledged once its line is on disk (`durable`). DIR/<series>.snapshot holds
+// the whole state at one revision, replaced atomically (write, fsync, rename); after a
+// snapshot the log starts over. Opening replays the snapshot and then the log. A torn last
+// line (a crash in the middle of a write that was never acknowledged) is dropped; any other
+// damage is an error, not a silent loss.
+//
+// Everything but the writer thread runs on the core thread.
+class CommitLog final {
+public:
+    // A key's state as the log restores it.
+    struct Entry {
+        std::string object; // its JSON bytes, resourceVersion included
+        Revision createRevision = 0;
+        Revision modRevision = 0;
+    };
+    // What a data directory held: the state at `revision` (0: nothing was ever written).
+    // History is not kept across a restart: watches and lists resume from `revision` on,
+    // older ones get 410 as after a compaction.
+    struct Recovered {
+        Revision revision = 0;
+        std::map<std::string, Entry> entries;
+        std::size_t logRecords = 0; // records replayed from the log after the snapshot
+        std::size_t tornBytes = 0;  // bytes of an unfinished last record that were dropped
+    };
+    enum class Change : char { Put = 'P', Delete = 'D' };
+
+    // Opens (creating the directory and files when missing) and replays. The log is
+    // compacted into a fresh snapshot when it held records.
+    static model::Result<std::shared_ptr<CommitLog>> open(const std::string &directory, const std::string &series,
+                                                          Recovered &recovered);
+    ~CommitLog();
+    CommitLog(const CommitLog &) = delete;
+    CommitLog &operator=(const CommitLog &) = delete;
+
+    // Queues one record; returns its sequence number for `durable`. `object` is the stored
+    // JSON for Put (empty otherwise); `createRevision` is the key's, for Put.
+    std::uint64_t append(Change change, Revision revision, const std::string &key, const std::string &object = {},
+                         Revision createRevision = 0);
+    // True when the log has grown enough that the owner should hand over a snapshot.
+    bool wantsSnapshot() const { return m_bytesSinceSnapshot >= m_snapshotAfterBytes; }
+    // Queues the whole state at `revision` (every record appended so far is in it); the
+    // writer replaces the snapshot file and starts the log over.
+    void snapshot(Revision revision, const std::map<std::string, Entry> &entries);
+    void setSnapshotAfterBytes(std::uint64_t bytes) { m_snapshotAfterBytes = bytes; }
+
+    // Awaits the record `sequence` (and all before it) on disk. Resumes with false when the
+    // writer failed (disk full, I/O error): the change is in memory but not durable.
+    struct DurableAwaiter {
+        CommitLog *log;
+        std::uint64_t sequence;
+        bool await_ready() const noexcept;
+        void await_suspend(std::coroutine_handle<> handle);
+        bool await_resume() const noexcept;
+    };
+    DurableAwaiter durable(std::uint64_t sequence) { return DurableAwaiter{this, sequence}; }
+    // While set, `durable` blocks the calling thread until the writer has synced instead of
+    // suspending: for start-up code that must not spin the event loop (the engine's
+    // bootstrap runs before it serves anything).
+    void setSynchronous(bool synchronous) { m_synchronous = synchronous; }
+    std::uint64_t durableSequence() const { return m_durable; }
+    const std::string &logPath() const { return m_logPath; }
+    const std::string &snapshotPath() const { return m_snapshotPath; }
+    // The writer's first error ("" while none).
+    std::string failure() const;
+
+    static constexpr std::uint64_t DEFAULT_SNAPSHOT_AFTER_BYTES = 64ull * 1024 * 1024;
+
+private:
+    CommitLog(std::string logPath, std::string snapshotPath, int logFd);
+    struct Batch {
+        std::string logBytes;
+        std::uint64_t lastSequence = 0;
+        std::string snapshot; // a whole snapshot file, written after logBytes ("" none)
+    };
+    void writerLoop();
+    bool writeBatch(Batch &batch, std::string &error);
+    void markDurable(std::uint64_t sequence, bool failed);
+    // Blocks until the writer has synced every record appended so far.
+    void waitUntilSynced();
+
+    const std::string m_logPath;
+    const std::string m_snapshotPath;
+    int m_logFd = -1;
+    std::uint64_t m_snapshotAfterBytes = DEFAULT_SNAPSHOT_AFTER_BYTES;
+    std::uint64_t m_bytesSinceSnapshot = 0;
+
+    // Core thread.
+    std::uint64_t m_nextSequence = 1;
+    std::uint64_t m_durable = 0;
+    bool m_failed = false;
+    bool m_synchronous = false;
+    std::multimap<std::uint64_t, std::coroutine_handle<>> m_waiters;
+    QObject m_context; // queued notifications from the writer land here, on the core thread
+
+    // Shared with the writer thread.
+    mutable std::mutex m_mutex;
+    std::condition_variable m_wake;
+    std::condition_variable m_synced;
+    std::uint64_t m_syncedThrough = 0; // with m_syncFailed: what the writer has finished
+    bool m_syncFailed = false;
+    std::vector<Batch> m_pending;
+    bool m_stopping = false;
+    std::string m_failure;
+    std::thread m_writer;
+};
+
+} // namespace rvscope::storage

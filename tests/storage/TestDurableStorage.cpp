@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: MIT
+// MemoryStorage with a data directory (`serve --data-dir`): the whole conformance suite,
+// then what durability adds: a restart restores objects and revisions, a write is on disk
+// when it is acknowledged, a torn last record is dropped, damage is an error, and
+// snapshots restart the log.
+#include <QtCore/QDir>
+#include <QtCore/QFile>
+#include <QtCore/QTemporaryDir>
+#include <QtTest/QtTest>
+
+#include "StorageConformance.h"
+#include "StorageConformanceSupport.h"
+#include "TestSupport.h"
+#include "storage/CommitLog.h"
+#include "storage/MemoryStorage.h"
+
+using namespace rvscope;
+using conformance::dataOf;
+using conformance::rvOf;
+using conformance::setData;
+using storage::MemoryStorage;
+using testing::configMap;
+using testing::configMapKey;
+using testing::run;
+
+namespace {
+QByteArray readAll(const QString &path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+bool writeAll(const QString &path, const QByteArray &bytes)
+{
+    QFile file(path);
+    return file.open(QIODevice::WriteOnly | QIODevice::Truncate) && file.write(bytes) == bytes.size();
+}
+} // namespace
+
+class TestDurableStorage final : public StorageConformance {
+    Q_OBJECT
+
+protected:
+    std::unique_ptr<storage::Storage> createStorage() override
+    {
+        auto opened = MemoryStorage::openDurable(m_root.filePath(QString::number(++m_count)).toStdString(), "main", {});
+        if (!opened)
+            qFatal("cannot open a data directory: %s", opened.error().message.c_str());
+        return std::move(opened).value();
+    }
+
+private Q_SLOTS:
+    void testRestartRestoresObjectsAndRevision();
+    void testWriteIsOnDiskWhenAcknowledged();
+    void testRestartStartsHistoryAtTheRestoredRevision();
+    void testTornLastRecordIsDropped();
+    void testDamagedRecordIsAnError();
+    void testSnapshotRestartsTheLog();
+    void testEmptyDirectoryStartsFresh();
+
+private:
+    QString directory(const char *name) const { return m_root.filePath(QString::fromLatin1(name)); }
+    std::unique_ptr<MemoryStorage> open(const QString &dir, MemoryStorage::Options options = {})
+    {
+        auto opened = MemoryStorage::openDurable(dir.toStdString(), "main", options);
+        if (!opened) {
+            m_lastError = opened.error().message;
+            return nullptr;
+        }
+        return std::move(opened).value();
+    }
+
+    QTemporaryDir m_root;
+    int m_count = 0;
+    std::string m_lastError;
+};
+
+void TestDurableStorage::testRestartRestoresObjectsAndRevision()
+{
+    const QString dir = directory("restart");
+    storage::Revision before = 0;
+    std::string updatedRv;
+    {
+        auto storage = open(dir);
+        QVERIFY(storage);
+        run(storage->create(configMapKey("a"), configMap("a", "default", {{"k", "1"}}))).value();
+        run(storage->create(configMapKey("b"), configMap("b"))).value();
+        run(storage->create(configMapKey("c"), configMap("c"))).value();
+        auto updated = run(storage->guaranteedUpdate(configMapKey("a"), {}, setData("k", "2")));
+        QVERIFY(updated);
+        updatedRv = updated->object->resourceVersion();
+        QVERIFY(run(storage->remove(configMapKey("b"), {})));
+        before = storage->revision();
+    }
+    auto storage = open(dir);
+    QVERIFY2(storage, m_lastError.c_str());
+    QCOMPARE(storage->revision(), before);
+    QCOMPARE(storage->objectCount(), std::size_t(2));
+    auto a = run(storage->get(configMapKey("a")));
+    QVERIFY(a);
+    QCOMPARE(dataOf(*a, "k"), std::string("2"));
+    QCOMPARE((*a)->resourceVersion(), updatedRv);
+    QCOMPARE(run(storage->get(configMapKey("b"))).error().code, 404);
+    // Revisions go on from where they were; an update preconditioned on the restored
+    // resourceVersion succeeds, as a client that read before the restart expects.
+    storage::Preconditions precondition;
+    precondition.resourceVersion = updatedRv;
+    auto next = run(storage->guaranteedUpdate(configMapKey("a"), precondition, setData("k", "3")));
+    QVERIFY(next);
+    QCOMPARE(rvOf(next->object), before + 1);
+}
+
+void TestDurableStorage::testWriteIsOnDiskWhenAcknowledged()
+{
+    const QString dir = directory("acknowledged");
+    auto storage = open(dir);
+    QVERIFY(storage);
+    const QString log = QDir(dir).filePath(QStringLiteral("main.log"));
+    for (int i = 0; i < 20; ++i) {
+        const std::string name = "cm-" + std::to_string(i);
+        run(storage->create(configMapKey(name), configMap(name))).value();
+        // The call completed: its record is in the file (fdatasync'd before completion).
+        QVERIFY(readAll(log).contains(QByteArray::fromStdString(name)));
+    }
+    QCOMPARE(storage->commitLog()->durableSequence(), std::uint64_t(20));
+}
+
+void TestDurableStorage::testRestartStartsHistoryAtTheRestoredRevision()
+{
+    const QString dir = directory("history");
+    {
+        auto storage = open(dir);
+        for (int i = 0; i < 3; ++i)
+            run(storage->create(configMapKey("cm-" + std::to_string(i)), configMap("cm"))).value();
+    }
+    auto storage = open(dir);
+    QVERIFY(storage);
+    const storage::Revision restored = storage->revision();
+    QCOMPARE(storage->oldestWatchableRevision(), restored);
+    conformance::Recorder recorder;
+    auto tooOld = run(storage->watch("/registry/", restored - 1, recorder.sink()));
+    QVERIFY(!tooOld);
+    QCOMPARE(tooOld.error().code, 410);
+    auto watch = run(storage->watch("/registry/", restored, recorder.sink()));
+    QVERIFY(watch);
+    run(storage->create(configMapKey("after"), configMap("after"))).value();
+    QCOMPARE(recorder.revisions(), (std::vector<storage::Revision>{restored + 1}));
+    // A list at the restored revision is served; the state before it is gone.
+    storage::ListOptions options;
+    options.revision = restored;
+    QCOMPARE(run(storage->list("/registry/", options))->items.size(), std::size_t(3));
+}
+
+void TestDurableStorage::testTornLastRecordIsDropped()
+{
+    const QString dir = directory("torn");
+    {
+        auto storage = open(dir);
+        run(storage->create(configMapKey("kept"), configMap("kept"))).value();
+    }
+    // A crash while the writer was appending: half a record at the end.
+    const QString log = QDir(dir).filePath(QStringLiteral("main.log"));
+    QFile file(log);
+    QVERIFY(file.open(QIODevice::Append));
+    file.write("0badc0de {\"r\":9,\"t\":\"P\",\"c\":9,\"k\":\"/registry/configmaps/default/lost");
+    file.close();
+    auto storage = open(dir);
+    QVERIFY2(storage, m_lastError.c_str());
+    QCOMPARE(storage->objectCount(), std::size_t(1));
+    QVERIFY(run(storage->get(configMapKey("kept"))));
+    // Repaired on open: the state moved into the snapshot, the log starts empty.
+    QCOMPARE(readAll(log), QByteArray());
+    QVERIFY(readAll(QDir(dir).filePath(QStringLiteral("main.snapshot"))).contains("kept"));
+}
+
+void TestDurableStorage::testDamagedRecordIsAnError()
+{
+    const QString dir = directory("damaged");
+    {
+        auto storage = open(dir);
+        // Not snapshotted: keep the records in the log.
+        for (int i = 0; i < 3; ++i)
+            run(storage->create(configMapKey("cm-" + std::to_string(i)), configMap("cm"))).value();
+    }
+    // Records replayed at open moved into a snapshot; write three fresh ones to damage.
+    {
+        auto storage = open(dir);
+        for (int i = 3; i < 6; ++i)
+            run(storage->create(configMapKey("cm-" + std::to_string(i)), configMap("cm"))).value();
+    }
+    const QString log = QDir(dir).filePath(QStringLiteral("main.log"));
+    QByteArray bytes = readAll(log);
+    QCOMPARE(bytes.count('\n'), 3);
+    const qsizetype at = bytes.indexOf("cm-3");
+    QVERIFY(at > 0);
+    bytes[at + 3] = '9'; // the first record no longer matches its checksum; whole ones follow
+    QVERIFY(writeAll(log, bytes));
+    QVERIFY(!open(dir));
+    QVERIFY2(m_lastError.find("main.log line 1") != std::string::npos, m_lastError.c_str());
+    QVERIFY2(m_lastError.find("damaged") != std::string::npos, m_lastError.c_str());
+    QCOMPARE(readAll(log), bytes); // nothing was repaired away
+}
+
+void TestDurableStorage::testSnapshotRestartsTheLog()
+{
+    const QString dir = directory("snapshot");
+    const QString log = QDir(dir).filePath(QStringLiteral("main.log"));
+    {
+        auto storage = open(dir);
+        storage->commitLog()->setSnapshotAfterBytes(2000);
+        run(storage->create(configMapKey("hot"), configMap("hot"))).value();
+        for (int i = 0; i < 100; ++i)
+            QVERIFY(run(storage->guaranteedUpdate(configMapKey("hot"), {}, setData("n", std::to_string(i)))));
+        run(storage->create(configMapKey("last"), configMap("last"))).value();
+        QVERIFY(readAll(log).size() < 4000); // restarted after each snapshot, not 100 records long
+        QVERIFY(QFile::exists(QDir(dir).filePath(QStringLiteral("main.snapshot"))));
+    }
+    auto storage = open(dir);
+    QVERIFY2(storage, m_lastError.c_str());
+    QCOMPARE(storage->objectCount(), std::size_t(2));
+    QCOMPARE(dataOf(run(storage->get(configMapKey("hot"))).value(), "n"), std::string("99"));
+    QCOMPARE(storage->revision(), storage::Revision(1 + 1 + 100 + 1));
+}
+
+void TestDurableStorage::testEmptyDirectoryStartsFresh()
+{
+    auto storage = open(directory("fresh/nested"));
+    QVERIFY2(storage, m_lastError.c_str());
+    QCOMPARE(storage->revision(), storage::Revision(1));
+    QCOMPARE(run(storage->create(configMapKey("a"), configMap("a"))).value()->resourceVersion(), std::string("2"));
+}
+
+QTEST_GUILESS_MAIN(TestDurableStorage)
+#include "TestDurableStorage.moc"
