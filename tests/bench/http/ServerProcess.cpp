@@ -55,13 +55,18 @@ bool ServerProcess::waitUntilAnswering(const std::string &request, int timeoutMs
     return false;
 }
 
-bool ServerProcess::startRvscope(const QString &binary)
+bool ServerProcess::startRvscope(const QString &binary, bool durable)
 {
     QElapsedTimer sinceStart;
     sinceStart.start();
     m_process = std::make_unique<QProcess>();
     m_process->setProcessChannelMode(QProcess::MergedChannels);
-    m_process->start(binary, {QStringLiteral("serve"), QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0")});
+    QStringList arguments{QStringLiteral("serve"), QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0")};
+    if (durable) {
+        m_directory = std::make_unique<QTemporaryDir>();
+        arguments << QStringLiteral("--data-dir") << m_directory->filePath(QStringLiteral("data"));
+    }
+    m_process->start(binary, arguments);
     if (!m_process->waitForStarted(5000)) {
         m_error = QStringLiteral("cannot start ") + binary;
         return false;

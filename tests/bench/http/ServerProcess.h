@@ -20,7 +20,9 @@ public:
     ServerProcess &operator=(const ServerProcess &) = delete;
 
     // `rvscope serve --listen 127.0.0.1:0`; the port is read from its "listening on" line.
-    bool startRvscope(const QString &binary);
+    // `durable`: with --data-dir in a fresh temporary directory (every write fdatasync'd
+    // before it is acknowledged, like etcd with fsync).
+    bool startRvscope(const QString &binary, bool durable = false);
     // etcd with a fresh data dir in a temporary directory, client and peer URLs on free
     // 127.0.0.1 ports; `fsync` false adds --unsafe-no-fsync.
     bool startEtcd(const QString &binary, bool fsync);

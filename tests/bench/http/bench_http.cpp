@@ -5,7 +5,10 @@
 // workload and then the side-by-side ratios with their goals ("ok"/"MISS", never asserted).
 //
 //   bench_http [--smoke] [--seconds S] [--rounds N] [--filter TEXT] [--rvscope PATH] [--etcd PATH]
-//              [--nginx PATH] [--no-nginx]
+//              [--nginx PATH] [--no-nginx] [--data-dir]
+//
+// --data-dir serves rvscope from a data directory (durable: every write fdatasync'd before
+// its answer), the fair opponent for etcd with fsync.
 //
 // The watch fan-out workload (ids rvscope/watch/W, etcd-fsync/watch/W, etcd-nofsync/watch/W;
 // `--filter watch` selects just these) runs once per server after the table above.
@@ -33,6 +36,7 @@ namespace {
 struct Options {
     bool smoke = false;
     bool nginx = true;
+    bool durable = false; // rvscope with --data-dir
     double seconds = 2.0;
     int rounds = 3;
     std::string filter;
@@ -51,6 +55,8 @@ Options parseOptions(int argc, char **argv)
         const bool hasValue = i + 1 < argc;
         if (std::strcmp(argv[i], "--smoke") == 0)
             options.smoke = true;
+        else if (std::strcmp(argv[i], "--data-dir") == 0)
+            options.durable = true;
         else if (std::strcmp(argv[i], "--no-nginx") == 0)
             options.nginx = false;
         else if (std::strcmp(argv[i], "--seconds") == 0 && hasValue)
@@ -249,7 +255,7 @@ std::vector<double> rvscopeStartups(const Options &options, double first, int st
     std::vector<double> times{first};
     for (int i = 1; i < starts; ++i) {
         ServerProcess again;
-        if (again.startRvscope(options.rvscope))
+        if (again.startRvscope(options.rvscope, options.durable))
             times.push_back(again.readyMs());
     }
     std::sort(times.begin(), times.end());
@@ -272,13 +278,14 @@ int main(int argc, char **argv)
     const std::string descriptorNote = watchSelected ? ensureDescriptorLimit(2L * watchers + 512) : std::string();
 
     std::printf("bench_http: %s, %d round(s) of %.1f s per workload, median round shown; servers are child "
-                "processes on 127.0.0.1\n",
-                options.smoke ? "smoke (2 clients, figures meaningless)" : "full", options.rounds, options.seconds);
+                "processes on 127.0.0.1%s\n",
+                options.smoke ? "smoke (2 clients, figures meaningless)" : "full", options.rounds, options.seconds,
+                options.durable ? "; rvscope durable (--data-dir)" : "");
     if (!descriptorNote.empty())
         std::printf("note: %s\n", descriptorNote.c_str());
 
     ServerProcess rvscope;
-    if (options.rvscope.isEmpty() || !rvscope.startRvscope(options.rvscope)) {
+    if (options.rvscope.isEmpty() || !rvscope.startRvscope(options.rvscope, options.durable)) {
         std::printf("rvscope: cannot start '%s': %s\n", qPrintable(options.rvscope), qPrintable(rvscope.error()));
         return 1;
     }
