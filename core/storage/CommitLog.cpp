@@ -7,8 +7,10 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <utility>
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include <nlohmann/json.hpp>
@@ -203,6 +205,25 @@ model::Result<std::shared_ptr<CommitLog>> CommitLog::open(const std::string &dir
     const std::string logPath = base + ".log";
     const std::string snapshotPath = base + ".snapshot";
     recovered = Recovered();
+    // One writer per series: a second rvscope on the same directory would interleave its
+    // records with ours. The lock goes with the descriptor (and with the process).
+    const std::string lockPath = base + ".lock";
+    const int lockFd = ::open(lockPath.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (lockFd < 0)
+        return model::Status::internalError(errnoText("cannot open", lockPath));
+    if (::flock(lockFd, LOCK_EX | LOCK_NB) != 0) {
+        ::close(lockFd);
+        return model::Status::internalError("data directory " + directory + " is in use by another rvscope (" + lockPath
+                                            + " is locked)");
+    }
+    struct LockGuard {
+        int fd;
+        ~LockGuard()
+        {
+            if (fd >= 0)
+                ::close(fd);
+        }
+    } lock{lockFd};
 
     std::string contents;
     if (readFile(snapshotPath, contents)) {
@@ -263,6 +284,7 @@ model::Result<std::shared_ptr<CommitLog>> CommitLog::open(const std::string &dir
     if (fd < 0)
         return model::Status::internalError(errnoText("cannot open", logPath));
     std::shared_ptr<CommitLog> log(new CommitLog(logPath, snapshotPath, fd));
+    log->m_lockFd = std::exchange(lock.fd, -1);
     std::string error;
     if (recovered.logRecords > 0 || recovered.tornBytes > 0) {
         // Start from a snapshot of what was replayed, and an empty log.
@@ -293,6 +315,8 @@ CommitLog::~CommitLog()
         m_writer.join(); // what was queued is on disk when this returns
     if (m_logFd >= 0)
         ::close(m_logFd);
+    if (m_lockFd >= 0)
+        ::close(m_lockFd); // releases the directory
 }
 
 std::uint64_t CommitLog::append(Change change, Revision revision, const std::string &key, const std::string &object,

@@ -26,7 +26,8 @@ namespace rvscope::storage {
 // the whole state at one revision, replaced atomically (write, fsync, rename); after a
 // snapshot the log starts over. Opening replays the snapshot and then the log. A torn last
 // line (a crash in the middle of a write that was never acknowledged) is dropped; any other
-// damage is an error, not a silent loss.
+// damage is an error, not a silent loss. DIR/<series>.lock is flock'd while the log is
+// open: a second process on the same directory is refused.
 //
 // Everything but the writer thread runs on the core thread.
 class CommitLog final {
@@ -105,6 +106,7 @@ private:
     const std::string m_logPath;
     const std::string m_snapshotPath;
     int m_logFd = -1;
+    int m_lockFd = -1; // <series>.lock, flock'd while this log is open
     std::uint64_t m_snapshotAfterBytes = DEFAULT_SNAPSHOT_AFTER_BYTES;
     std::uint64_t m_bytesSinceSnapshot = 0;
 

@@ -57,6 +57,7 @@ private Q_SLOTS:
     void testDamagedRecordIsAnError();
     void testSnapshotRestartsTheLog();
     void testEmptyDirectoryStartsFresh();
+    void testSecondOpenOfADirectoryIsRefused();
 
 private:
     QString directory(const char *name) const { return m_root.filePath(QString::fromLatin1(name)); }
@@ -228,6 +229,17 @@ void TestDurableStorage::testEmptyDirectoryStartsFresh()
     QVERIFY2(storage, m_lastError.c_str());
     QCOMPARE(storage->revision(), storage::Revision(1));
     QCOMPARE(run(storage->create(configMapKey("a"), configMap("a"))).value()->resourceVersion(), std::string("2"));
+}
+
+void TestDurableStorage::testSecondOpenOfADirectoryIsRefused()
+{
+    const QString dir = directory("locked");
+    auto first = open(dir);
+    QVERIFY(first);
+    QVERIFY(!open(dir));
+    QVERIFY2(m_lastError.find("in use by another rvscope") != std::string::npos, m_lastError.c_str());
+    first.reset(); // closing releases it
+    QVERIFY2(open(dir), m_lastError.c_str());
 }
 
 QTEST_GUILESS_MAIN(TestDurableStorage)
