@@ -10,6 +10,8 @@
 
 #include <locale.h>
 
+#include "model/Utf8.h"
+
 namespace rvscope::model {
 namespace {
 
@@ -318,41 +320,13 @@ private:
         return value;
     }
 
-    // One well-formed UTF-8 sequence of 2-4 bytes (RFC 3629: no overlong forms, no
-    // surrogates, nothing above U+10FFFF), copied as is.
+    // One well-formed multi-byte UTF-8 sequence, copied as is.
     bool readUtf8Sequence(std::string &out)
     {
-        const auto at = [this](std::ptrdiff_t i) { return static_cast<unsigned char>(m_p[i]); };
-        const unsigned char lead = at(0);
-        int length = 0;
-        unsigned char secondMin = 0x80;
-        unsigned char secondMax = 0xBF;
-        if (lead >= 0xC2 && lead <= 0xDF) {
-            length = 2;
-        } else if (lead >= 0xE0 && lead <= 0xEF) {
-            length = 3;
-            if (lead == 0xE0)
-                secondMin = 0xA0;
-            else if (lead == 0xED)
-                secondMax = 0x9F;
-        } else if (lead >= 0xF0 && lead <= 0xF4) {
-            length = 4;
-            if (lead == 0xF0)
-                secondMin = 0x90;
-            else if (lead == 0xF4)
-                secondMax = 0x8F;
-        } else {
+        const std::size_t length = utf8SequenceLength(std::string_view(m_p, std::size_t(m_end - m_p)), 0);
+        if (length < 2)
             return false;
-        }
-        if (m_end - m_p < length)
-            return false;
-        if (at(1) < secondMin || at(1) > secondMax)
-            return false;
-        for (int i = 2; i < length; ++i) {
-            if (at(i) < 0x80 || at(i) > 0xBF)
-                return false;
-        }
-        out.append(m_p, std::size_t(length));
+        out.append(m_p, length);
         m_p += length;
         return true;
     }

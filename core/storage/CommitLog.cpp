@@ -68,6 +68,27 @@ std::optional<std::string_view> checkedJson(std::string_view line)
     return json;
 }
 
+// One line of a snapshot or log, read from `start`.
+struct Line {
+    std::size_t next = 0;                 // where the following line starts (the end when unfinished)
+    std::optional<std::string_view> json; // the line is whole and its checksum holds
+    std::optional<nlohmann::json> record; // ... and it is a JSON object
+};
+
+Line readLine(std::string_view contents, std::size_t start)
+{
+    Line line;
+    const std::size_t end = contents.find('\n', start);
+    line.next = end == std::string_view::npos ? contents.size() : end + 1;
+    if (end != std::string_view::npos)
+        line.json = checkedJson(contents.substr(start, end - start));
+    if (line.json) {
+        if (auto parsed = model::parseJson(*line.json); parsed && parsed->is_object())
+            line.record = std::move(parsed);
+    }
+    return line;
+}
+
 // Records and snapshot entries end with ,"o":<object JSON>}; the object's bytes are kept as
 // they were written (they are the stored encoding, resourceVersion included).
 std::string objectBytes(std::string_view json)
@@ -227,56 +248,40 @@ model::Result<std::shared_ptr<CommitLog>> CommitLog::open(const std::string &dir
 
     std::string contents;
     if (readFile(snapshotPath, contents)) {
-        std::size_t lineNumber = 0;
-        std::size_t start = 0;
-        while (start < contents.size()) {
-            const std::size_t end = contents.find('\n', start);
-            ++lineNumber;
-            if (end == std::string::npos)
-                return corrupt(snapshotPath, lineNumber, "unfinished line");
-            const auto json = checkedJson(std::string_view(contents).substr(start, end - start));
-            const auto parsed = json ? model::parseJson(*json) : std::nullopt;
-            if (!parsed || !parsed->is_object())
-                return corrupt(snapshotPath, lineNumber, "checksum or JSON does not match");
+        for (std::size_t start = 0, lineNumber = 1; start < contents.size(); ++lineNumber) {
+            const Line line = readLine(contents, start);
+            if (!line.record) // written whole and renamed into place: any flaw is damage
+                return corrupt(snapshotPath, lineNumber, "unfinished line, or checksum or JSON does not match");
+            const nlohmann::json &record = *line.record;
             if (lineNumber == 1) {
-                recovered.revision = parsed->value("revision", Revision(0));
+                recovered.revision = record.value("revision", Revision(0));
             } else {
-                const std::string key = parsed->value("k", std::string());
-                recovered.entries[key] = Entry{objectBytes(*json), parsed->value("c", Revision(0)), parsed->value("m", Revision(0))};
+                recovered.entries[record.value("k", std::string())] =
+                    Entry{objectBytes(*line.json), record.value("c", Revision(0)), record.value("m", Revision(0))};
             }
-            start = end + 1;
+            start = line.next;
         }
     }
 
     if (readFile(logPath, contents)) {
-        std::size_t lineNumber = 0;
-        std::size_t start = 0;
-        while (start < contents.size()) {
-            const std::size_t end = contents.find('\n', start);
-            ++lineNumber;
-            const auto json = end == std::string::npos
-                ? std::nullopt
-                : checkedJson(std::string_view(contents).substr(start, end - start));
-            const auto parsed = json ? model::parseJson(*json) : std::nullopt;
-            if (!parsed || !parsed->is_object()) {
-                // A record the writer never finished is the log's last; anything after a bad
-                // record that is itself whole means damage, not a crash.
-                std::size_t next = end == std::string::npos ? contents.size() : end + 1;
-                while (next < contents.size()) {
-                    const std::size_t nextEnd = contents.find('\n', next);
-                    if (nextEnd == std::string::npos)
-                        break;
-                    if (checkedJson(std::string_view(contents).substr(next, nextEnd - next)))
+        for (std::size_t start = 0, lineNumber = 1; start < contents.size(); ++lineNumber) {
+            const Line line = readLine(contents, start);
+            if (!line.record) {
+                // A record the writer never finished is the log's last; a whole record after
+                // a bad one means damage, not a crash.
+                for (std::size_t next = line.next; next < contents.size();) {
+                    const Line later = readLine(contents, next);
+                    if (later.json)
                         return corrupt(logPath, lineNumber, "checksum or JSON does not match");
-                    next = nextEnd + 1;
+                    next = later.next;
                 }
                 recovered.tornBytes = contents.size() - start;
                 break;
             }
-            if (auto problem = applyRecord(*parsed, *json, recovered))
+            if (auto problem = applyRecord(*line.record, *line.json, recovered))
                 return corrupt(logPath, lineNumber, *problem);
             ++recovered.logRecords;
-            start = end + 1;
+            start = line.next;
         }
     }
 

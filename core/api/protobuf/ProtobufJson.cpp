@@ -11,6 +11,7 @@
 
 #include "kubernetes/go_json.pb.h"
 #include "model/StatusErrors.h"
+#include "model/Utf8.h"
 
 namespace rvscope::api {
 namespace {
@@ -31,45 +32,6 @@ constexpr std::string_view QUANTITY_TYPE = "k8s.io.apimachinery.pkg.api.resource
 constexpr std::int64_t ZERO_TIME_UNIX_SECONDS = -62135596800;
 constexpr std::int64_t SECONDS_PER_DAY = 86400;
 constexpr std::int64_t NANOS_PER_SECOND = 1000000000;
-
-// The length of the valid UTF-8 sequence starting at text[i], 0 if there is none
-// (Unicode table 3-7: no overlongs, no surrogates, nothing above U+10FFFF).
-std::size_t utf8SequenceLength(std::string_view text, std::size_t i)
-{
-    const auto byte = [&](std::size_t at) { return static_cast<unsigned char>(text[at]); };
-    const unsigned char lead = byte(i);
-    if (lead < 0x80)
-        return 1;
-    std::size_t length = 0;
-    unsigned char secondMin = 0x80;
-    unsigned char secondMax = 0xBF;
-    if (lead >= 0xC2 && lead <= 0xDF) {
-        length = 2;
-    } else if (lead >= 0xE0 && lead <= 0xEF) {
-        length = 3;
-        if (lead == 0xE0)
-            secondMin = 0xA0;
-        else if (lead == 0xED)
-            secondMax = 0x9F;
-    } else if (lead >= 0xF0 && lead <= 0xF4) {
-        length = 4;
-        if (lead == 0xF0)
-            secondMin = 0x90;
-        else if (lead == 0xF4)
-            secondMax = 0x8F;
-    } else {
-        return 0;
-    }
-    if (i + length > text.size())
-        return 0;
-    if (byte(i + 1) < secondMin || byte(i + 1) > secondMax)
-        return 0;
-    for (std::size_t k = 2; k < length; ++k) {
-        if (byte(i + k) < 0x80 || byte(i + k) > 0xBF)
-            return 0;
-    }
-    return length;
-}
 
 std::string base64(std::string_view bytes)
 {
@@ -423,7 +385,7 @@ std::string validUtf8(std::string_view text)
     std::string out;
     out.reserve(text.size());
     for (std::size_t i = 0; i < text.size();) {
-        if (const std::size_t length = utf8SequenceLength(text, i); length > 0) {
+        if (const std::size_t length = model::utf8SequenceLength(text, i); length > 0) {
             out.append(text.substr(i, length));
             i += length;
         } else {
