@@ -46,7 +46,8 @@ int runServe(const ServeOptions &options)
                              std::fflush(stdout);
                              return;
                          }
-                         std::fprintf(stderr, "rvscope: cannot listen on %s:%u: %s\n",
+                         // Not only a taken port: a bad policy file or data directory ends here too.
+                         std::fprintf(stderr, "rvscope: cannot serve on %s:%u: %s\n",
                                       qPrintable(options.address.toString()), options.port, qPrintable(state.error));
                          exitCode = 1;
                          QCoreApplication::exit(1);

@@ -80,6 +80,14 @@ int main(int argc, char **argv)
                    stderr);
         return runHeadless(argc, argv, command.serve);
     }
+    if (!command.serve.dataDir.isEmpty()) {
+        // The lab's scenarios start from a fresh store (the first run opens one), which
+        // would set the directory's objects aside as soon as the window opened.
+        std::fputs("rvscope: --data-dir is for `rvscope serve`: the desktop lab's scenarios start from a fresh "
+                   "store\n",
+                   stderr);
+        return 2;
+    }
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("rvscope"));
     QApplication::setOrganizationName(QStringLiteral("rvscope"));

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The rvscope executable as a user runs it: real process, real sockets on 127.0.0.1.
+#include <QtCore/QDir>
 #include <QtCore/QJsonDocument>
 #include <QtCore/QJsonObject>
 #include <QtCore/QProcess>
@@ -64,6 +65,8 @@ private Q_SLOTS:
     void testNoDisplayFallsBackToServe();
     void testPortInUseIsReported();
     void testSeparateStorageSeries();
+    void testDataDirInUseIsReported();
+    void testWindowRefusesDataDir();
     void testScenarioListAndRunWithCheck();
     void testScenarioRunExportsHistory();
     void testUnknownScenarioExitsWithTheList();
@@ -178,9 +181,43 @@ void TestRvscopeProcess::testPortInUseIsReported()
                  {QStringLiteral("serve"), QStringLiteral("--listen"), QStringLiteral("127.0.0.1:%1").arg(port)});
     QVERIFY(second.waitForFinished(5000));
     QCOMPARE(second.exitCode(), 1);
-    QVERIFY(second.readAllStandardError().contains("cannot listen on 127.0.0.1:"));
+    QVERIFY(second.readAllStandardError().contains("cannot serve on 127.0.0.1:"));
     first.terminate();
     QVERIFY(first.waitForFinished(5000));
+}
+
+void TestRvscopeProcess::testDataDirInUseIsReported()
+{
+    QTemporaryDir dir;
+    const QStringList args{QStringLiteral("serve"), QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0"),
+                           QStringLiteral("--data-dir"), dir.path()};
+    QProcess first;
+    QVERIFY(startServer(first, args) != 0);
+    QProcess second;
+    second.start(QStringLiteral(RVSCOPE_BINARY), args);
+    QVERIFY(second.waitForFinished(5000));
+    QCOMPARE(second.exitCode(), 1);
+    const QByteArray error = second.readAllStandardError();
+    QVERIFY2(error.contains("cannot serve on 127.0.0.1:0: data directory ") && error.contains("is in use by another rvscope"),
+             error.constData());
+    first.terminate();
+    QVERIFY(first.waitForFinished(5000));
+}
+
+void TestRvscopeProcess::testWindowRefusesDataDir()
+{
+    // With a display the window would open on a scenario's fresh store: refused before any
+    // window or connection to the display is made.
+    QTemporaryDir dir;
+    QProcess process;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("DISPLAY"), QStringLiteral(":99"));
+    process.setProcessEnvironment(env);
+    process.start(QStringLiteral(RVSCOPE_BINARY), {QStringLiteral("--data-dir"), dir.path()});
+    QVERIFY(process.waitForFinished(5000));
+    QCOMPARE(process.exitCode(), 2);
+    QVERIFY(process.readAllStandardError().contains("--data-dir is for `rvscope serve`"));
+    QVERIFY(QDir(dir.path()).isEmpty()); // nothing was opened
 }
 
 void TestRvscopeProcess::testSeparateStorageSeries()
