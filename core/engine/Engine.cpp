@@ -55,7 +55,7 @@ Engine::Engine(EngineOptions options, QObject *parent)
     m_coreThread.setObjectName(QStringLiteral("core"));
     m_worker = new CoreWorker(std::move(options));
     m_worker->moveToThread(&m_coreThread);
-    connect(&m_coreThread, &QThread::finished, m_worker, &QObject::deleteLater);
+    m_coreThread.setWorker(m_worker); // destroyed in the core thread when its loop ends
     connect(m_worker, &CoreWorker::started, this, [this](const ScenarioList &builtIns) {
         m_builtIns = builtIns;
         Q_EMIT coreStarted();

@@ -2,9 +2,9 @@
 #pragma once
 
 #include <QtCore/QObject>
-#include <QtCore/QThread>
 
 #include "engine/ClientValues.h"
+#include "engine/CoreThread.h"
 #include "engine/EngineTypes.h"
 #include "engine/ScenarioValues.h"
 
@@ -102,7 +102,7 @@ private:
     template<typename Method, typename... Args>
     void post(Method method, Args... args);
 
-    QThread m_coreThread;
+    CoreThread m_coreThread;
     CoreWorker *m_worker = nullptr;
     ServerState m_serverState;
     CoreStats m_stats;
