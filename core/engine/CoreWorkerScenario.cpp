@@ -198,9 +198,7 @@ void CoreWorker::handleScenarioFinished(const std::vector<sim::CheckResult> &che
         VerdictReport verdict;
         verdict.checker = toQ(check.check.checker);
         verdict.key = toQ(check.check.key);
-        verdict.outcome = check.verdict.passed() ? QStringLiteral("pass")
-                          : check.verdict.failed() ? QStringLiteral("fail")
-                                                   : QStringLiteral("unknown");
+        verdict.outcome = QString::fromLatin1(history::Verdict::outcomeName(check.verdict.outcome));
         verdict.summary = toQ(check.verdict.summary);
         for (const std::string &finding : check.verdict.findings)
             verdict.findings.append(toQ(finding));

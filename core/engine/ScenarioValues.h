@@ -47,7 +47,7 @@ struct StepReport final {
 struct VerdictReport final {
     QString checker; // lost-update, linearizability, watch
     QString key;     // lost-update: the counter object
-    QString outcome; // pass, fail, unknown
+    QString outcome; // pass, fail, unknown, no-history (history::Verdict::outcomeName)
     QString summary;
     QStringList findings;
     bool expected = true;    // a scenario's check: whether it expected a pass

@@ -107,6 +107,8 @@ Verdict LinearizabilityChecker::check(const std::vector<OperationRecord> &operat
     for (const OperationRecord &record : operations)
         if (auto op = classify(record))
             byKey[normalizedKey(record.key)].push_back(*op);
+    if (byKey.empty())
+        return Verdict::noHistory("no completed read or write was recorded");
 
     Verdict verdict;
     std::size_t failed = 0, unknown = 0, checkedOps = 0;

@@ -97,6 +97,10 @@ Verdict LostUpdateChecker::check(const std::vector<OperationRecord> &operations,
         if (op->isWrite())
             commits.push_back(Commit{op, *rv, std::nullopt, op->verb == "delete" ? std::nullopt : value});
     }
+    if (commits.empty()) {
+        return Verdict::noHistory(ops.empty() ? "no operation on " + wanted + " was recorded"
+                                              : "no successful write of " + wanted + " was recorded");
+    }
     std::sort(commits.begin(), commits.end(), [](const Commit &a, const Commit &b) { return a.rv < b.rv; });
 
     // The revision each write was based on: its precondition, else what its client last saw

@@ -42,6 +42,8 @@ Verdict WatchGuaranteesChecker::check(const History &history) const
 Verdict WatchGuaranteesChecker::check(const std::vector<OperationRecord> &operations,
                                       const std::vector<WatchDelivery> &deliveries) const
 {
+    if (deliveries.empty())
+        return Verdict::noHistory("no watch delivery was recorded");
     std::map<std::int64_t, Commit> log;
     std::set<std::string> keysWithUnknownWrites;
     std::unordered_map<std::uint64_t, const OperationRecord *> watchOps;

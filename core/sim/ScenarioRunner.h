@@ -64,7 +64,8 @@ struct StepResult final {
 struct CheckResult final {
     ScenarioCheck check;
     history::Verdict verdict;
-    bool asExpected() const { return verdict.passed() == check.expectPass && verdict.outcome != history::Verdict::Outcome::Unknown; }
+    // Only a decided verdict can meet the expectation (not Unknown, not NoHistory).
+    bool asExpected() const { return (verdict.passed() || verdict.failed()) && verdict.passed() == check.expectPass; }
 };
 
 // Executes a scenario's steps one at a time against the core (through the transport, so

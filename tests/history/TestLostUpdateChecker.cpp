@@ -38,6 +38,7 @@ private Q_SLOTS:
     void testMissingCounterIsUnknown();
     void testDeleteRestartsTheChain();
     void testLargeGeneratedHistories();
+    void testNoWritesHasNothingToCheck();
 };
 
 void TestLostUpdateChecker::testRetryOnConflictHistoryPasses()
@@ -151,6 +152,19 @@ void TestLostUpdateChecker::testDeleteRestartsTheChain()
     };
     const Verdict verdict = LostUpdateChecker().check(ops, kHotKey);
     QVERIFY2(verdict.passed(), joined(verdict).c_str());
+}
+
+void TestLostUpdateChecker::testNoWritesHasNothingToCheck()
+{
+    // An empty history (the journal off) or one without a successful write of the key has
+    // nothing to check: never a PASS of "0 successful writes".
+    Verdict verdict = LostUpdateChecker().check(std::vector<OperationRecord>{}, kHotKey);
+    QCOMPARE(verdict.outcome, Verdict::Outcome::NoHistory);
+    QVERIFY2(verdict.summary.find("no operation on") != std::string::npos, verdict.summary.c_str());
+    std::vector<OperationRecord> refused{record(1, "c1", "update", 10, 20, 409, "1", "")};
+    verdict = LostUpdateChecker().check(refused, kHotKey);
+    QCOMPARE(verdict.outcome, Verdict::Outcome::NoHistory);
+    QVERIFY2(verdict.summary.find("no successful write of") != std::string::npos, verdict.summary.c_str());
 }
 
 void TestLostUpdateChecker::testLargeGeneratedHistories()

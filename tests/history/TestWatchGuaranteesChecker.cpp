@@ -67,6 +67,7 @@ private Q_SLOTS:
     void testStreamWithoutWatchOperationChecksOrderOnly();
     void testSeveralWatchersAreIndependent();
     void testLargeGeneratedStreamPasses();
+    void testNoDeliveriesHasNothingToCheck();
 };
 
 void TestWatchGuaranteesChecker::testCorrectStreamPasses()
@@ -195,6 +196,13 @@ void TestWatchGuaranteesChecker::testLargeGeneratedStreamPasses()
     verdict = WatchGuaranteesChecker().check(ops, stream);
     QVERIFY(verdict.failed());
     QCOMPARE(verdict.findings.size(), std::size_t(1));
+}
+
+void TestWatchGuaranteesChecker::testNoDeliveriesHasNothingToCheck()
+{
+    const Verdict verdict = WatchGuaranteesChecker().check(commitLog(), {});
+    QCOMPARE(verdict.outcome, Verdict::Outcome::NoHistory);
+    QVERIFY2(verdict.summary == "no history: no watch delivery was recorded", verdict.summary.c_str());
 }
 
 QTEST_GUILESS_MAIN(TestWatchGuaranteesChecker)

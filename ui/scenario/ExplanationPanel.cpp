@@ -131,7 +131,7 @@ void ExplanationPanel::render()
         for (const engine::VerdictReport &verdict : m_verdicts)
             html += QStringLiteral("<p>%1%2: <b>%3</b> %4</p>")
                         .arg(verdict.checker, verdict.key.isEmpty() ? QString() : u' ' + verdict.key,
-                             verdict.outcome.toUpper(), verdict.summary.toHtmlEscaped());
+                             verdict.outcome.toUpper().replace(u'-', u' '), verdict.summary.toHtmlEscaped());
     }
     if (html.isEmpty() && !m_info.name.isEmpty())
         html = QStringLiteral("<p>%1</p>").arg(m_info.description.toHtmlEscaped());

@@ -24,6 +24,8 @@ QString outcomeText(Outcome outcome)
         return VerdictTreeModel::tr("PASS");
     case Outcome::Fail:
         return VerdictTreeModel::tr("FAIL");
+    case Outcome::NoHistory:
+        return VerdictTreeModel::tr("NO HISTORY");
     case Outcome::Unknown:
         break;
     }
@@ -55,6 +57,13 @@ QIcon drawIcon(Outcome outcome, const QColor &colour)
         painter.drawLine(QPointF(11, 11), QPointF(21, 21));
         painter.drawLine(QPointF(21, 11), QPointF(11, 21));
         break;
+    case Outcome::NoHistory:
+        // Nothing was checked: an empty ring with a dash, no verdict's filled shape.
+        painter.setPen(QPen(colour, 3.5));
+        painter.setBrush(Qt::NoBrush);
+        painter.drawEllipse(box.adjusted(2, 2, -2, -2));
+        painter.drawLine(QPointF(11, 16), QPointF(21, 16));
+        break;
     case Outcome::Unknown: {
         QPainterPath triangle;
         triangle.moveTo(SIZE / 2.0, 2);
@@ -79,7 +88,7 @@ VerdictTreeModel::VerdictTreeModel(QObject *parent)
     : QAbstractItemModel(parent)
 {
     const QColor base = QGuiApplication::palette().color(QPalette::Base);
-    for (Outcome outcome : {Outcome::Pass, Outcome::Fail, Outcome::Unknown})
+    for (Outcome outcome : {Outcome::Pass, Outcome::Fail, Outcome::Unknown, Outcome::NoHistory})
         m_icons[int(outcome)] = drawIcon(outcome, colourOf(outcome, base));
 }
 
@@ -112,6 +121,8 @@ VerdictTreeModel::Outcome VerdictTreeModel::outcomeOf(const QString &outcome)
         return Outcome::Pass;
     if (outcome == QLatin1String("fail"))
         return Outcome::Fail;
+    if (outcome == QLatin1String("no-history"))
+        return Outcome::NoHistory;
     return Outcome::Unknown;
 }
 
@@ -124,6 +135,7 @@ QColor VerdictTreeModel::colourOf(Outcome outcome, const QColor &base)
     case Outcome::Fail:
         return dark ? QColor(0xFF, 0x6A, 0x3D) : QColor(0xD5, 0x5E, 0x00);
     case Outcome::Unknown:
+    case Outcome::NoHistory:
         break;
     }
     return dark ? QColor(0xA0, 0xA0, 0xA0) : QColor(0x80, 0x80, 0x80);

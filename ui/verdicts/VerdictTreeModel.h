@@ -19,7 +19,7 @@ class VerdictTreeModel final : public QAbstractItemModel {
 
 public:
     enum class Column { Checker, Key, Outcome, Expected, Summary, Count };
-    enum class Outcome { Pass, Fail, Unknown };
+    enum class Outcome { Pass, Fail, Unknown, NoHistory };
     enum Role {
         OutcomeRole = Qt::UserRole + 1, // int(Outcome), on top-level rows
         AsExpectedRole,                 // bool, on top-level rows
@@ -53,7 +53,7 @@ private:
     QVariant findingData(const engine::VerdictReport &verdict, int finding, Column column, int role) const;
 
     engine::VerdictList m_verdicts;
-    QIcon m_icons[3];
+    QIcon m_icons[4];
 };
 
 } // namespace rvscope::ui

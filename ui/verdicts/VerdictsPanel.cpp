@@ -80,15 +80,19 @@ void VerdictsPanel::handleVerdicts(const engine::VerdictList &verdicts)
     m_model->setVerdicts(verdicts);
     int passed = 0;
     int failed = 0;
+    int empty = 0;
     int unexpected = 0;
     for (const engine::VerdictReport &verdict : verdicts) {
         const VerdictTreeModel::Outcome outcome = VerdictTreeModel::outcomeOf(verdict.outcome);
         passed += outcome == VerdictTreeModel::Outcome::Pass;
         failed += outcome == VerdictTreeModel::Outcome::Fail;
+        empty += outcome == VerdictTreeModel::Outcome::NoHistory;
         unexpected += !verdict.asExpected;
     }
-    const int unknown = int(verdicts.size()) - passed - failed;
+    const int unknown = int(verdicts.size()) - passed - failed - empty;
     QString tally = tr("%1 checks: %2 pass, %3 fail, %4 unknown").arg(verdicts.size()).arg(passed).arg(failed).arg(unknown);
+    if (empty > 0)
+        tally += tr(", %1 with no history").arg(empty);
     tally += unexpected == 0 ? tr(" · all as expected") : tr(" · %1 not as expected").arg(unexpected);
     m_tally->setText(verdicts.isEmpty() ? tr("No checker had anything to say.") : tally);
 }
