@@ -1,15 +1,19 @@
 // SPDX-License-Identifier: MIT
 #include "CommandLine.h"
 
+#include <algorithm>
 #include <optional>
 #include <utility>
 
 #include <QtCore/QUrl>
 
+#include "OptionTable.h"
 #include "sim/ClientSpec.h"
 
 namespace rvscope::app {
 namespace {
+
+using EngineOptions = engine::EngineOptions;
 
 Command only(Command::Kind kind)
 {
@@ -26,58 +30,51 @@ Command fail(QString message)
     return command;
 }
 
-// "ADDR:PORT", "[v6]:PORT" or ":PORT"; port 0 means any free port.
-bool parseListen(const QString &value, ServeOptions &options, QString &error)
+bool isHelp(const QString &arg)
 {
+    return arg == u"--help" || arg == u"-h";
+}
+
+// "ADDR:PORT", "[v6]:PORT" or ":PORT"; port 0 means any free port.
+QString parseListen(EngineOptions &options, const QString &value)
+{
+    if (value.isEmpty())
+        return QStringLiteral("--listen needs a value (ADDR:PORT)");
     const qsizetype colon = value.lastIndexOf(u':');
-    if (colon < 0) {
-        error = QStringLiteral("--listen expects ADDR:PORT, got '%1'").arg(value);
-        return false;
-    }
+    if (colon < 0)
+        return QStringLiteral("--listen expects ADDR:PORT, got '%1'").arg(value);
     QString host = value.left(colon);
     if (host.startsWith(u'[') && host.endsWith(u']'))
         host = host.mid(1, host.size() - 2);
     bool ok = false;
     const uint port = value.mid(colon + 1).toUInt(&ok);
-    if (!ok || port > 65535) {
-        error = QStringLiteral("--listen: '%1' is not a port number (0-65535)").arg(value.mid(colon + 1));
-        return false;
-    }
-    QHostAddress address = host.isEmpty() || host == u"localhost" ? QHostAddress(QHostAddress::LocalHost)
-                                                                   : QHostAddress(host);
-    if (address.isNull()) {
-        error = QStringLiteral("--listen: '%1' is not an IP address").arg(host);
-        return false;
-    }
+    if (!ok || port > 65535)
+        return QStringLiteral("--listen: '%1' is not a port number (0-65535)").arg(value.mid(colon + 1));
+    const QHostAddress address = host.isEmpty() || host == u"localhost" ? QHostAddress(QHostAddress::LocalHost)
+                                                                         : QHostAddress(host);
+    if (address.isNull())
+        return QStringLiteral("--listen: '%1' is not an IP address").arg(host);
     options.address = address;
     options.port = static_cast<quint16>(port);
-    return true;
+    return {};
 }
 
-// Accepts "--flag value" and "--flag=value"; advances `i` past the value.
-bool takeValue(const QStringList &args, qsizetype &i, const QString &flag, QString &value)
+QString listenText(const EngineOptions &options)
 {
-    const QString &arg = args[i];
-    if (arg.startsWith(flag + u'=')) {
-        value = arg.mid(flag.size() + 1);
-        return true;
-    }
-    if (arg != flag)
-        return false;
-    if (i + 1 >= args.size()) {
-        value.clear();
-        return true;
-    }
-    value = args[++i];
-    return true;
+    const QString host = options.address.protocol() == QAbstractSocket::IPv6Protocol
+        ? QStringLiteral("[%1]").arg(options.address.toString())
+        : options.address.toString();
+    return QStringLiteral("%1:%2").arg(host).arg(options.port);
 }
+
+constexpr std::pair<char16_t, std::size_t> BYTE_UNITS[] = {{u'G', 1024ull * 1024 * 1024}, {u'M', 1024ull * 1024}, {u'K', 1024}};
 
 // "8Mi", "512Ki", "1Gi", "4096": a size in bytes (the Kubernetes quantity suffixes).
 std::optional<std::size_t> parseByteSize(QString text)
 {
     std::size_t unit = 1;
-    for (const auto &[suffix, factor] : {std::pair{u"Ki", 1024ull}, std::pair{u"Mi", 1024ull * 1024}, std::pair{u"Gi", 1024ull * 1024 * 1024}}) {
-        if (text.endsWith(QStringView(suffix))) {
+    for (const auto &[letter, factor] : BYTE_UNITS) {
+        if (text.size() > 2 && text.endsWith(u'i') && text.at(text.size() - 2) == QChar(letter)) {
             unit = factor;
             text.chop(2);
             break;
@@ -90,109 +87,348 @@ std::optional<std::size_t> parseByteSize(QString text)
     return static_cast<std::size_t>(n * unit);
 }
 
-// The options of `serve`, also accepted by the GUI for its embedded server.
+QString byteSizeText(std::size_t bytes)
+{
+    for (const auto &[letter, factor] : BYTE_UNITS) {
+        if (bytes >= factor && bytes % factor == 0)
+            return QString::number(qulonglong(bytes / factor)) + QChar(letter) + u'i';
+    }
+    return QString::number(qulonglong(bytes));
+}
+
+QString parseCount(const QString &flag, const QString &value, qlonglong min, qlonglong max, qlonglong &out)
+{
+    bool ok = false;
+    const qlonglong n = value.toLongLong(&ok);
+    if (!ok || n < min || n > max)
+        return QStringLiteral("%1 expects a number from %2 to %3, got '%4'").arg(flag).arg(min).arg(max).arg(value);
+    out = n;
+    return {};
+}
+
+template<typename Int>
+QString setCount(const QString &flag, const QString &value, qlonglong min, qlonglong max, Int &out)
+{
+    qlonglong n = 0;
+    QString error = parseCount(flag, value, min, max, n);
+    if (error.isEmpty())
+        out = static_cast<Int>(n);
+    return error;
+}
+
+QString setSeed(const QString &value, quint64 &out)
+{
+    bool ok = false;
+    const quint64 seed = value.toULongLong(&ok);
+    if (!ok)
+        return QStringLiteral("--seed expects a non-negative integer, got '%1'").arg(value);
+    out = seed;
+    return {};
+}
+
+QString number(std::size_t n)
+{
+    return QString::number(qulonglong(n));
+}
+
+// The options of `serve`, also taken by the window for its embedded server.
+const OptionTable<EngineOptions> &serveOptions()
+{
+    static const OptionTable<EngineOptions> table = {
+        {QStringLiteral("--listen"), QStringLiteral("ADDR:PORT"),
+         QStringLiteral("Address to listen on (port 0 picks a free port). `serve` prints `listening on "
+                        "http://ADDR:PORT` once connections are accepted."),
+         parseListen, listenText},
+        {QStringLiteral("--watch-history"), QStringLiteral("N"),
+         QStringLiteral("Change events kept for watch and resume. A watch from an older resourceVersion gets 410 "
+                        "Expired."),
+         [](EngineOptions &o, const QString &value) {
+             bool ok = false;
+             const qulonglong n = value.toULongLong(&ok);
+             if (!ok || n == 0)
+                 return QStringLiteral("--watch-history expects a positive number of events, got '%1'").arg(value);
+             o.watchHistory = static_cast<std::size_t>(n);
+             return QString();
+         },
+         [](const EngineOptions &o) { return number(o.watchHistory); }},
+        {QStringLiteral("--data-dir"), QStringLiteral("DIR"),
+         QStringLiteral("Keep the store in DIR (created if missing) and restore it on the next start: every write is "
+                        "acknowledged once it is on disk (fsync'd in groups). Watches resume from the restored "
+                        "revision on; older ones get 410. `serve` only."),
+         [](EngineOptions &o, const QString &value) {
+             if (value.isEmpty())
+                 return QStringLiteral("--data-dir expects a directory");
+             o.dataDir = value;
+             return QString();
+         }},
+        {QStringLiteral("--journal-size"), QStringLiteral("N"),
+         QStringLiteral("Operations (and watch deliveries) the history journal keeps, oldest dropped first; 0 turns "
+                        "it off, and with it the window's timeline, tables and checkers."),
+         [](EngineOptions &o, const QString &value) {
+             bool ok = false;
+             const qulonglong n = value.toULongLong(&ok);
+             if (!ok || n > 100'000'000)
+                 return QStringLiteral("--journal-size expects a number of operations from 0 (off) to 100000000, "
+                                       "got '%1'")
+                     .arg(value);
+             o.journalSize = static_cast<std::size_t>(n);
+             return QString();
+         },
+         [](const EngineOptions &) {
+             return QStringLiteral("%1 in the window; 0 for `serve`, where nothing reads it and it costs 5-15% of "
+                                   "the request rate")
+                 .arg(number(EngineOptions::LAB_JOURNAL_SIZE));
+         }},
+        {QStringLiteral("--token-file"), QStringLiteral("FILE"),
+         QStringLiteral("Bearer tokens, the apiserver's static token file format (token,user,uid,\"group1,group2\"); a "
+                        "bad token gets 401."),
+         [](EngineOptions &o, const QString &value) {
+             if (value.isEmpty())
+                 return QStringLiteral("--token-file needs a file (token,user,uid,\"group1,group2\" per line)");
+             o.tokenFile = value;
+             return QString();
+         }},
+        {QStringLiteral("--policy-file"), QStringLiteral("FILE"),
+         QStringLiteral("Authorization rules (JSON, see README); without it any authenticated user may do anything. "
+                        "The node authorizer (system:node:<n>) applies whenever either file is given."),
+         [](EngineOptions &o, const QString &value) {
+             if (value.isEmpty())
+                 return QStringLiteral("--policy-file needs a file");
+             o.policyFile = value;
+             return QString();
+         }},
+        {QStringLiteral("--anonymous"), QString(),
+         QStringLiteral("Requests without a token are system:anonymous (default: only when listening on loopback)."),
+         [](EngineOptions &o, const QString &) {
+             o.anonymous = EngineOptions::Anonymous::Allowed;
+             return QString();
+         }},
+        {QStringLiteral("--no-anonymous"), QString(), QStringLiteral("Requests without a token get 401."),
+         [](EngineOptions &o, const QString &) {
+             o.anonymous = EngineOptions::Anonymous::Refused;
+             return QString();
+         }},
+        {QStringLiteral("--acl-recheck"), QStringLiteral("PERIOD"),
+         QStringLiteral("Re-authorize open watches this often (10ms to 1h); a watch that lost access ends with an "
+                        "ERROR event (403)."),
+         [](EngineOptions &o, const QString &value) {
+             bool ok = false;
+             int ms = -1;
+             if (value.endsWith(u"ms"))
+                 ms = value.chopped(2).toInt(&ok);
+             else if (value.endsWith(u's'))
+                 ms = int(value.chopped(1).toDouble(&ok) * 1000);
+             if (!ok || ms < 10 || ms > 3'600'000)
+                 return QStringLiteral("--acl-recheck expects a period such as 1s or 250ms (10ms to 1h), got '%1'")
+                     .arg(value);
+             o.aclRecheckMs = ms;
+             return QString();
+         },
+         [](const EngineOptions &o) {
+             return o.aclRecheckMs % 1000 == 0 ? QStringLiteral("%1s").arg(o.aclRecheckMs / 1000)
+                                               : QStringLiteral("%1ms").arg(o.aclRecheckMs);
+         }},
+        {QStringLiteral("--tls-cert"), QStringLiteral("FILE"),
+         QStringLiteral("Serve HTTPS with this PEM certificate (with --tls-key); kubectl sends tokens only over TLS."),
+         [](EngineOptions &o, const QString &value) {
+             o.tlsCertificate = value;
+             return QString();
+         }},
+        {QStringLiteral("--tls-key"), QStringLiteral("FILE"), QStringLiteral("The PEM private key of --tls-cert."),
+         [](EngineOptions &o, const QString &value) {
+             o.tlsKey = value;
+             return QString();
+         }},
+        {QStringLiteral("--separate-storage"), QStringLiteral("TYPES"),
+         QStringLiteral("Keep these group resources (comma-separated, e.g. events,leases.coordination.k8s.io) in "
+                        "storages of their own: their resourceVersions count in a series of their own."),
+         [](EngineOptions &o, const QString &value) {
+             const QStringList types = value.split(u',', Qt::SkipEmptyParts);
+             if (types.isEmpty())
+                 return QStringLiteral("--separate-storage needs group resources, such as events or "
+                                       "events,leases.coordination.k8s.io");
+             for (const QString &type : types) {
+                 if (!o.separateStorage.contains(type.trimmed()))
+                     o.separateStorage.append(type.trimmed());
+             }
+             return QString();
+         }},
+        {QStringLiteral("--watch-backlog"), QStringLiteral("SIZE"),
+         QStringLiteral("Bytes a watch's client may leave unread (0: unbounded); past it the watch ends with ERROR "
+                        "410."),
+         [](EngineOptions &o, const QString &value) {
+             const std::optional<std::size_t> bytes = parseByteSize(value);
+             if (!bytes)
+                 return QStringLiteral("--watch-backlog expects a size such as 8Mi, 512Ki or 0 (unbounded), got "
+                                       "'%1'")
+                     .arg(value);
+             o.maxWatchBacklog = *bytes;
+             return QString();
+         },
+         [](const EngineOptions &o) { return byteSizeText(o.maxWatchBacklog); }},
+    };
+    return table;
+}
+
+QString strategyHelp()
+{
+    QString text;
+    for (const sim::WriteStrategy strategy : sim::allStrategies())
+        text += helpEntry(QStringLiteral("    ") + QString::fromStdString(sim::strategyName(strategy)),
+                          QString::fromStdString(sim::strategyDescription(strategy)));
+    return text;
+}
+
+const OptionTable<ClientOptions> &clientOptions()
+{
+    static const OptionTable<ClientOptions> table = {
+        {QStringLiteral("--server"), QStringLiteral("URL"), QStringLiteral("API server."),
+         [](ClientOptions &o, const QString &value) {
+             const QUrl url(value);
+             if (!url.isValid() || url.scheme() != u"http" || url.host().isEmpty())
+                 return QStringLiteral("--server expects http://HOST:PORT, got '%1'").arg(value);
+             o.server = value;
+             return QString();
+         },
+         [](const ClientOptions &o) { return o.server; }},
+        {QStringLiteral("--clients"), QStringLiteral("N"), QStringLiteral("Concurrent clients in this process."),
+         [](ClientOptions &o, const QString &value) { return setCount(QStringLiteral("--clients"), value, 1, 10000, o.clients); },
+         [](const ClientOptions &o) { return QString::number(o.clients); }},
+        {QStringLiteral("--strategy"), QStringLiteral("S"),
+         QStringLiteral("How each write is made, one of the strategies below."),
+         [](ClientOptions &o, const QString &value) {
+             o.strategy = value;
+             return QString();
+         },
+         [](const ClientOptions &o) { return o.strategy; }},
+        {QStringLiteral("--objects"), QStringLiteral("N"),
+         QStringLiteral("ConfigMaps counter-0..N-1 in default (1: a hot key)."),
+         [](ClientOptions &o, const QString &value) { return setCount(QStringLiteral("--objects"), value, 1, 100000, o.objects); },
+         [](const ClientOptions &o) { return QString::number(o.objects); }},
+        {QStringLiteral("--operations"), QStringLiteral("N"), QStringLiteral("Increments per client."),
+         [](ClientOptions &o, const QString &value) {
+             return setCount(QStringLiteral("--operations"), value, 0, 100000000, o.operations);
+         },
+         [](const ClientOptions &o) { return QString::number(o.operations); }},
+        {QStringLiteral("--think"), QStringLiteral("T"),
+         QStringLiteral("Think time between read and write: 5ms, 2-10ms (uniform) or exp:5ms."),
+         [](ClientOptions &o, const QString &value) {
+             o.thinkTime = value;
+             return QString();
+         },
+         [](const ClientOptions &o) { return o.thinkTime; }},
+        {QStringLiteral("--seed"), QStringLiteral("S"), QStringLiteral("Random seed."),
+         [](ClientOptions &o, const QString &value) { return setSeed(value, o.seed); },
+         [](const ClientOptions &o) { return QString::number(o.seed); }},
+        {QStringLiteral("--name"), QStringLiteral("PREFIX"), QStringLiteral("Client names PREFIX1..N."),
+         [](ClientOptions &o, const QString &value) {
+             if (value.isEmpty())
+                 return QStringLiteral("--name needs a client name prefix");
+             o.namePrefix = value;
+             return QString();
+         },
+         [](const ClientOptions &o) { return o.namePrefix; }},
+        {QStringLiteral("--json"), QString(), QStringLiteral("Print only the summary, as one JSON line."),
+         [](ClientOptions &o, const QString &) {
+             o.json = true;
+             return QString();
+         }},
+    };
+    return table;
+}
+
+const OptionTable<BulkWatchOptions> &bulkWatchOptions()
+{
+    static const OptionTable<BulkWatchOptions> table = {
+        {QStringLiteral("--server"), QStringLiteral("URL"), QStringLiteral("API server, http(s)://HOST:PORT (required)."),
+         [](BulkWatchOptions &o, const QString &value) {
+             static const QStringList schemes = {QStringLiteral("http"), QStringLiteral("https"), QStringLiteral("ws"),
+                                                 QStringLiteral("wss")};
+             const QUrl url(value);
+             if (!url.isValid() || !schemes.contains(url.scheme()) || url.host().isEmpty())
+                 return QStringLiteral("--server expects http(s)://HOST:PORT, got '%1'").arg(value);
+             o.server = value;
+             return QString();
+         }},
+        {QStringLiteral("--token"), QStringLiteral("TOKEN"), QStringLiteral("Bearer token for the websocket handshake."),
+         [](BulkWatchOptions &o, const QString &value) {
+             if (value.isEmpty())
+                 return QStringLiteral("--token needs a bearer token");
+             o.token = value;
+             return QString();
+         }},
+        {QStringLiteral("--certificate-authority"), QStringLiteral("FILE"),
+         QStringLiteral("PEM certificate(s) the server's certificate must chain to."),
+         [](BulkWatchOptions &o, const QString &value) {
+             if (value.isEmpty())
+                 return QStringLiteral("--certificate-authority needs a PEM file");
+             o.certificateAuthority = value;
+             return QString();
+         }},
+        {QStringLiteral("--insecure-skip-tls-verify"), QString(), QStringLiteral("Do not verify the server's certificate."),
+         [](BulkWatchOptions &o, const QString &) {
+             o.insecureSkipTlsVerify = true;
+             return QString();
+         }},
+        {QStringLiteral("--watch"), QStringLiteral("SPEC"),
+         QStringLiteral("RESOURCE[.GROUP][/NAMESPACE[/NAME]][?OPTIONS], e.g. secrets/default/db-password, "
+                        "pods/default, configmaps, deployments.apps/default, nodes//n1 (no namespace), "
+                        "'pods/default?labelSelector=app=web&resourceVersion=42'. OPTIONS: labelSelector, "
+                        "fieldSelector, resourceVersion (a & in a value as %26). Repeat for more channels."),
+         [](BulkWatchOptions &o, const QString &value) {
+             if (value.isEmpty())
+                 return QStringLiteral("--watch needs a SPEC: RESOURCE[.GROUP][/NAMESPACE[/NAME]]");
+             QString error;
+             auto spec = parseBulkWatchSpec(value, error);
+             if (!spec)
+                 return error;
+             o.watches.append(*spec);
+             return QString();
+         }},
+        {QStringLiteral("--json"), QString(), QStringLiteral("Print every server frame verbatim, one JSON per line."),
+         [](BulkWatchOptions &o, const QString &) {
+             o.json = true;
+             return QString();
+         }},
+    };
+    return table;
+}
+
+const OptionTable<ScenarioOptions> &scenarioRunOptions()
+{
+    static const OptionTable<ScenarioOptions> table = {
+        {QStringLiteral("--seed"), QStringLiteral("S"), QStringLiteral("Random seed of the scenario's clients."),
+         [](ScenarioOptions &o, const QString &value) { return setSeed(value, o.seed); },
+         [](const ScenarioOptions &o) { return QString::number(o.seed); }},
+        {QStringLiteral("--export"), QStringLiteral("FILE"), QStringLiteral("Write the history as JSON Lines."),
+         [](ScenarioOptions &o, const QString &value) {
+             if (value.isEmpty())
+                 return QStringLiteral("--export needs a file name");
+             o.exportPath = value;
+             return QString();
+         }},
+        {QStringLiteral("--check"), QString(),
+         QStringLiteral("Run the checkers; exit 1 unless every verdict is the one the scenario teaches."),
+         [](ScenarioOptions &o, const QString &) {
+             o.check = true;
+             return QString();
+         }},
+    };
+    return table;
+}
+
+// `serve` and the window: the options of serveOptions().
 Command parseServerOptions(Command::Kind kind, const QStringList &args, qsizetype start)
 {
     Command command;
     command.kind = kind;
-    for (qsizetype i = start; i < args.size(); ++i) {
-        const QString &arg = args[i];
-        QString value;
-        if (arg == u"--help" || arg == u"-h") {
-            command.kind = Command::Kind::Help;
-            return command;
-        }
-        if (takeValue(args, i, QStringLiteral("--listen"), value)) {
-            QString error;
-            if (value.isEmpty())
-                return fail(QStringLiteral("--listen needs a value (ADDR:PORT)"));
-            if (!parseListen(value, command.serve, error))
-                return fail(error);
-        } else if (takeValue(args, i, QStringLiteral("--watch-history"), value)) {
-            bool ok = false;
-            const qulonglong n = value.toULongLong(&ok);
-            if (!ok || n == 0)
-                return fail(QStringLiteral("--watch-history expects a positive number of events, got '%1'").arg(value));
-            command.serve.watchHistory = static_cast<std::size_t>(n);
-        } else if (takeValue(args, i, QStringLiteral("--token-file"), value)) {
-            if (value.isEmpty())
-                return fail(QStringLiteral("--token-file needs a file (token,user,uid,\"group1,group2\" per line)"));
-            command.serve.tokenFile = value;
-        } else if (takeValue(args, i, QStringLiteral("--policy-file"), value)) {
-            if (value.isEmpty())
-                return fail(QStringLiteral("--policy-file needs a file"));
-            command.serve.policyFile = value;
-        } else if (arg == u"--anonymous") {
-            command.serve.anonymous = 1;
-        } else if (arg == u"--no-anonymous") {
-            command.serve.anonymous = 0;
-        } else if (takeValue(args, i, QStringLiteral("--acl-recheck"), value)) {
-            bool ok = false;
-            int ms = -1;
-            if (value.endsWith(u"ms"))
-                ms = value.chopped(2).toInt(&ok);
-            else if (value.endsWith(u's'))
-                ms = int(value.chopped(1).toDouble(&ok) * 1000);
-            if (!ok || ms < 10 || ms > 3'600'000)
-                return fail(QStringLiteral("--acl-recheck expects a period such as 1s or 250ms (10ms to 1h), got '%1'").arg(value));
-            command.serve.aclRecheckMs = ms;
-        } else if (takeValue(args, i, QStringLiteral("--tls-cert"), value)) {
-            command.serve.tlsCertificate = value;
-        } else if (takeValue(args, i, QStringLiteral("--tls-key"), value)) {
-            command.serve.tlsKey = value;
-        } else if (takeValue(args, i, QStringLiteral("--separate-storage"), value)) {
-            const QStringList types = value.split(u',', Qt::SkipEmptyParts);
-            if (types.isEmpty())
-                return fail(QStringLiteral("--separate-storage needs group resources, such as events or "
-                                           "events,leases.coordination.k8s.io"));
-            for (const QString &type : types) {
-                if (!command.serve.separateStorage.contains(type.trimmed()))
-                    command.serve.separateStorage.append(type.trimmed());
-            }
-        } else if (takeValue(args, i, QStringLiteral("--watch-backlog"), value)) {
-            const std::optional<std::size_t> bytes = parseByteSize(value);
-            if (!bytes)
-                return fail(QStringLiteral("--watch-backlog expects a size such as 8Mi, 512Ki or 0 (unbounded), got '%1'")
-                                .arg(value));
-            command.serve.maxWatchBacklog = *bytes;
-        } else if (takeValue(args, i, QStringLiteral("--data-dir"), value)) {
-            if (value.isEmpty())
-                return fail(QStringLiteral("--data-dir expects a directory"));
-            command.serve.dataDir = value;
-        } else if (takeValue(args, i, QStringLiteral("--journal-size"), value)) {
-            bool ok = false;
-            const qulonglong n = value.toULongLong(&ok);
-            if (!ok || n > 100'000'000)
-                return fail(QStringLiteral("--journal-size expects a number of operations from 0 (off) to 100000000, got '%1'").arg(value));
-            command.serve.journalSize = static_cast<std::size_t>(n);
-        } else {
-            return fail(QStringLiteral("unknown argument '%1' (see rvscope --help)").arg(arg));
-        }
-    }
+    if (std::any_of(args.begin() + start, args.end(), isHelp))
+        return only(Command::Kind::Help);
+    if (QString error = parseOptions(serveOptions(), args, start, command.serve); !error.isEmpty())
+        return fail(error);
     if (command.serve.tlsCertificate.isEmpty() != command.serve.tlsKey.isEmpty())
         return fail(QStringLiteral("--tls-cert and --tls-key go together"));
     return command;
-}
-
-bool parseCount(const QString &flag, const QString &value, int min, int max, int &out, QString &error)
-{
-    bool ok = false;
-    const int n = value.toInt(&ok);
-    if (!ok || n < min || n > max) {
-        error = QStringLiteral("%1 expects a number from %2 to %3, got '%4'").arg(flag).arg(min).arg(max).arg(value);
-        return false;
-    }
-    out = n;
-    return true;
-}
-
-bool parseSeed(const QString &value, quint64 &out, QString &error)
-{
-    bool ok = false;
-    out = value.toULongLong(&ok);
-    if (!ok)
-        error = QStringLiteral("--seed expects a non-negative integer, got '%1'").arg(value);
-    return ok;
 }
 
 Command parseScenario(const QStringList &args)
@@ -201,7 +437,7 @@ Command parseScenario(const QStringList &args)
     command.kind = Command::Kind::Scenario;
     if (args.size() < 3)
         return fail(QStringLiteral("scenario needs 'list' or 'run NAME' (see rvscope --help)"));
-    if (args[2] == u"--help" || args[2] == u"-h")
+    if (isHelp(args[2]))
         return only(Command::Kind::Help);
     if (args[2] == u"list") {
         command.scenario.list = true;
@@ -211,27 +447,16 @@ Command parseScenario(const QStringList &args)
     }
     if (args[2] != u"run")
         return fail(QStringLiteral("unknown scenario command '%1' (use list or run)").arg(args[2]));
-    for (qsizetype i = 3; i < args.size(); ++i) {
-        QString value;
-        QString error;
-        if (takeValue(args, i, QStringLiteral("--seed"), value)) {
-            if (!parseSeed(value, command.scenario.seed, error))
-                return fail(error);
-        } else if (takeValue(args, i, QStringLiteral("--export"), value)) {
-            if (value.isEmpty())
-                return fail(QStringLiteral("--export needs a file name"));
-            command.scenario.exportPath = value;
-        } else if (args[i] == u"--check") {
-            command.scenario.check = true;
-        } else if (args[i].startsWith(u'-')) {
-            return fail(QStringLiteral("unknown argument '%1' (see rvscope --help)").arg(args[i]));
-        } else if (command.scenario.nameOrPath.isEmpty()) {
-            command.scenario.nameOrPath = args[i];
-        } else {
-            return fail(QStringLiteral("scenario run takes one scenario, got '%1' too").arg(args[i]));
-        }
-    }
-    if (command.scenario.nameOrPath.isEmpty())
+    ScenarioOptions &options = command.scenario;
+    const QString error = parseOptions(scenarioRunOptions(), args, 3, options, [&options](const QString &word) {
+        if (!options.nameOrPath.isEmpty())
+            return QStringLiteral("scenario run takes one scenario, got '%1' too").arg(word);
+        options.nameOrPath = word;
+        return QString();
+    });
+    if (!error.isEmpty())
+        return fail(error);
+    if (options.nameOrPath.isEmpty())
         return fail(QStringLiteral("scenario run needs a scenario name or file (rvscope scenario list)"));
     return command;
 }
@@ -240,42 +465,10 @@ Command parseClient(const QStringList &args)
 {
     Command command;
     command.kind = Command::Kind::Client;
-    ClientOptions &options = command.client;
-    for (qsizetype i = 2; i < args.size(); ++i) {
-        QString value;
-        QString error;
-        bool ok = true;
-        if (args[i] == u"--help" || args[i] == u"-h")
-            return only(Command::Kind::Help);
-        if (args[i] == u"--json") {
-            options.json = true;
-        } else if (takeValue(args, i, QStringLiteral("--server"), value)) {
-            const QUrl url(value);
-            if (!url.isValid() || (url.scheme() != u"http") || url.host().isEmpty())
-                return fail(QStringLiteral("--server expects http://HOST:PORT, got '%1'").arg(value));
-            options.server = value;
-        } else if (takeValue(args, i, QStringLiteral("--clients"), value)) {
-            ok = parseCount(QStringLiteral("--clients"), value, 1, 10000, options.clients, error);
-        } else if (takeValue(args, i, QStringLiteral("--objects"), value)) {
-            ok = parseCount(QStringLiteral("--objects"), value, 1, 100000, options.objects, error);
-        } else if (takeValue(args, i, QStringLiteral("--operations"), value)) {
-            ok = parseCount(QStringLiteral("--operations"), value, 0, 100000000, options.operations, error);
-        } else if (takeValue(args, i, QStringLiteral("--strategy"), value)) {
-            options.strategy = value;
-        } else if (takeValue(args, i, QStringLiteral("--think"), value)) {
-            options.thinkTime = value;
-        } else if (takeValue(args, i, QStringLiteral("--seed"), value)) {
-            ok = parseSeed(value, options.seed, error);
-        } else if (takeValue(args, i, QStringLiteral("--name"), value)) {
-            if (value.isEmpty())
-                return fail(QStringLiteral("--name needs a client name prefix"));
-            options.namePrefix = value;
-        } else {
-            return fail(QStringLiteral("unknown argument '%1' (see rvscope --help)").arg(args[i]));
-        }
-        if (!ok)
-            return fail(error);
-    }
+    if (std::any_of(args.begin() + 2, args.end(), isHelp))
+        return only(Command::Kind::Help);
+    if (QString error = parseOptions(clientOptions(), args, 2, command.client); !error.isEmpty())
+        return fail(error);
     return command;
 }
 
@@ -285,41 +478,10 @@ Command parseBulkWatch(const QStringList &args, qsizetype start)
     Command command;
     command.kind = Command::Kind::BulkWatch;
     BulkWatchOptions &options = command.bulkWatch;
-    for (qsizetype i = start; i < args.size(); ++i) {
-        QString value;
-        if (args[i] == u"--help" || args[i] == u"-h")
-            return only(Command::Kind::Help);
-        if (args[i] == u"--json") {
-            options.json = true;
-        } else if (args[i] == u"--insecure-skip-tls-verify") {
-            options.insecureSkipTlsVerify = true;
-        } else if (takeValue(args, i, QStringLiteral("--server"), value)) {
-            const QUrl url(value);
-            static const QStringList schemes = {QStringLiteral("http"), QStringLiteral("https"), QStringLiteral("ws"),
-                                                QStringLiteral("wss")};
-            if (!url.isValid() || !schemes.contains(url.scheme()) || url.host().isEmpty())
-                return fail(QStringLiteral("--server expects http(s)://HOST:PORT, got '%1'").arg(value));
-            options.server = value;
-        } else if (takeValue(args, i, QStringLiteral("--token"), value)) {
-            if (value.isEmpty())
-                return fail(QStringLiteral("--token needs a bearer token"));
-            options.token = value;
-        } else if (takeValue(args, i, QStringLiteral("--certificate-authority"), value)) {
-            if (value.isEmpty())
-                return fail(QStringLiteral("--certificate-authority needs a PEM file"));
-            options.certificateAuthority = value;
-        } else if (takeValue(args, i, QStringLiteral("--watch"), value)) {
-            if (value.isEmpty())
-                return fail(QStringLiteral("--watch needs a SPEC: RESOURCE[.GROUP][/NAMESPACE[/NAME]]"));
-            QString error;
-            auto spec = parseBulkWatchSpec(value, error);
-            if (!spec)
-                return fail(error);
-            options.watches.append(*spec);
-        } else {
-            return fail(QStringLiteral("unknown argument '%1' (see rvscope --help)").arg(args[i]));
-        }
-    }
+    if (std::any_of(args.begin() + start, args.end(), isHelp))
+        return only(Command::Kind::Help);
+    if (QString error = parseOptions(bulkWatchOptions(), args, start, options); !error.isEmpty())
+        return fail(error);
     if (options.server.isEmpty())
         return fail(QStringLiteral("client bulk-watch needs --server URL (e.g. http://127.0.0.1:8001)"));
     if (options.watches.isEmpty())
@@ -337,7 +499,7 @@ Command parseCommandLine(const QStringList &arguments)
     if (arguments.size() <= 1)
         return Command{};
     const QString &first = arguments[1];
-    if (first == u"--help" || first == u"-h" || first == u"help")
+    if (isHelp(first) || first == u"help")
         return only(Command::Kind::Help);
     if (first == u"--version")
         return only(Command::Kind::Version);
@@ -361,106 +523,46 @@ Command parseCommandLine(const QStringList &arguments)
 
 QString usageText()
 {
-    const auto strategyHelp = [] {
-        QString text;
-        for (const sim::WriteStrategy strategy : sim::allStrategies())
-            text += QStringLiteral("      %1  %2\n")
-                        .arg(QString::fromStdString(sim::strategyName(strategy)), -16)
-                        .arg(QString::fromStdString(sim::strategyDescription(strategy)));
-        return text;
-    };
     return QStringLiteral(
-        "rvscope: see and test Kubernetes-style optimistic concurrency.\n"
-        "\n"
-        "Usage:\n"
-        "  rvscope [gui] [serve options]  Open the desktop lab (main window). Without a display\n"
-        "                                 (no DISPLAY/WAYLAND_DISPLAY and no QT_QPA_PLATFORM) it\n"
-        "                                 says so and runs `serve` with the same options.\n"
-        "  rvscope serve [options]        Run the embedded apiserver headless.\n"
-        "  rvscope scenario list          List the built-in scenarios.\n"
-        "  rvscope scenario run NAME|FILE [--seed S] [--export FILE] [--check]\n"
-        "                                 Run a scenario to its end on a fresh core, as fast as\n"
-        "                                 possible; print each step, the history and (--check)\n"
-        "                                 the checkers' verdicts. --export writes the history as\n"
-        "                                 JSON Lines. Exit 0 when every step got the status its\n"
-        "                                 script expects and (--check) every verdict is the one\n"
-        "                                 the scenario teaches, 1 otherwise.\n"
-        "  rvscope client [options]       Competing clients against a server over HTTP, each\n"
-        "                                 incrementing data.counter of ConfigMaps; prints a\n"
-        "                                 summary.\n"
-        "  rvscope client bulk-watch --server URL --watch SPEC [--watch SPEC ...] [options]\n"
-        "                                 Open one bulk watch websocket, one channel per --watch,\n"
-        "                                 and print one line per server frame until every\n"
-        "                                 channel has ended, the server closes the connection, or\n"
-        "                                 SIGINT/SIGTERM.\n"
-        "  rvscope --help                 Show this help.\n"
-        "  rvscope --version              Show the version.\n"
-        "\n"
-        "serve options:\n"
-        "  --listen ADDR:PORT             Address to listen on (default 127.0.0.1:8001; port 0\n"
-        "                                 picks a free port). Prints `listening on\n"
-        "                                 http://ADDR:PORT` once connections are accepted.\n"
-        "  --watch-history N              Change events kept for watch and resume (default\n"
-        "                                 10000). A watch from an older resourceVersion gets\n"
-        "                                 410 Expired.\n"
-        "  --data-dir DIR                 Keep the store in DIR (created if missing) and restore it\n"
-        "                                 on the next start: every write is acknowledged once it\n"
-        "                                 is on disk (fsync'd in groups). Watches resume from the\n"
-        "                                 restored revision on; older ones get 410.\n"
-        "  --journal-size N               Operations (and watch deliveries) the history journal\n"
-        "                                 keeps, oldest dropped first (default 0: off, since\n"
-        "                                 nothing reads it headless; it costs ~10-18% under load).\n"
-        "  --token-file FILE              Bearer tokens, the apiserver's static token file format\n"
-        "                                 (token,user,uid,\"group1,group2\"); a bad token gets 401.\n"
-        "  --policy-file FILE             Authorization rules (JSON, see README); without it any\n"
-        "                                 authenticated user may do anything. The node authorizer\n"
-        "                                 (system:node:<n>) applies whenever either file is given.\n"
-        "  --anonymous | --no-anonymous   Whether requests without a token are system:anonymous\n"
-        "                                 (default: only when listening on loopback).\n"
-        "  --acl-recheck PERIOD           Re-authorize open watches this often (default 1s); a watch\n"
-        "                                 that lost access ends with an ERROR event (403).\n"
-        "  --tls-cert FILE --tls-key FILE Serve HTTPS (PEM); kubectl sends tokens only over TLS.\n"
-        "  --separate-storage TYPES       Keep these group resources (comma-separated, e.g.\n"
-        "                                 events,leases.coordination.k8s.io) in storages of their\n"
-        "                                 own: their resourceVersions count in a series of their own.\n"
-        "  --watch-backlog SIZE           Bytes a watch's client may leave unread (default 8Mi;\n"
-        "                                 0: unbounded); past it the watch ends with ERROR 410.\n"
-        "\n"
-        "SIGINT/SIGTERM stop the server cleanly.\n"
-        "\n"
-        "client options:\n"
-        "  --server URL                   API server (default http://127.0.0.1:8001).\n"
-        "  --clients N                    Concurrent clients in this process (default 1).\n"
-        "  --strategy S                   How each write is made (default retry-default):\n"
-        "%1"
-        "  --objects N                    ConfigMaps counter-0..N-1 in default (default 1: a hot key).\n"
-        "  --operations N                 Increments per client (default 100).\n"
-        "  --think T                      Think time between read and write: 5ms, 2-10ms\n"
-        "                                 (uniform) or exp:5ms (default 1-5ms).\n"
-        "  --seed S                       Random seed (default 1).\n"
-        "  --name PREFIX                  Client names PREFIX1..N (default client-).\n"
-        "  --json                         Print only the summary, as one JSON line.\n"
-        "\n"
-        "client bulk-watch options:\n"
-        "  --server URL                   API server, http(s)://HOST:PORT (required).\n"
-        "  --token TOKEN                  Bearer token for the websocket handshake.\n"
-        "  --certificate-authority FILE   PEM certificate(s) the server's certificate must chain to.\n"
-        "  --insecure-skip-tls-verify     Do not verify the server's certificate.\n"
-        "  --watch SPEC                   RESOURCE[.GROUP][/NAMESPACE[/NAME]][?OPTIONS], e.g.\n"
-        "                                 secrets/default/db-password, pods/default, configmaps,\n"
-        "                                 deployments.apps/default, nodes//n1 (no namespace),\n"
-        "                                 'pods/default?labelSelector=app=web&resourceVersion=42'.\n"
-        "                                 OPTIONS: labelSelector, fieldSelector, resourceVersion\n"
-        "                                 (a & in a value as %26). Repeat for more channels.\n"
-        "  --json                         Print every server frame verbatim, one JSON per line.\n"
-        "  Lines: `channel C opened: SPEC`, `request N rejected (SPEC): CODE Reason: message`,\n"
-        "  `channel C ADDED|MODIFIED|DELETED RESOURCE NAMESPACE/NAME rv=RV`, `channel C closed:\n"
-        "  CODE Reason: message` (an ERROR event ends that channel only). Exit 0 when the watch\n"
-        "  ended normally (every channel ended after one opened, the server closed the socket,\n"
-        "  or a signal), 1 when it failed after connecting (every request rejected, connection\n"
-        "  lost), 2 when it could not start (bad arguments, server unreachable, TLS failure,\n"
-        "  token rejected).\n")
-        .arg(strategyHelp());
+               "rvscope: see and test Kubernetes-style optimistic concurrency.\n"
+               "\n"
+               "Usage:\n"
+               "  rvscope [gui] [serve options]  Open the desktop lab (main window). Without a display\n"
+               "                                 (no DISPLAY/WAYLAND_DISPLAY and no QT_QPA_PLATFORM) it\n"
+               "                                 says so and runs `serve` with the same options.\n"
+               "  rvscope serve [options]        Run the embedded apiserver headless.\n"
+               "  rvscope scenario list          List the built-in scenarios.\n"
+               "  rvscope scenario run NAME|FILE [options]\n"
+               "                                 Run a scenario to its end on a fresh core, as fast as\n"
+               "                                 possible; print each step, the history and (--check)\n"
+               "                                 the checkers' verdicts. Exit 0 when every step got the\n"
+               "                                 status its script expects and (--check) every verdict\n"
+               "                                 is the one the scenario teaches, 1 otherwise.\n"
+               "  rvscope client [options]       Competing clients against a server over HTTP, each\n"
+               "                                 incrementing data.counter of ConfigMaps; prints a\n"
+               "                                 summary.\n"
+               "  rvscope client bulk-watch --server URL --watch SPEC [--watch SPEC ...] [options]\n"
+               "                                 Open one bulk watch websocket, one channel per --watch,\n"
+               "                                 and print one line per server frame until every\n"
+               "                                 channel has ended, the server closes the connection, or\n"
+               "                                 SIGINT/SIGTERM.\n"
+               "  rvscope --help                 Show this help.\n"
+               "  rvscope --version              Show the version.\n"
+               "\n"
+               "serve options (the window takes them too):\n")
+        + optionHelp(serveOptions())
+        + QStringLiteral("\nSIGINT/SIGTERM stop the server cleanly.\n\nscenario run options:\n")
+        + optionHelp(scenarioRunOptions()) + QStringLiteral("\nclient options:\n") + optionHelp(clientOptions())
+        + QStringLiteral("  Strategies:\n") + strategyHelp() + QStringLiteral("\nclient bulk-watch options:\n")
+        + optionHelp(bulkWatchOptions())
+        + QStringLiteral(
+            "  Lines: `channel C opened: SPEC`, `request N rejected (SPEC): CODE Reason: message`,\n"
+            "  `channel C ADDED|MODIFIED|DELETED RESOURCE NAMESPACE/NAME rv=RV`, `channel C closed:\n"
+            "  CODE Reason: message` (an ERROR event ends that channel only). Exit 0 when the watch\n"
+            "  ended normally (every channel ended after one opened, the server closed the socket,\n"
+            "  or a signal), 1 when it failed after connecting (every request rejected, connection\n"
+            "  lost), 2 when it could not start (bad arguments, server unreachable, TLS failure,\n"
+            "  token rejected).\n");
 }
 
 } // namespace rvscope::app

@@ -6,30 +6,15 @@
 #include <QtCore/QList>
 #include <QtCore/QString>
 #include <QtCore/QStringList>
-#include <QtNetwork/QHostAddress>
 
 #include "BulkWatchSpec.h"
+#include "engine/EngineOptions.h"
 
 namespace rvscope::app {
 
-struct ServeOptions final {
-    QHostAddress address = QHostAddress::LocalHost;
-    quint16 port = 8001;
-    std::size_t watchHistory = 10000;
-    // Operations (and watch deliveries) the journal keeps. Off by default: headless, nothing
-    // reads the journal (the GUI, which draws it, keeps EngineOptions::journalCapacity).
-    std::size_t journalSize = 0;
-    QString tokenFile;
-    QString policyFile;
-    int anonymous = -1; // -1: only on loopback addresses, 0: refused, 1: allowed
-    int aclRecheckMs = 1000;
-    QString tlsCertificate;
-    QString tlsKey;
-    // Group resources kept in storages of their own ("events", "leases.coordination.k8s.io").
-    QStringList separateStorage;
-    std::size_t maxWatchBacklog = 8 * 1024 * 1024; // bytes; 0: unbounded
-    QString dataDir; // durable store directory; empty: in memory
-};
+// `rvscope [gui|serve]`: the engine's options, the one options struct of the window, the
+// headless server and the Engine (engine/EngineOptions.h holds every default).
+using ServeOptions = engine::EngineOptions;
 
 // `rvscope scenario list|run NAME`.
 struct ScenarioOptions final {

@@ -10,25 +10,6 @@
 
 namespace rvscope::app {
 
-engine::EngineOptions engineOptionsFor(const ServeOptions &options)
-{
-    engine::EngineOptions engineOptions;
-    engineOptions.watchHistory = options.watchHistory;
-    engineOptions.journalCapacity = options.journalSize;
-    engineOptions.separateStorage = options.separateStorage;
-    engineOptions.maxWatchBacklog = options.maxWatchBacklog;
-    engineOptions.dataDir = options.dataDir;
-    engineOptions.tokenFile = options.tokenFile;
-    engineOptions.policyFile = options.policyFile;
-    engineOptions.anonymous = options.anonymous < 0 ? engine::EngineOptions::Anonymous::LoopbackOnly
-                              : options.anonymous == 0 ? engine::EngineOptions::Anonymous::Refused
-                                                       : engine::EngineOptions::Anonymous::Allowed;
-    engineOptions.aclRecheckMs = options.aclRecheckMs;
-    engineOptions.tlsCertificate = options.tlsCertificate;
-    engineOptions.tlsKey = options.tlsKey;
-    return engineOptions;
-}
-
 int runServe(const ServeOptions &options)
 {
     SignalWatcher watcher;
@@ -37,7 +18,11 @@ int runServe(const ServeOptions &options)
 
     // The same Engine as the GUI: the core (a fresh apiserver's store and the HTTP server)
     // runs in its own thread; this thread only reports and waits for a signal.
-    engine::Engine engine(engineOptionsFor(options));
+    // Whatever the command line said, this is a headless server: its journal is off unless
+    // --journal-size asks for one (EngineOptions::journalCapacity()).
+    ServeOptions headless = options;
+    headless.role = ServeOptions::Role::Server;
+    engine::Engine engine(headless);
     int exitCode = 0;
     QObject::connect(&engine, &engine::Engine::serverStateChanged, QCoreApplication::instance(),
                      [&exitCode, &options](const engine::ServerState &state) {

@@ -2,7 +2,6 @@
 #pragma once
 
 #include "CommandLine.h"
-#include "engine/EngineTypes.h"
 
 namespace rvscope::app {
 
@@ -10,8 +9,5 @@ namespace rvscope::app {
 // ready line `listening on http://ADDR:PORT` (flushed) once connections are accepted.
 // Returns the process exit code (1 when it cannot serve: a taken port, a bad data directory).
 int runServe(const ServeOptions &options);
-
-// The Engine's options for the serve/GUI command line.
-engine::EngineOptions engineOptionsFor(const ServeOptions &options);
 
 } // namespace rvscope::app

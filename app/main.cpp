@@ -8,10 +8,9 @@
 #include "BulkWatchCommand.h"
 #include "ClientCommand.h"
 #include "CommandLine.h"
-#include "MainWindow.h"
+#include "LabWindow.h"
 #include "ScenarioCommand.h"
 #include "ServeCommand.h"
-#include "engine/Engine.h"
 
 namespace {
 
@@ -91,11 +90,6 @@ int main(int argc, char **argv)
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("rvscope"));
     QApplication::setOrganizationName(QStringLiteral("rvscope"));
-    rvscope::engine::Engine engine(rvscope::app::engineOptionsFor(command.serve));
-    // The embedded server starts with the window, so kubectl can connect right away; a
-    // taken port shows in the status bar instead of failing the app.
-    engine.startServer(command.serve.address, command.serve.port);
-    rvscope::ui::MainWindow window(engine);
-    window.show();
+    rvscope::app::LabWindow lab(command.serve);
     return QApplication::exec();
 }

@@ -111,6 +111,19 @@ MainWindow::MainWindow(engine::Engine &engine, QWidget *parent, const QString &f
     m_serverLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
     statusBar()->addWidget(m_revisionLabel);
     statusBar()->addWidget(m_rateLabel);
+    if (!m_engine.journalEnabled()) {
+        // Never calm while something happens (UI.md): without the journal nothing is drawn,
+        // so the window says why instead of looking idle.
+        auto *journalOff = new QLabel(tr("history journal off (--journal-size 0)"), this);
+        journalOff->setObjectName(QStringLiteral("journalOffLabel"));
+        journalOff->setStyleSheet(QStringLiteral("QLabel { color: #D55E00; font-weight: bold; }"));
+        statusBar()->addPermanentWidget(journalOff);
+        m_rateLabel->setText(tr("ops/s not counted"));
+        m_timeline->setEmptyText(
+            tr("The history journal is off (--journal-size 0): operations are served but not recorded, so the "
+               "timeline, the Clients, Objects and Conflicts tables and the checkers have nothing to show. Start "
+               "rvscope without --journal-size 0 to see them."));
+    }
     statusBar()->addPermanentWidget(m_serverLabel);
     connect(&m_engine, &engine::Engine::serverStateChanged, this, &MainWindow::handleServerState);
     connect(&m_engine, &engine::Engine::statsUpdated, this, &MainWindow::handleStats);
@@ -190,6 +203,8 @@ void MainWindow::handleStats(const engine::CoreStats &stats)
 void MainWindow::updateRates()
 {
     const double seconds = std::max(0.001, double(m_rateWindow.restart()) / 1000.0);
+    if (!m_engine.journalEnabled())
+        return; // rates are counted from journaled operations
     m_rateLabel->setText(tr("%1 ops/s · %2 409s/s")
                              .arg(qRound(m_windowOps / seconds))
                              .arg(qRound(m_windowConflicts / seconds)));
@@ -203,9 +218,11 @@ void MainWindow::toggleServer()
         m_engine.stopServer();
         return;
     }
+    // Where it last ran, else where the command line asked for.
     const engine::ServerState last = m_engine.serverState();
-    m_engine.startServer(last.address.isNull() ? QHostAddress(QHostAddress::LocalHost) : last.address,
-                         last.port != 0 ? last.port : 8001);
+    const engine::EngineOptions &options = m_engine.options();
+    m_engine.startServer(last.address.isNull() ? options.address : last.address,
+                         last.port != 0 ? last.port : options.port);
 }
 
 void MainWindow::raceClients()

@@ -107,11 +107,11 @@ void CoreWorker::buildCore(bool durable)
         if (storage->commitLog())
             storage->commitLog()->setSynchronous(false);
     }
-    m_journal = std::make_shared<history::Journal>(m_options.journalCapacity);
+    m_journal = std::make_shared<history::Journal>(m_options.journalCapacity());
     m_handler = std::make_shared<api::ApiHandler>(m_registry);
     std::weak_ptr<history::Journal> journal = m_journal;
     // A journal of size 0 is off: a plain fast apiserver, no history (and no GUI batches).
-    if (m_options.journalCapacity > 0) {
+    if (m_options.journalCapacity() > 0) {
         m_handler->setObserver([journal](api::OperationReport &&report) -> std::uint64_t {
             auto shared = journal.lock();
             return shared ? shared->record(std::move(report)) : 0;

@@ -37,6 +37,7 @@ QString BulkChannelSummary::collection() const
 
 Engine::Engine(EngineOptions options, QObject *parent)
     : QObject(parent)
+    , m_options(options)
 {
     qRegisterMetaType<ServerState>();
     qRegisterMetaType<CoreStats>();

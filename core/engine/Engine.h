@@ -63,6 +63,11 @@ public:
     void fetchObjectVersion(const QString &key, qint64 resourceVersion);
     void clearHistory();
 
+    // What the engine was built with (the command line's options).
+    const EngineOptions &options() const { return m_options; }
+    // Whether operations are journaled: off (EngineOptions::journalCapacity() 0), the
+    // timeline, the tables and the checkers have no history to show.
+    bool journalEnabled() const { return m_options.journalCapacity() > 0; }
     const ServerState &serverState() const { return m_serverState; }
     const CoreStats &stats() const { return m_stats; }
     const ScenarioState &scenarioState() const { return m_scenarioState; }
@@ -102,6 +107,7 @@ private:
     template<typename Method, typename... Args>
     void post(Method method, Args... args);
 
+    EngineOptions m_options;
     CoreThread m_coreThread;
     CoreWorker *m_worker = nullptr;
     ServerState m_serverState;

@@ -11,34 +11,10 @@
 #include <QtCore/QStringList>
 #include <QtNetwork/QHostAddress>
 
+#include "engine/EngineOptions.h"
+
 // Value types that cross from the core thread to the GUI thread (by queued signals, copied).
 namespace rvscope::engine {
-
-struct EngineOptions final {
-    std::size_t watchHistory = 10000;
-    std::size_t journalCapacity = 250'000; // operations (and watch deliveries) kept, oldest dropped; 0: off
-    // The executable started for `rvscope client` processes (default: this program).
-    QString clientProgram;
-    // Access control (all empty: none, every request is system:anonymous and allowed).
-    QString tokenFile;  // the apiserver's static token file (token,user,uid,"groups")
-    QString policyFile; // rvscope's rule file; empty: every authenticated user may do anything
-    enum class Anonymous { LoopbackOnly, Allowed, Refused };
-    Anonymous anonymous = Anonymous::LoopbackOnly;
-    int aclRecheckMs = 1000; // how often open watches are re-authorized
-    QString tlsCertificate;  // PEM; with tlsKey: serve HTTPS
-    QString tlsKey;
-    // Group resources kept in storages of their own, each its own revision series
-    // ("events", "leases.coordination.k8s.io"; registry::Registry::Options::separateStorage).
-    QStringList separateStorage;
-    // Bytes a watch's client may leave unread before the watch ends with ERROR 410
-    // (server::ApiServer::DEFAULT_MAX_WATCH_BACKLOG); 0: unbounded.
-    std::size_t maxWatchBacklog = 8 * 1024 * 1024;
-    // `serve --data-dir`: the served store is durable there (one snapshot and log per
-    // revision series, storage::CommitLog). Empty: in memory only. A scenario (which starts
-    // from a fresh core) always runs in memory.
-    QString dataDir;
-    bool accessControlled() const { return !tokenFile.isEmpty() || !policyFile.isEmpty(); }
-};
 
 // The embedded HTTP server as the GUI shows it.
 struct ServerState final {

@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "storage/Storage.h"
+#include "storage/StorageLimits.h"
 
 namespace rvscope::storage {
 
@@ -25,7 +26,7 @@ class MemoryStorage final : public Storage {
 public:
     struct Options {
         // How many change events are kept for watch/resume (`serve --watch-history N`).
-        std::size_t historyLimit = 10000;
+        std::size_t historyLimit = DEFAULT_WATCH_HISTORY;
     };
 
     MemoryStorage();

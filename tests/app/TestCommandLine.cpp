@@ -17,6 +17,7 @@ private Q_SLOTS:
     void testErrors_data();
     void testErrors();
     void testHelpMentionsEveryFlag();
+    void testHelpPrintsTheDefaultsInUse();
     void testScenarioCommands();
     void testClientOptions();
     void testBulkWatchOptions();
@@ -137,6 +138,24 @@ void TestCommandLine::testHelpMentionsEveryFlag()
         QVERIFY2(usage.contains(QLatin1String(word)), word);
 }
 
+void TestCommandLine::testHelpPrintsTheDefaultsInUse()
+{
+    // The help is made from the option table and reads its defaults from EngineOptions, so
+    // what it says is what a user gets.
+    // One line per option, its help wrapped: compare with the wrapping undone.
+    const QString usage = rvscope::app::usageText().simplified();
+    const rvscope::app::ServeOptions defaults;
+    QVERIFY(usage.contains(QStringLiteral("(default 127.0.0.1:%1)").arg(defaults.port)));
+    QVERIFY(usage.contains(QStringLiteral("(default %1)").arg(defaults.watchHistory)));
+    QVERIFY(usage.contains(QStringLiteral("(default 8Mi)")));
+    QVERIFY(usage.contains(QStringLiteral("(default 1s)")));
+    QVERIFY(usage.contains(QStringLiteral("(default %1 in the window; 0 for `serve`").arg(defaults.LAB_JOURNAL_SIZE)));
+    const rvscope::app::ClientOptions client;
+    QVERIFY(usage.contains(QStringLiteral("(default %1)").arg(client.server)));
+    for (const QString &line : rvscope::app::usageText().split(u'\n'))
+        QVERIFY2(line.size() <= 92, qPrintable(line));
+}
+
 void TestCommandLine::testScenarioCommands()
 {
     const Command list = parseCommandLine({"rvscope", "scenario", "list"});
@@ -148,9 +167,18 @@ void TestCommandLine::testScenarioCommands()
     QCOMPARE(run.scenario.seed, quint64(7));
     QCOMPARE(run.scenario.exportPath, QStringLiteral("h.jsonl"));
     QVERIFY(run.scenario.check);
-    QCOMPARE(parseCommandLine({"rvscope", "serve"}).serve.journalSize, std::size_t(0)); // headless: nobody reads it
-    QCOMPARE(parseCommandLine({"rvscope", "serve", "--journal-size", "1000"}).serve.journalSize, std::size_t(1000));
-    QCOMPARE(parseCommandLine({"rvscope", "serve", "--journal-size", "0"}).serve.journalSize, std::size_t(0));
+    // Unset, the journal follows the role: off for `serve` (headless, nobody reads it), on for
+    // the window, which draws it. runServe() and LabWindow give the role.
+    auto serveJournal = [](const QStringList &args) {
+        rvscope::app::ServeOptions options = parseCommandLine(QStringList{"rvscope", "serve"} + args).serve;
+        options.role = rvscope::app::ServeOptions::Role::Server;
+        return options.journalCapacity();
+    };
+    QCOMPARE(serveJournal({}), std::size_t(0));
+    QCOMPARE(serveJournal({"--journal-size", "1000"}), std::size_t(1000));
+    QCOMPARE(serveJournal({"--journal-size", "0"}), std::size_t(0));
+    QCOMPARE(parseCommandLine({"rvscope"}).serve.journalCapacity(), rvscope::app::ServeOptions::LAB_JOURNAL_SIZE);
+    QCOMPARE(parseCommandLine({"rvscope", "--journal-size", "0"}).serve.journalCapacity(), std::size_t(0));
     QCOMPARE(parseCommandLine({"rvscope", "serve", "--journal-size", "x"}).kind, Command::Kind::Error);
     QCOMPARE(parseCommandLine({"rvscope", "serve"}).serve.maxWatchBacklog, std::size_t(8 * 1024 * 1024));
     QCOMPARE(parseCommandLine({"rvscope", "serve", "--watch-backlog", "512Ki"}).serve.maxWatchBacklog,

@@ -266,7 +266,7 @@ void TestEngine::testOperationDetailHasTheThreeWayObjects()
 void TestEngine::testJournalOffServesWithoutHistory()
 {
     rvscope::engine::EngineOptions options;
-    options.journalCapacity = 0;
+    options.journalSize = 0;
     Engine engine(options);
     QSignalSpy state(&engine, &Engine::serverStateChanged);
     QSignalSpy batches(&engine, &Engine::operationsRecorded);

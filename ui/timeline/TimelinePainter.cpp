@@ -43,6 +43,11 @@ TimelinePainter::TimelinePainter(QPainter &painter, const TimelineData &data, co
 {
 }
 
+QString TimelinePainter::defaultEmptyText()
+{
+    return QStringLiteral("No operations yet: play a scenario or launch clients");
+}
+
 TimelinePaintStats TimelinePainter::paint()
 {
     m_stats = TimelinePaintStats();
@@ -52,8 +57,7 @@ TimelinePaintStats TimelinePainter::paint()
     if (m_data.empty()) {
         m_painter.setPen(m_style.mutedText);
         m_painter.setFont(m_style.labelFont);
-        m_painter.drawText(m_geometry.area, Qt::AlignCenter,
-                           QStringLiteral("No operations yet: play a scenario or launch clients"));
+        m_painter.drawText(m_geometry.area.adjusted(12, 0, -12, 0), Qt::AlignCenter | Qt::TextWordWrap, m_emptyText);
         m_painter.restore();
         return m_stats;
     }

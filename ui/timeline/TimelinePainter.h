@@ -37,6 +37,9 @@ public:
     void setSelectedOperation(int index) { m_selected = index; }
     // The watch overlay to draw over the object lanes (nullptr or inactive: none).
     void setWatchOverlay(const TimelineWatchOverlay *overlay) { m_overlay = overlay; }
+    // What an empty timeline says (defaultEmptyText() unless set).
+    void setEmptyText(const QString &text) { m_emptyText = text; }
+    static QString defaultEmptyText();
     // Paints the frame and reports what it drew.
     TimelinePaintStats paint();
 
@@ -72,6 +75,7 @@ private:
     const TimelineStyle &m_style;
     int m_selected = -1;
     const TimelineWatchOverlay *m_overlay = nullptr;
+    QString m_emptyText = defaultEmptyText();
     TimelinePaintStats m_stats;
     std::vector<int> m_visible; // reused per lane
     std::vector<QLineF> m_columnLines[4];

@@ -170,6 +170,7 @@ void TimelineView::renderTo(QPainter &painter, const QSize &size)
     TimelinePainter timelinePainter(painter, m_data, geometry, style);
     timelinePainter.setSelectedOperation(m_selected);
     timelinePainter.setWatchOverlay(&m_overlay);
+    timelinePainter.setEmptyText(m_emptyText);
     m_stats = timelinePainter.paint();
 }
 
@@ -203,6 +204,12 @@ QString TimelineView::toolTipAt(const QPoint &viewportPoint) const
     return QString();
 }
 
+void TimelineView::setEmptyText(const QString &text)
+{
+    m_emptyText = text;
+    viewport()->update();
+}
+
 void TimelineView::paintEvent(QPaintEvent *)
 {
     QPainter painter(viewport());
@@ -211,6 +218,7 @@ void TimelineView::paintEvent(QPaintEvent *)
     TimelinePainter timelinePainter(painter, m_data, geometry, style);
     timelinePainter.setSelectedOperation(m_selected);
     timelinePainter.setWatchOverlay(&m_overlay);
+    timelinePainter.setEmptyText(m_emptyText);
     m_stats = timelinePainter.paint();
 }
 

@@ -8,6 +8,7 @@
 
 #include "engine/EngineTypes.h"
 #include "timeline/TimelineData.h"
+#include "timeline/TimelinePainter.h"
 #include "timeline/TimelineTypes.h"
 #include "timeline/TimelineWatchOverlay.h"
 
@@ -43,6 +44,10 @@ public:
     // Forgets every operation, the selection and the watch overlay (a scenario restart).
     void clear();
     const TimelineData &data() const { return m_data; }
+    // What the plot says while there are no operations (TimelinePainter::defaultEmptyText()
+    // unless the window knows better, such as that the history journal is off).
+    void setEmptyText(const QString &text);
+    const QString &emptyText() const { return m_emptyText; }
 
     // The watch overlay (UI.md "Watch overlay"): the deliveries of one watcher as diamonds on
     // the object lanes (TimelineWatchOverlay). Replaces the overlay with `watcherId`'s
@@ -119,6 +124,7 @@ private:
     void overlayChanged();
 
     TimelineData m_data;
+    QString m_emptyText = TimelinePainter::defaultEmptyText();
     TimelineWatchOverlay m_overlay;
     Axis m_axis = Axis::ResourceVersion;
     double m_x0 = 0;
