@@ -15,7 +15,8 @@ namespace rvscope::api {
 class WatchStream;
 
 // One HTTP request as the API layer sees it, independent of the transport. Header names
-// are lower case; query parameters keep their last value (as Go's url.Values.Get does).
+// are lower case; a query parameter given twice keeps its first value, as the apiserver
+// reads it (api/QueryString.h).
 struct ApiRequest final {
     ApiRequest() = default;
     std::string method; // "GET", "POST", ...

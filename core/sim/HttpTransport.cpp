@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "sim/HttpTransport.h"
 
-#include <QtCore/QUrlQuery>
 #include <QtNetwork/QNetworkAccessManager>
 #include <QtNetwork/QNetworkReply>
 #include <QtNetwork/QNetworkRequest>
 #include <qcoro/qcoronetworkreply.h>
+
+#include "api/QueryString.h"
 
 namespace rvscope::sim {
 
@@ -21,10 +22,9 @@ QCoro::Task<api::ApiResponse> HttpTransport::send(api::ApiRequest request)
 {
     QUrl url = m_server;
     url.setPath(QString::fromStdString(request.path));
-    QUrlQuery query;
-    for (const auto &[name, value] : request.query)
-        query.addQueryItem(QString::fromStdString(name), QString::fromStdString(value));
-    url.setQuery(query);
+    // Encoded as Go's clients encode it, so that a '+' or '&' in a value arrives intact.
+    if (!request.query.empty())
+        url.setQuery(QString::fromStdString(api::encodeQueryString(request.query)));
     QNetworkRequest http(url);
     http.setAttribute(QNetworkRequest::Http2AllowedAttribute, false);
     for (const auto &[name, value] : request.headers)
