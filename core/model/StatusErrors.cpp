@@ -101,6 +101,14 @@ Status forbidden(std::string message, const GroupResource &resource, const std::
     return status;
 }
 
+Status forbiddenBecause(const GroupResource &resource, const std::string &name, const std::string &reason)
+{
+    if (resource.resource.empty())
+        return forbidden("forbidden: " + reason);
+    const std::string subject = name.empty() ? resource.toString() : resource.toString() + " \"" + name + '"';
+    return forbidden(subject + " is forbidden: " + reason, resource, name);
+}
+
 Status unauthorized(std::string message)
 {
     return make(401, "Unauthorized", std::move(message));

@@ -28,6 +28,9 @@ Status badRequest(std::string message);
 Status unsupportedMediaType(std::string message);
 Status methodNotAllowed(std::string message);
 Status forbidden(std::string message, const GroupResource &resource = {}, const std::string &name = {});
+// 403 as apierrors.NewForbidden words it: `<gr> "<name>" is forbidden: <reason>` (without a
+// name `<gr> is forbidden: <reason>`, without a resource `forbidden: <reason>`).
+Status forbiddenBecause(const GroupResource &resource, const std::string &name, const std::string &reason);
 Status unauthorized(std::string message = "Unauthorized");
 // 410 Expired, the reason the apiserver always uses for 410 since 1.18.
 Status expired(std::string message);

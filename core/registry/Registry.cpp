@@ -59,11 +59,12 @@ Registry::Registry(std::shared_ptr<storage::Storage> storage, Options options)
     // Stores outlive nothing here, but coroutines in flight may hold the environment after
     // the registry is gone: the hooks check.
     std::weak_ptr<Registry *> self = m_self;
-    m_environment->admitNamespace = [self](std::string ns) -> QCoro::Task<std::optional<model::Status>> {
+    m_environment->admitNamespace = [self](std::string ns, model::GroupResource resource,
+                                           std::string name) -> QCoro::Task<std::optional<model::Status>> {
         auto registry = self.lock();
         if (!registry)
             co_return model::Status::internalError("the registry is shutting down");
-        co_return co_await (*registry)->admitNamespace(std::move(ns));
+        co_return co_await (*registry)->admitNamespace(std::move(ns), std::move(resource), std::move(name));
     };
     m_environment->afterCreate = [self](const std::string &resource, const model::Object &object) {
         if (auto registry = self.lock())
@@ -175,15 +176,16 @@ QCoro::Task<model::VoidResult> Registry::bootstrap()
     co_return model::Done{};
 }
 
-QCoro::Task<std::optional<model::Status>> Registry::admitNamespace(std::string ns)
+QCoro::Task<std::optional<model::Status>> Registry::admitNamespace(std::string ns, model::GroupResource resource,
+                                                                   std::string name)
 {
     std::shared_ptr<Store> namespaces = find(NAMESPACES)->store;
     auto found = co_await namespaces->get(std::string(), ns);
     if (!found)
         co_return model::errors::notFound({"", "namespaces"}, ns);
     if (!found.value()->deletionTimestamp().empty()) {
-        co_return model::errors::forbidden("unable to create new content in namespace " + ns
-                                           + " because it is being terminated");
+        co_return model::errors::forbiddenBecause(resource, name, "unable to create new content in namespace " + ns
+                                                                      + " because it is being terminated");
     }
     co_return std::nullopt;
 }
@@ -229,6 +231,9 @@ QCoro::Task<model::Result<DeleteResponse>> Registry::removeNamespace(std::string
     auto existing = co_await namespaces->get(std::string(), name);
     if (!existing)
         co_return std::move(existing).error();
+    // The apiserver's NamespaceLifecycle admission keeps the system namespaces (a dry run too).
+    if (name == "default" || name == "kube-system" || name == "kube-public")
+        co_return model::errors::forbiddenBecause(NAMESPACES.groupResource(), name, "this namespace may not be deleted");
     if (options.dryRun)
         co_return DeleteResponse{existing.value(), false};
 

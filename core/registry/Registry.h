@@ -82,7 +82,8 @@ private:
     void registerBuiltins();
     void handleCreated(const std::string &resource, const model::Object &object);
     void handleDeleted(const std::string &resource, const model::Object &object);
-    QCoro::Task<std::optional<model::Status>> admitNamespace(std::string ns);
+    QCoro::Task<std::optional<model::Status>> admitNamespace(std::string ns, model::GroupResource resource,
+                                                             std::string name);
     QCoro::Task<> finalizeNamespaceIfEmpty(std::string ns);
     QCoro::Task<> removeCustomObjects(std::shared_ptr<storage::Storage> storage, std::string prefix);
     // The storage (and series name) objects of `resource` live in.

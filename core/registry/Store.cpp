@@ -64,7 +64,7 @@ std::string watchEventJson(const WatchEvent &event)
     line += watchEventTypeName(event.type);
     line += R"(","object":)";
     if (event.type == WatchEventType::Error && event.error)
-        line += event.error->toJson().dump();
+        line += event.error->dump(); // as the apiserver writes it, in Go field order
     else if (event.object)
         line += event.object->bytes();
     else
@@ -150,7 +150,9 @@ QCoro::Task<model::Result<ObjectPtr>> Store::create(std::string ns, model::Objec
     if (auto invalid = prepareCreate(ns, object))
         co_return *invalid;
     if (type.namespaced() && m_environment->admitNamespace) {
-        if (auto refused = co_await m_environment->admitNamespace(ns))
+        const model::GroupResource resource = type.groupResource();
+        const std::string name = object.name();
+        if (auto refused = co_await m_environment->admitNamespace(ns, resource, name))
             co_return *refused;
     }
     if (options.dryRun)
@@ -266,7 +268,8 @@ QCoro::Task<model::Result<UpdateResponse>> Store::update(std::string ns, std::st
     const std::string key = type.key(ns, name);
     const bool createOnUpdate = m_strategy->allowCreateOnUpdate() || options.forceAllowCreate;
     if (createOnUpdate && type.namespaced() && m_environment->admitNamespace) {
-        if (auto refused = co_await m_environment->admitNamespace(ns))
+        const model::GroupResource resource = type.groupResource();
+        if (auto refused = co_await m_environment->admitNamespace(ns, resource, name))
             co_return *refused;
     }
 

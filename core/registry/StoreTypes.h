@@ -10,6 +10,7 @@
 
 #include <qcoro/qcorotask.h>
 
+#include "model/GroupVersion.h"
 #include "model/Object.h"
 #include "model/Status.h"
 #include "storage/StorageTypes.h"
@@ -90,8 +91,11 @@ struct StoreEnvironment final {
     std::function<std::string()> now;
     std::function<std::string()> newUid;
     std::mt19937 random{std::random_device{}()};
-    // 404/403 Status when objects cannot be created in `ns` (missing or terminating).
-    std::function<QCoro::Task<std::optional<model::Status>>(std::string ns)> admitNamespace;
+    // 404/403 Status when `name` of `resource` cannot be created in `ns` (missing or
+    // terminating), as the apiserver's NamespaceLifecycle admission words it.
+    std::function<QCoro::Task<std::optional<model::Status>>(std::string ns, model::GroupResource resource,
+                                                            std::string name)>
+        admitNamespace;
     // Called after a committed create/delete of any object (CRDs register types; a
     // terminating namespace is finalized when its last object goes).
     std::function<void(const std::string &resource, const model::Object &object)> afterCreate;
