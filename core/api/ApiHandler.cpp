@@ -189,7 +189,8 @@ QCoro::Task<ApiResponse> ApiHandler::dispatch(Route route, ApiRequest request)
 {
     switch (route.kind) {
     case Route::Kind::Health: {
-        ApiResponse ok = jsonResponse(200, "ok");
+        ApiResponse ok;
+        ok.body = "ok";
         ok.contentType = "text/plain; charset=utf-8";
         co_return ok;
     }

@@ -61,6 +61,39 @@ std::string patchResourceVersion(const std::string &body)
     return stringAt(model::memberAt(json, "metadata", "resourceVersion"));
 }
 
+// What a PUT or PATCH of `kind` asks for, decoded once for resources and subresources alike:
+// the UpdatedObjectInfo and the resourceVersion the client sent (the 409's evidence).
+struct UpdateIntent {
+    std::shared_ptr<const registry::UpdatedObjectInfo> info;
+    std::string sent;
+};
+
+model::Result<UpdateIntent> decodeUpdate(const ApiRequest &request, const std::string &kind,
+                                         const std::string &apiVersion, bool strategicMerge,
+                                         registry::WriteOptions &options, std::size_t maxBodyBytes)
+{
+    if (request.method == "PUT") {
+        auto object = decodeBody(request, kind, apiVersion, maxBodyBytes);
+        if (!object)
+            return std::move(object).error();
+        std::string sent = object->resourceVersion();
+        return UpdateIntent{std::make_shared<registry::PutObjectInfo>(std::move(object).value()), std::move(sent)};
+    }
+    if (request.body.size() > maxBodyBytes)
+        return model::errors::requestEntityTooLarge("Request entity too large");
+    auto patch = registry::makePatchInfo(kind, strategicMerge, request.header("content-type"), request.body);
+    if (!patch)
+        return std::move(patch).error();
+    // Server-side apply creates missing objects (kubectl apply --server-side sends no GET first).
+    const auto patchType = patch::parsePatchType(request.header("content-type"));
+    if (patchType && *patchType == patch::PatchType::ApplyPatch) {
+        if (options.fieldManager.empty())
+            return model::errors::badRequest("PATCH requests with apply content type require fieldManager");
+        options.forceAllowCreate = true;
+    }
+    return UpdateIntent{std::move(patch).value(), patchResourceVersion(request.body)};
+}
+
 ApiResponse updatedResponse(const registry::UpdateResponse &updated, std::string resourceVersionSent)
 {
     ApiResponse response = objectResponse(updated.object, updated.created ? 201 : 200);
@@ -169,32 +202,12 @@ QCoro::Task<ApiResponse> ApiHandler::item(Route route, ApiRequest request)
         auto options = writeOptionsFrom(request);
         if (!options)
             co_return statusResponse(options.error());
-        std::shared_ptr<const registry::UpdatedObjectInfo> info;
-        std::string sent;
-        if (request.method == "PUT") {
-            auto object = decodeBody(request, type.kind, type.apiVersion(), m_options.maxBodyBytes);
-            if (!object)
-                co_return statusResponse(object.error());
-            sent = object->resourceVersion();
-            info = std::make_shared<registry::PutObjectInfo>(std::move(object).value());
-        } else {
-            sent = patchResourceVersion(request.body);
-            if (request.body.size() > m_options.maxBodyBytes)
-                co_return statusResponse(model::errors::requestEntityTooLarge("Request entity too large"));
-            auto patch = registry::makePatchInfo(type, request.header("content-type"), request.body);
-            if (!patch)
-                co_return statusResponse(patch.error());
-            info = patch.value();
-            // Server-side apply creates missing objects (kubectl apply --server-side sends
-            // no GET first).
-            const auto patchType = patch::parsePatchType(request.header("content-type"));
-            if (patchType && *patchType == patch::PatchType::ApplyPatch) {
-                if (options->fieldManager.empty())
-                    co_return statusResponse(
-                        model::errors::badRequest("PATCH requests with apply content type require fieldManager"));
-                options->forceAllowCreate = true;
-            }
-        }
+        auto intent = decodeUpdate(request, type.kind, type.apiVersion(), type.strategy->supportsStrategicMerge(),
+                                   *options, m_options.maxBodyBytes);
+        if (!intent)
+            co_return statusResponse(intent.error());
+        std::shared_ptr<const registry::UpdatedObjectInfo> info = std::move(intent->info);
+        const std::string sent = std::move(intent->sent);
         auto updated = co_await store->update(route.namespaceName, route.name,
                                               withDelay(std::move(info), m_options.processingDelayMs), *options);
         if (!updated)
@@ -251,25 +264,12 @@ QCoro::Task<ApiResponse> ApiHandler::subresource(Route route, ApiRequest request
         co_return statusResponse(options.error());
     const std::string kind = isScale ? "Scale" : type.kind;
     const std::string apiVersion = isScale ? "autoscaling/v1" : type.apiVersion();
-    std::shared_ptr<const registry::UpdatedObjectInfo> info;
-    std::string sent;
-    if (request.method == "PUT") {
-        auto object = decodeBody(request, kind, apiVersion, m_options.maxBodyBytes);
-        if (!object)
-            co_return statusResponse(object.error());
-        sent = object->resourceVersion();
-        info = std::make_shared<registry::PutObjectInfo>(std::move(object).value());
-    } else {
-        sent = patchResourceVersion(request.body);
-        auto patchType = patch::patchTypeForRequest(request.header("content-type"),
-                                                    isScale || type.strategy->supportsStrategicMerge());
-        if (!patchType)
-            co_return statusResponse(patchType.error());
-        std::optional<nlohmann::json> body = model::parseJson(request.body);
-        if (!body)
-            co_return statusResponse(model::errors::badRequest("error decoding patch: invalid JSON"));
-        info = std::make_shared<registry::PatchObjectInfo>(*patchType, std::move(*body), kind);
-    }
+    auto intent = decodeUpdate(request, kind, apiVersion, isScale || type.strategy->supportsStrategicMerge(), *options,
+                               m_options.maxBodyBytes);
+    if (!intent)
+        co_return statusResponse(intent.error());
+    std::shared_ptr<const registry::UpdatedObjectInfo> info = std::move(intent->info);
+    const std::string sent = std::move(intent->sent);
     info = withDelay(std::move(info), m_options.processingDelayMs);
     // Not a conditional expression: g++ 12 miscompiles co_await inside ?:.
     model::Result<registry::UpdateResponse> updated;

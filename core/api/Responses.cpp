@@ -4,8 +4,10 @@
 #include <nlohmann/json.hpp>
 
 #include "api/protobuf/ProtobufBody.h"
+#include "model/GoJson.h"
 #include "model/JsonParse.h"
 #include "model/StatusErrors.h"
+#include "patch/PatchErrors.h"
 
 namespace rvscope::api {
 
@@ -14,6 +16,7 @@ ApiResponse statusResponse(const model::Status &status)
     ApiResponse response;
     response.status = status.code > 0 ? status.code : 200;
     response.body = status.dump();
+    response.body += '\n'; // Go's json.Encoder ends every body with a newline
     response.outcome.reason = status.reason;
     if (status.details.retryAfterSeconds > 0)
         response.headers.emplace_back("Retry-After", std::to_string(status.details.retryAfterSeconds));
@@ -25,12 +28,17 @@ ApiResponse jsonResponse(int status, std::string body)
     ApiResponse response;
     response.status = status;
     response.body = std::move(body);
+    response.body += '\n';
     return response;
 }
 
 ApiResponse objectResponse(const model::ObjectPtr &object, int status)
 {
-    ApiResponse response = jsonResponse(status, object->bytes());
+    const std::string &bytes = object->bytes();
+    std::string body;
+    body.reserve(bytes.size() + 1); // and the newline jsonResponse() adds, without a second allocation
+    body = bytes;
+    ApiResponse response = jsonResponse(status, std::move(body));
     response.outcome.object = object;
     response.outcome.resourceVersionProduced = object->resourceVersion();
     return response;
@@ -38,14 +46,17 @@ ApiResponse objectResponse(const model::ObjectPtr &object, int status)
 
 ApiResponse listResponse(const registry::ResourceType &type, const registry::ListResponse &list)
 {
-    nlohmann::json metadata = {{"resourceVersion", std::to_string(list.revision)}};
-    if (!list.continueToken.empty())
-        metadata["continue"] = list.continueToken;
-    if (list.remainingItemCount)
-        metadata["remainingItemCount"] = *list.remainingItemCount;
+    // metav1.ListMeta's field order: resourceVersion, continue, remainingItemCount.
     std::string body = R"({"kind":")" + type.listKind + R"(","apiVersion":")" + type.apiVersion()
-        + R"(","metadata":)" + metadata.dump() + R"(,"items":[)";
-    std::size_t size = body.size() + 2;
+        + R"(","metadata":{"resourceVersion":")" + std::to_string(list.revision) + '"';
+    if (!list.continueToken.empty()) {
+        body += R"(,"continue":)";
+        model::appendGoJsonString(body, list.continueToken);
+    }
+    if (list.remainingItemCount)
+        body += R"(,"remainingItemCount":)" + std::to_string(*list.remainingItemCount);
+    body += R"(},"items":[)";
+    std::size_t size = body.size() + 3;
     for (const auto &item : list.items)
         size += item->bytes().size() + 1;
     body.reserve(size);
@@ -75,13 +86,33 @@ ApiResponse deleteResponse(const registry::ResourceType &type, const registry::D
     success.details.group = type.gvr.group;
     success.details.kind = type.gvr.resource;
     success.details.uid = deleted.object->uid();
-    ApiResponse response = jsonResponse(200, success.toJson().dump());
+    ApiResponse response = jsonResponse(200, success.dump());
     response.outcome.object = deleted.object;
     response.outcome.resourceVersionProduced = deleted.object->resourceVersion();
     return produced(std::move(response));
 }
 
 namespace {
+// The anonymous struct the apiserver's decoder reads kind and apiVersion into, as Go prints
+// its type in an UnmarshalTypeError.
+constexpr const char *TYPE_META_STRUCT =
+    R"(struct { APIVersion string "json:\"apiVersion,omitempty\""; Kind string "json:\"kind,omitempty\"" })";
+
+// transformDecodeError when the body's kind could not even be read.
+model::Status unrecognized(const std::string &kind, const std::string &jsonError, const std::string &body)
+{
+    return model::errors::badRequest("the object provided is unrecognized (must be of type " + kind
+                                     + "): couldn't get version/kind; json parse error: " + jsonError + " ("
+                                     + model::goSummarizeData(body) + ")");
+}
+
+// The Go package of a group's internal types ("core", "apps", "coordination").
+std::string internalPackage(const std::string &apiVersion)
+{
+    const std::string group = model::splitApiVersion(apiVersion).first;
+    return group.empty() ? "core" : group.substr(0, group.find('.'));
+}
+
 std::string mediaType(const std::string &contentType)
 {
     std::string media = contentType.substr(0, contentType.find(';'));
@@ -104,25 +135,47 @@ model::Result<model::Object> decodeBody(const ApiRequest &request, const std::st
             return std::move(decoded).error();
         json = std::move(decoded).value();
     } else if (media.empty() || media == "application/json" || media == "*/*") {
-        json = model::parseJson(request.body).value_or(nlohmann::json());
-        if (!json.is_object())
-            return model::errors::badRequest(kind + " in version \"" + apiVersion + "\" cannot be handled as a " + kind
-                                             + ": the request body is not a JSON object");
+        std::optional<nlohmann::json> parsed = model::parseJson(request.body);
+        if (!parsed)
+            return unrecognized(kind, model::goJsonSyntaxError(request.body), request.body);
+        if (parsed->is_null())
+            parsed = nlohmann::json::object(); // Go decodes null into a struct as nothing at all
+        if (!parsed->is_object()) {
+            return unrecognized(kind, std::string("json: cannot unmarshal ") + patch::goJsonTypeName(*parsed)
+                                          + " into Go value of type " + TYPE_META_STRUCT,
+                                request.body);
+        }
+        json = std::move(*parsed);
     } else {
         return model::errors::unsupportedMediaType(
             "the body of the request was in an unknown format - accepted media types include: application/json, "
             "application/vnd.kubernetes.protobuf");
     }
+    for (const char *field : {"apiVersion", "kind"}) {
+        auto it = json.find(field);
+        if (it != json.end() && !it->is_string() && !it->is_null()) {
+            return unrecognized(kind, std::string("json: cannot unmarshal ") + patch::goJsonTypeName(*it)
+                                          + " into Go struct field ." + field + " of type string",
+                                request.body);
+        }
+    }
     auto declared = [&json](const char *field) {
         auto it = json.find(field);
         return it != json.end() && it->is_string() ? it->get<std::string>() : std::string();
     };
-    const std::string bodyKind = declared("kind");
-    const std::string bodyVersion = declared("apiVersion");
-    if ((!bodyKind.empty() && bodyKind != kind) || (!bodyVersion.empty() && bodyVersion != apiVersion)) {
-        return model::errors::badRequest("the object provided is unrecognized (must be of type " + kind
-                                         + " in version " + apiVersion + "): got " + bodyVersion + ", Kind="
-                                         + bodyKind);
+    // An empty kind or apiVersion defaults to the URL's, as the decoder's defaults fill them.
+    const std::string bodyKind = declared("kind").empty() ? kind : declared("kind");
+    const std::string bodyVersion = declared("apiVersion").empty() ? apiVersion : declared("apiVersion");
+    if (bodyKind != kind || bodyVersion != apiVersion) {
+        // transformDecodeError: the body's kind could not become the URL's.
+        const auto [group, version] = model::splitApiVersion(bodyVersion);
+        const std::string why = bodyVersion == apiVersion
+            ? "converting (" + version + '.' + bodyKind + ") to (" + internalPackage(apiVersion) + '.' + kind
+                + "): unknown conversion"
+            : "no kind \"" + bodyKind + "\" is registered for version \"" + bodyVersion
+                + "\" in scheme \"k8s.io/kubernetes/pkg/api/legacyscheme/scheme.go:30\"";
+        return model::errors::badRequest(bodyKind + " in version \"" + version + "\" cannot be handled as a " + kind
+                                         + ": " + why);
     }
     return model::Object(std::move(json));
 }

@@ -5,6 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "model/GoJson.h"
+
 namespace rvscope::model {
 
 bool StatusDetails::empty() const
@@ -14,33 +16,6 @@ bool StatusDetails::empty() const
 }
 
 namespace {
-// A JSON string as nlohmann::json::dump() writes it (ASCII only: the caller checks).
-void appendJsonString(std::string &out, const std::string &text)
-{
-    out += '"';
-    for (const char c : text) {
-        switch (c) {
-        case '"': out += "\\\""; break;
-        case '\\': out += "\\\\"; break;
-        case '\b': out += "\\b"; break;
-        case '\f': out += "\\f"; break;
-        case '\n': out += "\\n"; break;
-        case '\r': out += "\\r"; break;
-        case '\t': out += "\\t"; break;
-        default:
-            if (static_cast<unsigned char>(c) < 0x20) {
-                static constexpr char hex[] = "0123456789abcdef";
-                out += "\\u00";
-                out += hex[(c >> 4) & 0xf];
-                out += hex[c & 0xf];
-            } else {
-                out += c;
-            }
-        }
-    }
-    out += '"';
-}
-
 void appendMember(std::string &out, bool &first, const char *name)
 {
     if (!first)
@@ -51,36 +26,34 @@ void appendMember(std::string &out, bool &first, const char *name)
     out += "\":";
 }
 
-bool isAscii(const std::string &text)
+void appendStringMember(std::string &out, bool &first, const char *name, const std::string &value)
 {
-    return std::all_of(text.begin(), text.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
+    if (value.empty())
+        return; // omitempty
+    appendMember(out, first, name);
+    appendGoJsonString(out, value);
 }
 } // namespace
 
 std::string Status::dump() const
 {
-    // Non-ASCII text goes through nlohmann, which validates UTF-8 as it always did.
-    bool ascii = isAscii(message) && isAscii(reason) && isAscii(details.name) && isAscii(details.group)
-        && isAscii(details.kind) && isAscii(details.uid);
-    for (const StatusCause &cause : details.causes)
-        ascii = ascii && isAscii(cause.type) && isAscii(cause.message) && isAscii(cause.field);
-    if (!ascii)
-        return toJson().dump();
-    // Members in key order, as nlohmann's std::map-backed objects print them.
+    // metav1.Status as the apiserver encodes it: its Go struct's field order (TypeMeta, then
+    // metadata, status, message, reason, details, code), empty fields left out.
     std::string out;
     out.reserve(160 + message.size());
-    bool first = true;
-    out += '{';
-    appendMember(out, first, "apiVersion");
-    out += "\"v1\"";
-    if (!isSuccess()) {
-        appendMember(out, first, "code");
-        out += std::to_string(code);
-    }
+    out += R"({"kind":"Status","apiVersion":"v1","metadata":{},"status":)";
+    out += isSuccess() ? "\"Success\"" : "\"Failure\"";
+    bool first = false;
+    appendStringMember(out, first, "message", message);
+    appendStringMember(out, first, "reason", reason);
     if (!details.empty()) {
         appendMember(out, first, "details");
         out += '{';
         bool firstDetail = true;
+        appendStringMember(out, firstDetail, "name", details.name);
+        appendStringMember(out, firstDetail, "group", details.group);
+        appendStringMember(out, firstDetail, "kind", details.kind);
+        appendStringMember(out, firstDetail, "uid", details.uid);
         if (!details.causes.empty()) {
             appendMember(out, firstDetail, "causes");
             out += '[';
@@ -88,54 +61,24 @@ std::string Status::dump() const
                 const StatusCause &cause = details.causes[i];
                 out += i == 0 ? "{" : ",{";
                 bool firstCause = true;
-                if (!cause.field.empty()) {
-                    appendMember(out, firstCause, "field");
-                    appendJsonString(out, cause.field);
-                }
-                if (!cause.message.empty()) {
-                    appendMember(out, firstCause, "message");
-                    appendJsonString(out, cause.message);
-                }
-                if (!cause.type.empty()) {
-                    appendMember(out, firstCause, "reason");
-                    appendJsonString(out, cause.type);
-                }
+                appendStringMember(out, firstCause, "reason", cause.type);
+                appendStringMember(out, firstCause, "message", cause.message);
+                appendStringMember(out, firstCause, "field", cause.field);
                 out += '}';
             }
             out += ']';
-        }
-        const std::pair<const char *, const std::string *> names[] = {
-            {"group", &details.group}, {"kind", &details.kind}, {"name", &details.name}};
-        for (const auto &[key, value] : names) {
-            if (!value->empty()) {
-                appendMember(out, firstDetail, key);
-                appendJsonString(out, *value);
-            }
         }
         if (details.retryAfterSeconds > 0) {
             appendMember(out, firstDetail, "retryAfterSeconds");
             out += std::to_string(details.retryAfterSeconds);
         }
-        if (!details.uid.empty()) {
-            appendMember(out, firstDetail, "uid");
-            appendJsonString(out, details.uid);
-        }
         out += '}';
     }
-    appendMember(out, first, "kind");
-    out += "\"Status\"";
-    if (!message.empty()) {
-        appendMember(out, first, "message");
-        appendJsonString(out, message);
+    // A success Status carries no code (DELETE answers); failures always do.
+    if (!isSuccess()) {
+        appendMember(out, first, "code");
+        out += std::to_string(code);
     }
-    appendMember(out, first, "metadata");
-    out += "{}";
-    if (!reason.empty()) {
-        appendMember(out, first, "reason");
-        appendJsonString(out, reason);
-    }
-    appendMember(out, first, "status");
-    out += isSuccess() ? "\"Success\"" : "\"Failure\"";
     out += '}';
     return out;
 }

@@ -55,8 +55,10 @@ struct Status final {
     // {"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure",...}; `code` and
     // empty details are left out the way the apiserver leaves them out.
     nlohmann::json toJson() const;
-    // toJson().dump(), written directly without building the tree: every error response
-    // (a 409 of each lost compare-and-swap) is one.
+    // The same JSON as the apiserver writes it, byte for byte: the Go struct's field order
+    // (kind, apiVersion, metadata, status, message, reason, details, code) and Go's string
+    // escaping, without a trailing newline (a response body adds it). Written directly,
+    // without a tree: every error response (a 409 of each lost compare-and-swap) is one.
     std::string dump() const;
     static Status fromJson(const nlohmann::json &json);
 

@@ -5,11 +5,13 @@
 
 #include <qcoro/qcorotimer.h>
 
+#include "model/GoJson.h"
 #include "model/JsonParse.h"
 #include "model/StatusErrors.h"
 #include "patch/JsonPatch.h"
 #include "patch/MergePatch.h"
 #include "patch/StrategicMergePatch.h"
+#include "registry/validation/ObjectDecoding.h"
 #include "registry/ResourceType.h"
 
 namespace rvscope::registry {
@@ -65,6 +67,8 @@ QCoro::Task<model::Result<model::Object>> PatchObjectInfo::updatedObject(model::
         co_return std::move(patched).error();
     if (!patched->is_object())
         co_return model::errors::badRequest("the patched object is not a JSON object");
+    if (auto undecodable = checkPatchedDecodable(*patched, m_kind, m_type, m_patch))
+        co_return *undecodable;
     co_return model::Object(std::move(patched).value());
 }
 
@@ -72,7 +76,14 @@ model::Result<std::shared_ptr<const UpdatedObjectInfo>> makePatchInfo(const Reso
                                                                       std::string_view contentType,
                                                                       std::string_view body)
 {
-    auto patchType = patch::patchTypeForRequest(contentType, type.strategy->supportsStrategicMerge());
+    return makePatchInfo(type.kind, type.strategy->supportsStrategicMerge(), contentType, body);
+}
+
+model::Result<std::shared_ptr<const UpdatedObjectInfo>> makePatchInfo(std::string kind, bool strategicMerge,
+                                                                      std::string_view contentType,
+                                                                      std::string_view body)
+{
+    auto patchType = patch::patchTypeForRequest(contentType, strategicMerge);
     if (!patchType)
         return std::move(patchType).error();
     std::optional<nlohmann::json> parsed = model::parseJson(body);
@@ -80,10 +91,13 @@ model::Result<std::shared_ptr<const UpdatedObjectInfo>> makePatchInfo(const Reso
         if (*patchType == patch::PatchType::ApplyPatch)
             return model::errors::unsupportedMediaType(
                 "rvscope accepts server-side apply bodies in JSON only (kubectl sends JSON)");
-        return model::errors::badRequest("error decoding patch: invalid JSON");
+        // patch.go: a merge patch fails in jsonpatch.MergePatch, the others in Go's decoder.
+        if (*patchType == patch::PatchType::MergePatch)
+            return model::errors::badRequest("Invalid JSON Patch");
+        return model::errors::badRequest(model::goJsonSyntaxError(body));
     }
     return std::shared_ptr<const UpdatedObjectInfo>(
-        std::make_shared<PatchObjectInfo>(*patchType, std::move(*parsed), type.kind));
+        std::make_shared<PatchObjectInfo>(*patchType, std::move(*parsed), std::move(kind)));
 }
 
 DelayedObjectInfo::DelayedObjectInfo(std::shared_ptr<const UpdatedObjectInfo> inner, int delayMs)

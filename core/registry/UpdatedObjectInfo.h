@@ -69,6 +69,10 @@ struct ResourceType;
 model::Result<std::shared_ptr<const UpdatedObjectInfo>> makePatchInfo(const ResourceType &type,
                                                                       std::string_view contentType,
                                                                       std::string_view body);
+// The same for an object of `kind` (a subresource's "Scale"), with strategic merge allowed or not.
+model::Result<std::shared_ptr<const UpdatedObjectInfo>> makePatchInfo(std::string kind, bool strategicMerge,
+                                                                      std::string_view contentType,
+                                                                      std::string_view body);
 
 // The lab's server-side processing delay (admission/webhook latency) wrapped around any
 // update: awaited inside the compare-and-swap loop, so that concurrent writers visibly

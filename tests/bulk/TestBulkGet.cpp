@@ -207,7 +207,7 @@ void TestBulkGet::testOverRealSocket()
                  "Content-Length: "
                  + QByteArray::number(body.size()) + "\r\n\r\n" + body);
     QByteArray answer;
-    QVERIFY(QTest::qWaitFor([&] { answer += socket.readAll(); return answer.endsWith("]}"); }, 5000));
+    QVERIFY(QTest::qWaitFor([&] { answer += socket.readAll(); return answer.endsWith("]}\n"); }, 5000));
     QCOMPARE(answer.mid(9, 3), QByteArray("200"));
     const auto list = nlohmann::json::parse(answer.mid(answer.indexOf("\r\n\r\n") + 4).toStdString());
     QCOMPARE(names(list), (std::vector<std::string>{"ConfigMap/c1", "Secret/s1"}));

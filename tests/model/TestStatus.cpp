@@ -21,6 +21,7 @@ private Q_SLOTS:
     void testInvalidListsCauses();
     void testGroupResourceNames();
     void testDumpWritesWhatTheTreeWrites();
+    void testDumpIsWhatTheApiserverWrites();
 };
 
 void TestStatus::testFailureJsonShape()
@@ -125,8 +126,40 @@ void TestStatus::testDumpWritesWhatTheTreeWrites()
         errors::invalid("Pod", "p", {{"FieldValueRequired", "Required value", "spec.containers"},
                                      {"FieldValueRequired", "", "spec.x"}}),
         errors::pathNotFound(), success, retry, escapes, utf8, empty};
-    for (const Status &status : statuses)
-        QCOMPARE(status.dump(), status.toJson().dump());
+    // The same JSON value as the tree, written in Go's order rather than nlohmann's sorted one.
+    for (const Status &status : statuses) {
+        QCOMPARE(nlohmann::json::parse(status.dump()), status.toJson());
+        QVERIFY2(status.dump().rfind(R"({"kind":"Status","apiVersion":"v1","metadata":{},"status":)", 0) == 0,
+                 status.dump().c_str());
+    }
+}
+
+void TestStatus::testDumpIsWhatTheApiserverWrites()
+{
+    // metav1.Status through Go's encoding/json: struct field order, omitempty, HTML-safe escapes.
+    const std::string conflictJson =
+        "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Failure\",\"message\":"
+        "\"Operation cannot be fulfilled on configmaps \\\"hot\\\": the object has been modified; please apply your "
+        "changes to the latest version and try again\",\"reason\":\"Conflict\",\"details\":"
+        "{\"name\":\"hot\",\"kind\":\"configmaps\"},\"code\":409}";
+    QCOMPARE(errors::conflict({"", "configmaps"}, "hot", errors::OPTIMISTIC_LOCK_ERROR_MSG).dump(), conflictJson);
+    const std::string invalidJson =
+        "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Failure\",\"message\":"
+        "\"Pod \\\"p\\\" is invalid: spec.containers: Required value\",\"reason\":\"Invalid\",\"details\":"
+        "{\"name\":\"p\",\"kind\":\"Pod\",\"causes\":[{\"reason\":\"FieldValueRequired\",\"message\":\"Required value\","
+        "\"field\":\"spec.containers\"}]},\"code\":422}";
+    QCOMPARE(errors::invalid("Pod", "p", {{"FieldValueRequired", "Required value", "spec.containers"}}).dump(),
+             invalidJson);
+    Status success;
+    success.details = {"foo", "apps", "deployments", "u-1", {}, 0};
+    const std::string successJson = "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Success\","
+                                    "\"details\":{\"name\":\"foo\",\"group\":\"apps\",\"kind\":\"deployments\",\"uid\":\"u-1\"}}";
+    QCOMPARE(success.dump(), successJson);
+    const std::string retry = errors::tooManyRequests("slow down", 3).dump();
+    QVERIFY(retry.find("\"details\":{\"retryAfterSeconds\":3},\"code\":429}") != std::string::npos);
+    const std::string html = errors::badRequest("<a> & <b>\xe2\x80\xa8\xff").dump();
+    const std::string escaped = "\"message\":\"\\u003ca\\u003e \\u0026 \\u003cb\\u003e\\u2028\\ufffd\"";
+    QVERIFY2(html.find(escaped) != std::string::npos, html.c_str());
 }
 
 QTEST_GUILESS_MAIN(TestStatus)

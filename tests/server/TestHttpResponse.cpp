@@ -64,7 +64,7 @@ void TestHttpResponse::testFromStatusCarriesRetryAfter()
     const QByteArray bytes = response.serialize(true);
     QVERIFY(bytes.startsWith("HTTP/1.1 429 Too Many Requests\r\n"));
     QVERIFY(bytes.contains("\r\nRetry-After: 3\r\n\r\n{"));
-    QVERIFY(bytes.endsWith(QByteArray::fromStdString(status.dump())));
+    QVERIFY(bytes.endsWith(QByteArray::fromStdString(status.dump() + "\n")));
 }
 
 QTEST_GUILESS_MAIN(TestHttpResponse)
