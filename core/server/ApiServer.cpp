@@ -6,19 +6,23 @@
 #include <QtCore/QFile>
 #include <QtHttpServer/QHttpServerRequest>
 #include <QtNetwork/QSslCertificate>
+#include <QtNetwork/QSslConfiguration>
 #include <QtNetwork/QSslKey>
+#include <QtNetwork/QSslServer>
 #include <QtNetwork/QTcpServer>
-#include <QtCore/QUrlQuery>
 #include <QtNetwork/QNetworkRequest>
 #include <QtNetwork/QTcpSocket>
 #include <qcoro/qcorotask.h>
 
 #include "api/AccessControl.h"
 #include "api/ApiHandler.h"
+#include "api/QueryString.h"
+#include "api/Responses.h"
 #include "api/Route.h"
 #include "api/WatchStream.h"
 #include "model/StatusErrors.h"
 #include "server/HttpResponse.h"
+#include "server/RequestHeadGuard.h"
 
 namespace rvscope::server {
 namespace {
@@ -89,23 +93,19 @@ bool equalsIgnoringCase(std::string_view text, std::string_view lowerCaseWord)
            });
 }
 
-// The request as the API layer sees it; `headerBytes` gets the size of its header fields.
-// Headers are read once (each QHttpServerRequest::headers() call copies them all).
-api::ApiRequest toApiRequest(const QHttpServerRequest &request, qsizetype &headerBytes)
+// The request as the API layer sees it. Headers are read once (each
+// QHttpServerRequest::headers() call copies them all).
+api::ApiRequest toApiRequest(const QHttpServerRequest &request)
 {
     api::ApiRequest out;
     out.method = methodName(request.method());
     const QUrl url = request.url();
     out.path = url.path(QUrl::FullyDecoded).toStdString();
-    if (url.hasQuery()) {
-        for (const auto &[key, value] : QUrlQuery(url).queryItems(QUrl::FullyDecoded))
-            out.query[key.toStdString()] = value.toStdString();
-    }
-    headerBytes = 0;
-    for (const auto &[name, value] : request.headers()) {
-        headerBytes += name.size() + value.size() + 4;
+    // Decoded as Go decodes it ('+' is a space), from the query as the client encoded it.
+    if (url.hasQuery())
+        out.query = api::parseQueryString(url.query(QUrl::FullyEncoded).toStdString());
+    for (const auto &[name, value] : request.headers())
         out.headers[lowerCase(name)] = value.toStdString();
-    }
     out.body = request.body().toStdString();
     return out;
 }
@@ -119,6 +119,21 @@ QByteArray chunk(const std::string &line)
     out += "\n\r\n";
     return out;
 }
+// The listening sockets hand each connection to a RequestHeadGuard before Qt's HTTP
+// server takes it (QAbstractHttpServer calls nextPendingConnection() and only then
+// connects its own reader), so the guard reads every request head first.
+template<typename Base>
+class GuardedServer final : public Base {
+public:
+    using Base::Base;
+    QTcpSocket *nextPendingConnection() override
+    {
+        QTcpSocket *socket = Base::nextPendingConnection();
+        if (socket)
+            RequestHeadGuard::install(socket);
+        return socket;
+    }
+};
 } // namespace
 
 ApiServer::ApiServer(std::shared_ptr<api::ApiHandler> handler, QObject *parent)
@@ -154,17 +169,34 @@ bool ApiServer::setTls(const QString &certificatePath, const QString &keyPath, Q
         *error = QStringLiteral("%1 is not a PEM certificate or %2 not a PEM RSA/EC private key").arg(certificatePath, keyPath);
         return false;
     }
-    sslSetup(certificate, key);
+    QSslConfiguration configuration;
+    configuration.setLocalCertificate(certificate);
+    configuration.setPrivateKey(key);
+    configuration.setProtocol(QSsl::SecureProtocols);
+    m_tls = configuration;
     return true;
 }
 
 quint16 ApiServer::start(const QHostAddress &address, quint16 port, QString *error)
 {
-    m_port = listen(address, port);
-    if (m_port == 0 && error) {
-        const auto bound = servers();
-        *error = bound.isEmpty() ? QStringLiteral("cannot listen") : bound.constLast()->errorString();
+    // What QAbstractHttpServer::listen() does, with servers that guard request heads.
+    QTcpServer *server = nullptr;
+    if (m_tls) {
+        auto *tls = new GuardedServer<QSslServer>(this);
+        tls->setSslConfiguration(*m_tls);
+        server = tls;
+    } else {
+        server = new GuardedServer<QTcpServer>(this);
     }
+    if (!server->listen(address, port)) {
+        if (error)
+            *error = server->errorString();
+        delete server;
+        m_port = 0;
+        return 0;
+    }
+    bind(server);
+    m_port = server->serverPort();
     return m_port;
 }
 
@@ -180,6 +212,7 @@ ApiServer::Connection &ApiServer::connection(QTcpSocket *socket)
         // Once per connection: no request waits on Nagle/delayed ACK.
         socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
         connect(socket, &QObject::destroyed, this, [this, socket] { m_connections.erase(socket); });
+        it->second.headGuard = socket->findChild<RequestHeadGuard *>(QString(), Qt::FindDirectChildrenOnly);
     }
     return it->second;
 }
@@ -213,20 +246,11 @@ void ApiServer::closeIdleConnections()
 
 bool ApiServer::handleRequest(const QHttpServerRequest &request, QTcpSocket *socket)
 {
-    connection(socket).idleSinceMs = -1; // busy until its response is out
-    qsizetype headerBytes = 0;
-    api::ApiRequest apiRequest = toApiRequest(request, headerBytes);
-    if (headerBytes > MAX_HEADER_BYTES) {
-        model::Status tooLarge;
-        tooLarge.code = 431;
-        tooLarge.reason = "RequestHeaderFieldsTooLarge";
-        tooLarge.message = "request header fields too large: limit is " + std::to_string(MAX_HEADER_BYTES) + " bytes";
-        api::ApiResponse response;
-        response.status = 431;
-        response.body = tooLarge.toJson().dump();
-        respond(QPointer<QTcpSocket>(socket), std::move(response), /*keepAlive=*/false);
-        return true;
-    }
+    Connection &state = connection(socket);
+    state.idleSinceMs = -1; // busy until its response is out
+    if (state.headGuard)
+        state.headGuard->nextRequest(); // Qt's parser has the whole request
+    api::ApiRequest apiRequest = toApiRequest(request);
     // An upgrade is answered by Qt; the watch starts in handleWebSocketConnections().
     if (equalsIgnoringCase(apiRequest.header("upgrade"), "websocket"))
         return true;
@@ -252,12 +276,8 @@ void ApiServer::respond(QPointer<QTcpSocket> socket, api::ApiResponse response, 
     }
     if (response.watch && openWatchCount() >= m_maxWatches) {
         response.watch->close();
-        response = api::ApiResponse();
-        const model::Status refused = model::errors::tooManyRequests(
-            "too many open watches (" + std::to_string(m_maxWatches) + "), please try again later", 1);
-        response.status = refused.code;
-        response.body = refused.toJson().dump();
-        response.headers.emplace_back("Retry-After", "1");
+        response = api::statusResponse(model::errors::tooManyRequests(
+            "too many open watches (" + std::to_string(m_maxWatches) + "), please try again later", 1));
     }
     if (response.watch) {
         startWatch(socket, std::move(response.watch));
@@ -347,8 +367,7 @@ void ApiServer::handleWebSocketConnections()
         api::ApiRequest request;
         request.method = "GET";
         request.path = url.path(QUrl::FullyDecoded).toStdString();
-        for (const auto &[key, value] : QUrlQuery(url).queryItems(QUrl::FullyDecoded))
-            request.query[key.toStdString()] = value.toStdString();
+        request.query = api::parseQueryString(url.query(QUrl::FullyEncoded).toStdString());
         request.query["watch"] = "true";
         request.headers = handshakeHeaders(*socket);
         QCoro::Task<api::ApiResponse> task = m_handler->handle(std::move(request));
@@ -366,7 +385,7 @@ void ApiServer::serveWebSocket(std::unique_ptr<QWebSocket> socket, api::ApiRespo
     if (response.watch && openWatchCount() >= m_maxWatches) {
         response.watch->close();
         response.watch.reset();
-        response.body = model::errors::tooManyRequests("too many open watches, please try again later", 1).toJson().dump();
+        response.body = model::errors::tooManyRequests("too many open watches, please try again later", 1).dump();
     }
     if (!response.watch) {
         // Not a watchable path (or a bad request): the Status, then close.

@@ -4,6 +4,7 @@
 #include <map>
 #include <unordered_map>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include <QtCore/QElapsedTimer>
@@ -11,9 +12,11 @@
 #include <QtCore/QTimer>
 #include <QtHttpServer/QAbstractHttpServer>
 #include <QtNetwork/QHostAddress>
+#include <QtNetwork/QSslConfiguration>
 #include <QtWebSockets/QWebSocket>
 
 #include "bulk/BulkWatchSession.h"
+#include "server/ServerLimits.h"
 
 namespace rvscope::api {
 class ApiHandler;
@@ -23,6 +26,8 @@ struct ApiResponse;
 }
 
 namespace rvscope::server {
+
+class RequestHeadGuard;
 
 // The HTTP/1.1 transport of the Kubernetes-compatible API: it turns each request into an
 // api::ApiRequest, runs the ApiHandler, and writes the response in one socket write
@@ -36,20 +41,10 @@ class ApiServer final : public QAbstractHttpServer {
     Q_DISABLE_COPY_MOVE(ApiServer)
 
 public:
-    // At most this many watches (HTTP and WebSocket) are open at once; one more is refused
-    // with 429 TooManyRequests and Retry-After, like the apiserver's max-in-flight limit.
-    static constexpr std::size_t DEFAULT_MAX_WATCHES = 20000;
-
-    // A keep-alive connection with no request in flight is closed after this long, like
-    // the apiserver's http.Server IdleTimeout (90 s).
-    static constexpr int DEFAULT_IDLE_TIMEOUT_MS = 90'000;
-    // Request headers larger than this are refused with 431 (Go's net/http answers the
-    // same; Qt's own parser drops a connection beyond ~80 KiB before this is reached).
-    static constexpr qsizetype MAX_HEADER_BYTES = 64 * 1024;
-
-    // A watch (or bulk channel) whose client leaves more than this many bytes unread is
-    // ended with an ERROR event carrying 410 Expired, so that it relists (api::WatchStream).
-    static constexpr std::size_t DEFAULT_MAX_WATCH_BACKLOG = 8 * 1024 * 1024;
+    // Defaults and limits: server/ServerLimits.h.
+    static constexpr std::size_t DEFAULT_MAX_WATCHES = server::DEFAULT_MAX_WATCHES;
+    static constexpr int DEFAULT_IDLE_TIMEOUT_MS = server::DEFAULT_IDLE_TIMEOUT_MS;
+    static constexpr std::size_t DEFAULT_MAX_WATCH_BACKLOG = server::DEFAULT_MAX_WATCH_BACKLOG;
 
     explicit ApiServer(std::shared_ptr<api::ApiHandler> handler, QObject *parent = nullptr);
     void setMaxWatches(std::size_t maxWatches) { m_maxWatches = maxWatches; }
@@ -95,12 +90,14 @@ private:
     // request costs no timer registration.
     struct Connection {
         qint64 idleSinceMs = -1;
+        RequestHeadGuard *headGuard = nullptr; // the socket's child
     };
     Connection &connection(QTcpSocket *socket);
     void markIdle(QTcpSocket *socket);
     void closeIdleConnections();
 
     std::shared_ptr<api::ApiHandler> m_handler;
+    std::optional<QSslConfiguration> m_tls; // setTls()
     quint16 m_port = 0;
     std::size_t m_maxWatches = DEFAULT_MAX_WATCHES;
     std::size_t m_maxWatchBacklog = DEFAULT_MAX_WATCH_BACKLOG;

@@ -16,6 +16,7 @@ HttpResponse HttpResponse::fromStatus(const model::Status &status)
     HttpResponse response;
     response.status = status.code > 0 ? status.code : 200;
     response.body = status.dump();
+    response.body += '\n';
     if (status.details.retryAfterSeconds > 0)
         response.headers.emplace_back("Retry-After", std::to_string(status.details.retryAfterSeconds));
     return response;

@@ -68,6 +68,9 @@ private Q_SLOTS:
     void testWatchLimitRefusesWith429();
     void testIdleKeepAliveConnectionIsClosedButWatchesStay();
     void testOversizedHeadersGet431();
+    void testRequestHeadBounds_data();
+    void testRequestHeadBounds();
+    void testHeadsAreBoundedOnePerRequest();
     void testStalledWatcherGets410WhileOthersContinue();
 };
 
@@ -252,6 +255,92 @@ void TestApiServer::testOversizedHeadersGet431()
     QVERIFY(readUntil(next, reply, [](const QByteArray &b) { return b.endsWith("ok"); }));
 }
 
+// Whether the peer closed the connection (after what it sent is read into `buffer`).
+bool readUntilClosed(QTcpSocket &socket, QByteArray &buffer)
+{
+    QElapsedTimer timer;
+    timer.start();
+    while (socket.state() == QAbstractSocket::ConnectedState && timer.elapsed() < 5000) {
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+        buffer += socket.readAll();
+    }
+    buffer += socket.readAll();
+    return socket.state() != QAbstractSocket::ConnectedState;
+}
+
+void TestApiServer::testRequestHeadBounds_data()
+{
+    QTest::addColumn<int>("lineBytes");  // the request target's length
+    QTest::addColumn<int>("headerBytes"); // one X-Big header's value
+    QTest::addColumn<int>("status");
+    QTest::addColumn<QByteArray>("reason");
+    constexpr int KiB = 1024;
+    // Go bounds the request line and the headers together at 1 MiB (DefaultMaxHeaderBytes).
+    QTest::newRow("long line, within") << 900 * KiB << 0 << 200 << QByteArray();
+    QTest::newRow("line over 1 MiB") << 1024 * KiB + 1 << 0 << 414 << QByteArray("RequestURITooLong");
+    QTest::newRow("line 8 MiB") << 8 * 1024 * KiB << 0 << 414 << QByteArray("RequestURITooLong");
+    QTest::newRow("line and headers over 1 MiB") << 1000 * KiB << 40 * KiB << 431
+                                                  << QByteArray("RequestHeaderFieldsTooLarge");
+    QTest::newRow("headers within") << 100 << 60 * KiB << 200 << QByteArray();
+    // Past what Qt's parser keeps intact (it drops every header of a section over ~96 KiB).
+    QTest::newRow("headers over 64 KiB") << 100 << 65 * KiB << 431 << QByteArray("RequestHeaderFieldsTooLarge");
+    QTest::newRow("headers 2 MiB") << 100 << 2048 * KiB << 431 << QByteArray("RequestHeaderFieldsTooLarge");
+}
+
+void TestApiServer::testRequestHeadBounds()
+{
+    QFETCH(int, lineBytes);
+    QFETCH(int, headerBytes);
+    QFETCH(int, status);
+    QFETCH(QByteArray, reason);
+    Fixture fixture;
+    QTcpSocket socket;
+    socket.connectToHost(QHostAddress::LocalHost, fixture.port);
+    QVERIFY(socket.waitForConnected(5000));
+    const QByteArray path = "/api/v1/namespaces?x=";
+    QByteArray head = "GET " + path + QByteArray(lineBytes - path.size(), 'a') + " HTTP/1.1\r\nHost: x\r\n";
+    if (headerBytes > 0)
+        head += "X-Big: " + QByteArray(headerBytes, 'b') + "\r\n";
+    socket.write(head + "\r\n");
+    QByteArray buffer;
+    QVERIFY(readUntil(socket, buffer, [](const QByteArray &b) { return b.contains("\r\n\r\n") && b.endsWith("\n"); }));
+    QCOMPARE(statusOf(buffer), status);
+    if (!reason.isEmpty()) {
+        // A Status naming the bound, then the connection closes.
+        QVERIFY2(buffer.contains("\"reason\":\"" + reason + "\""), buffer.left(400).constData());
+        QVERIFY(buffer.contains("1048576 bytes") || buffer.contains("65536 bytes"));
+        QVERIFY(buffer.contains("Connection: close"));
+        QVERIFY(readUntilClosed(socket, buffer));
+    }
+    // The server goes on serving.
+    QTcpSocket next;
+    next.connectToHost(QHostAddress::LocalHost, fixture.port);
+    QVERIFY(next.waitForConnected(5000));
+    QByteArray reply;
+    next.write(request("GET", "/healthz"));
+    QVERIFY(readUntil(next, reply, [](const QByteArray &b) { return b.endsWith("ok"); }));
+}
+
+void TestApiServer::testHeadsAreBoundedOnePerRequest()
+{
+    // Twenty requests of 60 KiB headers each on one keep-alive connection, dribbled in small
+    // pieces: each head is counted on its own, so all are served.
+    Fixture fixture;
+    QTcpSocket socket;
+    socket.connectToHost(QHostAddress::LocalHost, fixture.port);
+    QVERIFY(socket.waitForConnected(5000));
+    const QByteArray one = "GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: " + QByteArray(60 * 1024, 'b') + "\r\n\r\n";
+    QByteArray buffer;
+    for (int i = 0; i < 20; ++i) {
+        for (qsizetype at = 0; at < one.size(); at += 7000) {
+            socket.write(one.mid(at, 7000));
+            QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+        }
+        QVERIFY(readUntil(socket, buffer, [i](const QByteArray &b) { return b.count("HTTP/1.1 200") == i + 1; }));
+    }
+    QCOMPARE(socket.state(), QAbstractSocket::ConnectedState);
+}
+
 // The JSON event lines of a chunked watch body (chunk framing removed).
 QList<QByteArray> eventLines(const QByteArray &response)
 {
@@ -303,7 +392,7 @@ void TestApiServer::testStalledWatcherGets410WhileOthersContinue()
             + value + R"("}})";
         QByteArray reply;
         writer.write(request("POST", "/api/v1/namespaces/default/configmaps", body));
-        QVERIFY(readUntil(writer, reply, [](const QByteArray &b) { return b.contains("\r\n\r\n") && b.endsWith("}"); }));
+        QVERIFY(readUntil(writer, reply, [](const QByteArray &b) { return b.contains("\r\n\r\n") && b.endsWith("}\n"); }));
         QCOMPARE(statusOf(reply), 201); // never slowed down or refused by the stalled reader
         ++written;
         readerStream += reader.readAll();

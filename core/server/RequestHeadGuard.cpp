@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: MIT
+#include "server/RequestHeadGuard.h"
+
+#include <array>
+#include <cstring>
+#include <string>
+
+#include <QtCore/QTimer>
+#include <QtNetwork/QTcpSocket>
+
+#include <sys/socket.h>
+
+#include "model/Status.h"
+#include "server/HttpResponse.h"
+#include "server/ServerLimits.h"
+
+namespace rvscope::server {
+namespace {
+// How long a refused client may go on reading the answer (Go waits 500 ms too).
+constexpr int CLOSE_GRACE_MS = 500;
+} // namespace
+
+RequestHeadGuard *RequestHeadGuard::install(QTcpSocket *socket)
+{
+    return new RequestHeadGuard(socket);
+}
+
+RequestHeadGuard::RequestHeadGuard(QTcpSocket *socket)
+    : QObject(socket)
+    , m_socket(socket)
+{
+    connect(socket, &QIODevice::readyRead, this, &RequestHeadGuard::handleReadyRead);
+}
+
+void RequestHeadGuard::nextRequest()
+{
+    m_part = Part::RequestLine;
+    m_lineBytes = 0;
+    m_headerBytes = 0;
+    m_fieldLine = 0;
+}
+
+void RequestHeadGuard::handleReadyRead()
+{
+    if (m_part == Part::Rest)
+        return;
+    // The bytes no reader has taken yet (Qt's parser reads inside a transaction, so what it
+    // read before stays buffered behind the read position); peeked, never consumed.
+    const qint64 available = m_socket->bytesAvailable();
+    std::array<char, 16 * 1024> small;
+    if (available <= qint64(small.size())) {
+        const qint64 got = m_socket->peek(small.data(), available);
+        if (got > 0)
+            count(std::string_view(small.data(), std::size_t(got)));
+        return;
+    }
+    const QByteArray bytes = m_socket->peek(available);
+    count(std::string_view(bytes.constData(), std::size_t(bytes.size())));
+}
+
+bool RequestHeadGuard::count(std::string_view bytes)
+{
+    while (!bytes.empty() && m_part != Part::Rest) {
+        const char *newline = static_cast<const char *>(std::memchr(bytes.data(), '\n', bytes.size()));
+        const std::size_t upTo = newline ? std::size_t(newline - bytes.data()) + 1 : bytes.size();
+        if (m_part == Part::RequestLine) {
+            m_lineBytes += upTo;
+            if (m_lineBytes > MAX_REQUEST_HEAD_BYTES) {
+                refuse(414, "RequestURITooLong",
+                       "the request line is longer than " + std::to_string(MAX_REQUEST_HEAD_BYTES) + " bytes");
+                return false;
+            }
+            if (newline)
+                m_part = Part::HeaderFields;
+        } else {
+            m_headerBytes += upTo;
+            for (std::size_t i = 0; i < upTo; ++i)
+                m_fieldLine += bytes[i] != '\r' && bytes[i] != '\n';
+            if (m_lineBytes + m_headerBytes > MAX_REQUEST_HEAD_BYTES) {
+                refuse(431, "RequestHeaderFieldsTooLarge",
+                       "the request line and header fields are longer than " + std::to_string(MAX_REQUEST_HEAD_BYTES)
+                           + " bytes");
+                return false;
+            }
+            if (m_headerBytes > MAX_HEADER_FIELD_BYTES) {
+                refuse(431, "RequestHeaderFieldsTooLarge",
+                       "the header fields are longer than " + std::to_string(MAX_HEADER_FIELD_BYTES) + " bytes");
+                return false;
+            }
+            if (newline) {
+                // An empty line ends the head; the body (and any pipelined request) follows.
+                if (m_fieldLine == 0)
+                    m_part = Part::Rest;
+                m_fieldLine = 0;
+            }
+        }
+        bytes.remove_prefix(upTo);
+    }
+    return true;
+}
+
+void RequestHeadGuard::refuse(int code, const char *reason, const std::string &message)
+{
+    m_part = Part::Rest;
+    // Nobody else reads this request: Qt's parser, connected after the guard, is not called
+    // for these bytes, and what came is dropped.
+    disconnect(m_socket, &QIODevice::readyRead, nullptr, nullptr);
+    if (m_socket->isTransactionStarted())
+        m_socket->rollbackTransaction();
+    m_socket->readAll();
+    model::Status status;
+    status.code = code;
+    status.reason = reason;
+    status.message = message;
+    m_socket->write(HttpResponse::fromStatus(status).serialize(/*keepAlive=*/false));
+    // As Go's closeWriteAndWait: closing with unread request bytes would reset the
+    // connection and could destroy the answer before the client reads it. So the rest of
+    // the request is read and dropped, the sending side is shut once the answer is out,
+    // and the client gets a moment to read before the connection goes.
+    QTcpSocket *socket = m_socket;
+    connect(socket, &QIODevice::readyRead, this, [socket] { socket->readAll(); });
+    connect(socket, &QIODevice::bytesWritten, this, &RequestHeadGuard::closeOnceAnswered);
+    socket->flush();
+    closeOnceAnswered();
+}
+
+void RequestHeadGuard::closeOnceAnswered()
+{
+    if (m_halfClosed || m_socket->bytesToWrite() > 0)
+        return;
+    m_halfClosed = true;
+    ::shutdown(int(m_socket->socketDescriptor()), SHUT_WR);
+    QTimer::singleShot(CLOSE_GRACE_MS, m_socket, &QAbstractSocket::abort);
+}
+
+} // namespace rvscope::server

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+#include <QtCore/QObject>
+
+class QTcpSocket;
+
+namespace rvscope::server {
+
+// Bounds the head (request line and header fields) of each HTTP request on one connection,
+// reading the bytes before Qt's parser does, which bounds neither:
+// - a request line over MAX_REQUEST_HEAD_BYTES is answered 414 URI Too Long;
+// - a request line and header fields together over MAX_REQUEST_HEAD_BYTES (Go's
+//   http.DefaultMaxHeaderBytes, 1 MiB) get 431 Request Header Fields Too Large;
+// - header fields over MAX_HEADER_FIELD_BYTES get 431 as well: Qt 6.4's parser silently
+//   drops every header of a request whose header section passes ~96 KiB, so the bound sits
+//   below that instead of at Go's 1 MiB.
+// The answer is a Status, and the connection closes; nothing of the request reaches the
+// API. A guard counts one head at a time: after the blank line that ends it, it waits for
+// nextRequest() (the server got the request) before it counts the next.
+//
+// Core thread only; the guard is the socket's child and goes with it.
+class RequestHeadGuard final : public QObject {
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(RequestHeadGuard)
+
+public:
+    // Starts guarding `socket`. Call before anything else connects to its readyRead, so
+    // that an oversized head is refused before another reader sees it.
+    static RequestHeadGuard *install(QTcpSocket *socket);
+    // The request whose head was counted has been handed to the server: count the next.
+    void nextRequest();
+
+private:
+    explicit RequestHeadGuard(QTcpSocket *socket);
+    void handleReadyRead();
+    // Counts `bytes`; false when a bound was passed (and the request refused).
+    bool count(std::string_view bytes);
+    void refuse(int code, const char *reason, const std::string &message);
+    // Shuts the sending side once the refusal is written; closes a little later.
+    void closeOnceAnswered();
+
+    QTcpSocket *m_socket;
+    enum class Part { RequestLine, HeaderFields, Rest };
+    Part m_part = Part::RequestLine;
+    std::size_t m_lineBytes = 0;   // the request line so far
+    std::size_t m_headerBytes = 0; // the header fields so far
+    std::size_t m_fieldLine = 0;   // bytes of the header line being read (0: at a line start)
+    bool m_halfClosed = false;
+};
+
+} // namespace rvscope::server
