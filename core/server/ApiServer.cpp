@@ -283,12 +283,7 @@ void ApiServer::respond(QPointer<QTcpSocket> socket, api::ApiResponse response, 
         startWatch(socket, std::move(response.watch));
         return;
     }
-    HttpResponse http;
-    http.status = response.status;
-    http.contentType = std::move(response.contentType);
-    http.body = std::move(response.body);
-    http.headers = std::move(response.headers);
-    socket->write(http.serialize(keepAlive));
+    socket->write(HttpResponse::from(std::move(response)).serialize(keepAlive));
     if (!keepAlive) {
         socket->flush();
         socket->disconnectFromHost();
@@ -561,7 +556,7 @@ void ApiServer::closeWatches()
 
 void ApiServer::missingHandler(const QHttpServerRequest &, QTcpSocket *socket)
 {
-    socket->write(HttpResponse::fromStatus(model::errors::pathNotFound()).serialize(true));
+    socket->write(HttpResponse::from(api::statusResponse(model::errors::pathNotFound())).serialize(true));
 }
 
 } // namespace rvscope::server

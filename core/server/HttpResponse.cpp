@@ -5,21 +5,19 @@
 #include <cstring>
 #include <string_view>
 
-#include <nlohmann/json.hpp>
 
-#include "model/Status.h"
+#include "api/ApiTypes.h"
 
 namespace rvscope::server {
 
-HttpResponse HttpResponse::fromStatus(const model::Status &status)
+HttpResponse HttpResponse::from(api::ApiResponse &&response)
 {
-    HttpResponse response;
-    response.status = status.code > 0 ? status.code : 200;
-    response.body = status.dump();
-    response.body += '\n';
-    if (status.details.retryAfterSeconds > 0)
-        response.headers.emplace_back("Retry-After", std::to_string(status.details.retryAfterSeconds));
-    return response;
+    HttpResponse http;
+    http.status = response.status;
+    http.contentType = std::move(response.contentType);
+    http.body = std::move(response.body);
+    http.headers = std::move(response.headers);
+    return http;
 }
 
 QByteArray HttpResponse::serialize(bool keepAlive) const

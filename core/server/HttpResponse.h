@@ -7,8 +7,8 @@
 
 #include <QtCore/QByteArray>
 
-namespace rvscope::model {
-struct Status;
+namespace rvscope::api {
+struct ApiResponse;
 }
 
 namespace rvscope::server {
@@ -21,7 +21,9 @@ struct HttpResponse final {
     std::string body;
     std::vector<std::pair<std::string, std::string>> headers;
 
-    static HttpResponse fromStatus(const model::Status &status);
+    // The API layer's response as bytes for the wire; the one place an ApiResponse becomes
+    // HTTP (a Status becomes an ApiResponse in api::statusResponse, and only there).
+    static HttpResponse from(api::ApiResponse &&response);
     // Status line, headers and body, with the body copied once (the only copy on the way
     // from the API layer to the socket).
     QByteArray serialize(bool keepAlive) const;

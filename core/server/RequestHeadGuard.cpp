@@ -10,6 +10,7 @@
 
 #include <sys/socket.h>
 
+#include "api/Responses.h"
 #include "model/Status.h"
 #include "server/HttpResponse.h"
 #include "server/ServerLimits.h"
@@ -112,7 +113,7 @@ void RequestHeadGuard::refuse(int code, const char *reason, const std::string &m
     status.code = code;
     status.reason = reason;
     status.message = message;
-    m_socket->write(HttpResponse::fromStatus(status).serialize(/*keepAlive=*/false));
+    m_socket->write(HttpResponse::from(api::statusResponse(status)).serialize(/*keepAlive=*/false));
     // As Go's closeWriteAndWait: closing with unread request bytes would reset the
     // connection and could destroy the answer before the client reads it. So the rest of
     // the request is read and dropped, the sending side is shut once the answer is out,

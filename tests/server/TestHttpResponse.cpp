@@ -3,6 +3,7 @@
 // order, Connection: close only when asked, then the body, nothing more.
 #include <QtTest/QtTest>
 
+#include "api/Responses.h"
 #include "model/Status.h"
 #include "server/HttpResponse.h"
 
@@ -57,7 +58,7 @@ void TestHttpResponse::testFromStatusCarriesRetryAfter()
     status.reason = "TooManyRequests";
     status.message = "slow down";
     status.details.retryAfterSeconds = 3;
-    const HttpResponse response = HttpResponse::fromStatus(status);
+    const HttpResponse response = HttpResponse::from(rvscope::api::statusResponse(status));
     QCOMPARE(response.status, 429);
     QCOMPARE(response.headers.size(), std::size_t(1));
     QCOMPARE(response.headers.front().second, std::string("3"));
