@@ -493,6 +493,23 @@ Command parseBulkWatch(const QStringList &args, qsizetype start)
 
 } // namespace
 
+QString windowOptionsError(const ServeOptions &options)
+{
+    // The lab's scenarios start from a fresh store (the first run opens one), which would
+    // set the directory's objects aside as soon as the window opened.
+    if (!options.dataDir.isEmpty())
+        return QStringLiteral("--data-dir is for `rvscope serve`: the desktop lab's scenarios start from a fresh store");
+    return {};
+}
+
+QStringList argumentsOf(int argc, char **argv)
+{
+    QStringList arguments;
+    for (int i = 0; i < argc; ++i)
+        arguments << QString::fromLocal8Bit(argv[i]);
+    return arguments;
+}
+
 Command parseCommandLine(const QStringList &arguments)
 {
     // arguments[0] is the program.

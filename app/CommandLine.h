@@ -60,6 +60,10 @@ struct Command final {
 };
 
 Command parseCommandLine(const QStringList &arguments);
+// Why the window cannot open with these options, in one line (empty when it can).
+QString windowOptionsError(const ServeOptions &options);
+// main()'s arguments as parseCommandLine() takes them.
+QStringList argumentsOf(int argc, char **argv);
 QString usageText();
 
 } // namespace rvscope::app

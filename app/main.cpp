@@ -1,26 +1,16 @@
 // SPDX-License-Identifier: MIT
 #include <cstdio>
-#include <memory>
 
 #include <QtCore/QCoreApplication>
-#include <QtWidgets/QApplication>
 
 #include "BulkWatchCommand.h"
 #include "ClientCommand.h"
 #include "CommandLine.h"
-#include "LabWindow.h"
 #include "ScenarioCommand.h"
 #include "ServeCommand.h"
+#include "WindowProcess.h"
 
 namespace {
-
-QStringList rawArguments(int argc, char **argv)
-{
-    QStringList arguments;
-    for (int i = 0; i < argc; ++i)
-        arguments << QString::fromLocal8Bit(argv[i]);
-    return arguments;
-}
 
 // A GUI needs a display server, unless the user chose a Qt platform (offscreen, vnc, ...).
 bool hasDisplay()
@@ -41,7 +31,7 @@ int runHeadless(int argc, char **argv, const rvscope::app::ServeOptions &options
 int main(int argc, char **argv)
 {
     using rvscope::app::Command;
-    const Command command = rvscope::app::parseCommandLine(rawArguments(argc, argv));
+    const Command command = rvscope::app::parseCommandLine(rvscope::app::argumentsOf(argc, argv));
     switch (command.kind) {
     case Command::Kind::Help:
         std::fputs(qPrintable(rvscope::app::usageText()), stdout);
@@ -79,17 +69,12 @@ int main(int argc, char **argv)
                    stderr);
         return runHeadless(argc, argv, command.serve);
     }
-    if (!command.serve.dataDir.isEmpty()) {
-        // The lab's scenarios start from a fresh store (the first run opens one), which
-        // would set the directory's objects aside as soon as the window opened.
-        std::fputs("rvscope: --data-dir is for `rvscope serve`: the desktop lab's scenarios start from a fresh "
-                   "store\n",
-                   stderr);
+    if (const QString refused = rvscope::app::windowOptionsError(command.serve); !refused.isEmpty()) {
+        std::fprintf(stderr, "rvscope: %s\n", qPrintable(refused));
         return 2;
     }
-    QApplication app(argc, argv);
-    QApplication::setApplicationName(QStringLiteral("rvscope"));
-    QApplication::setOrganizationName(QStringLiteral("rvscope"));
-    rvscope::app::LabWindow lab(command.serve);
-    return QApplication::exec();
+    // The window is its own executable, so that nothing else here loads Widgets or Gui.
+    if (const int failed = rvscope::app::execWindowProcess(argc, argv))
+        return failed;
+    return runHeadless(argc, argv, command.serve);
 }

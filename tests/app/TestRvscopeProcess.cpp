@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: MIT
 // The rvscope executable as a user runs it: real process, real sockets on 127.0.0.1.
 #include <QtCore/QDir>
+#include <QtCore/QFile>
+#include <QtCore/QFileInfo>
 #include <QtCore/QJsonDocument>
 #include <QtCore/QJsonObject>
 #include <QtCore/QProcess>
 #include <QtCore/QTemporaryDir>
 #include <QtCore/QRegularExpression>
+#include <QtNetwork/QTcpServer>
 #include <QtNetwork/QTcpSocket>
 #include <QtTest/QtTest>
 
@@ -63,6 +66,8 @@ private Q_SLOTS:
     void testBadArgumentsExitWithMessage();
     void testServePrintsReadyLineAndAnswers();
     void testNoDisplayFallsBackToServe();
+    void testHeadlessCommandsLoadNoGuiLibrary();
+    void testWindowRunsInRvscopeGui();
     void testPortInUseIsReported();
     void testSeparateStorageSeries();
     void testDataDirInUseIsReported();
@@ -168,6 +173,57 @@ void TestRvscopeProcess::testNoDisplayFallsBackToServe()
     process.terminate();
     QVERIFY(process.waitForFinished(5000));
     QCOMPARE(process.exitCode(), 0);
+}
+
+// The shared libraries a running process has mapped.
+QByteArray mappedLibraries(qint64 pid)
+{
+    QFile maps(QStringLiteral("/proc/%1/maps").arg(pid));
+    return maps.open(QIODevice::ReadOnly) ? maps.readAll() : QByteArray();
+}
+
+void TestRvscopeProcess::testHeadlessCommandsLoadNoGuiLibrary()
+{
+    // `serve` (and the window's fallback without a display) is a lean apiserver: Qt Core,
+    // Network, WebSockets and HttpServer, nothing of Gui, Widgets, X11 or EGL.
+    QProcess process;
+    const quint16 port = startServer(process, {QStringLiteral("serve"), QStringLiteral("--listen"),
+                                               QStringLiteral("127.0.0.1:0")});
+    QVERIFY(port != 0);
+    const QByteArray maps = mappedLibraries(process.processId());
+    QVERIFY(maps.contains("libQt6HttpServer"));
+    for (const char *gui : {"libQt6Gui", "libQt6Widgets", "libQt6Svg", "libX11", "libEGL", "libGL"})
+        QVERIFY2(!maps.contains(gui), gui);
+    process.terminate();
+    QVERIFY(process.waitForFinished(5000));
+}
+
+void TestRvscopeProcess::testWindowRunsInRvscopeGui()
+{
+    // `rvscope` with a display starts the window's own executable in its place (same
+    // process), which serves on --listen as the window always does.
+    QTcpServer probe;
+    QVERIFY(probe.listen(QHostAddress::LocalHost, 0));
+    const quint16 port = probe.serverPort();
+    probe.close();
+    QTemporaryDir settings; // the window's QSettings go here, not to the user's
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    env.insert(QStringLiteral("XDG_CONFIG_HOME"), settings.path());
+    QProcess process;
+    process.setProcessEnvironment(env);
+    process.start(QStringLiteral(RVSCOPE_BINARY), {QStringLiteral("--listen"), QStringLiteral("127.0.0.1:%1").arg(port)});
+    QVERIFY(process.waitForStarted(5000));
+    QTcpSocket socket;
+    QTRY_VERIFY_WITH_TIMEOUT(
+        (socket.abort(), socket.connectToHost(QHostAddress::LocalHost, port), socket.waitForConnected(200)), 15000);
+    QCOMPARE(request(socket, "/version").status, 200);
+    const QByteArray maps = mappedLibraries(process.processId());
+    QVERIFY(maps.contains("libQt6Widgets"));
+    const QString executable = QFile::symLinkTarget(QStringLiteral("/proc/%1/exe").arg(process.processId()));
+    QCOMPARE(QFileInfo(executable).fileName(), QStringLiteral("rvscope-gui"));
+    process.terminate();
+    QVERIFY(process.waitForFinished(5000));
 }
 
 void TestRvscopeProcess::testPortInUseIsReported()
