@@ -52,19 +52,23 @@ void CoreWorker::loadScenario(const QString &nameOrPath, quint64 seed)
     createPlayer(0);
 }
 
-void CoreWorker::createPlayer(std::size_t runTo)
+QCoro::Task<> CoreWorker::createPlayer(std::size_t runTo)
 {
     auto scenario = sim::ScenarioLibrary::load(m_scenarioSource.toStdString());
     if (!scenario)
-        return;
+        co_return;
     // A scenario starts from a fresh core: revisions from 1, an empty journal. The server,
     // if running, keeps its port and serves the new core.
+    QPointer<CoreWorker> self(this);
+    const RebuildGuard guard(this);
     m_player.reset();
     const bool serving = m_server != nullptr;
     const quint16 port = serving ? m_server->port() : 0;
     if (serving)
         stopServer();
-    buildCore(/*durable=*/false);
+    co_await buildCore(/*durable=*/false);
+    if (!self)
+        co_return;
     Q_EMIT historyReset();
     if (serving)
         startServer(m_serverAddress, port);
@@ -88,7 +92,6 @@ void CoreWorker::createPlayer(std::size_t runTo)
     };
     // A scenario with an "access" section runs its clients as its identities; the GUI's own
     // requests (watches, launched clients) then act as its setup identity.
-    QPointer<CoreWorker> self(this);
     if (auto access = sim::installScenarioAccess(*scenario, *m_handler, *m_registry, context, [self] {
             if (self)
                 self->recheckWatches();

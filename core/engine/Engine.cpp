@@ -96,7 +96,7 @@ Engine::Engine(EngineOptions options, QObject *parent)
     if (qEnvironmentVariableIsEmpty("QT_NO_THREADED_GLIB"))
         qputenv("QT_NO_THREADED_GLIB", "1");
     m_coreThread.start();
-    post(&CoreWorker::start);
+    QMetaObject::invokeMethod(m_worker, &CoreWorker::start, Qt::QueuedConnection);
 }
 
 Engine::~Engine()
@@ -108,9 +108,12 @@ Engine::~Engine()
 template<typename Method, typename... Args>
 void Engine::post(Method method, Args... args)
 {
-    // Values are captured by copy: the call runs later, in the core thread.
+    // Values are captured by copy: the call runs later, in the core thread, once the core
+    // is built (CoreWorker::whenReady).
     QMetaObject::invokeMethod(
-        m_worker, [worker = m_worker, method, args...] { (worker->*method)(args...); }, Qt::QueuedConnection);
+        m_worker,
+        [worker = m_worker, method, args...] { worker->whenReady([worker, method, args...] { (worker->*method)(args...); }); },
+        Qt::QueuedConnection);
 }
 
 void Engine::connectNotify(const QMetaMethod &signal)

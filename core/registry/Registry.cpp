@@ -24,20 +24,15 @@ std::string randomUid()
 {
     return QUuid::createUuid().toString(QUuid::WithoutBraces).toStdString();
 }
-// Every storage's watches go through a fan-out hub (DESIGN "Watch fan-out").
-std::shared_ptr<storage::Storage> withWatchHub(std::shared_ptr<storage::Storage> storage)
+// Every storage's watches go through a fan-out hub (DESIGN "Watch fan-out"), which the
+// registry composes in front of each series' storage.
+std::map<std::string, std::shared_ptr<watch::WatchHub>>
+watchHubs(std::map<std::string, std::shared_ptr<storage::Storage>> storages)
 {
-    if (!storage || std::dynamic_pointer_cast<watch::WatchHub>(storage))
-        return storage;
-    return std::make_shared<watch::WatchHub>(std::move(storage));
-}
-
-std::map<std::string, std::shared_ptr<storage::Storage>>
-withWatchHubs(std::map<std::string, std::shared_ptr<storage::Storage>> storages)
-{
+    std::map<std::string, std::shared_ptr<watch::WatchHub>> hubs;
     for (auto &[series, storage] : storages)
-        storage = withWatchHub(std::move(storage));
-    return storages;
+        hubs.emplace(series, std::make_shared<watch::WatchHub>(std::move(storage)));
+    return hubs;
 }
 } // namespace
 
@@ -47,8 +42,8 @@ Registry::Registry(std::shared_ptr<storage::Storage> storage)
 }
 
 Registry::Registry(std::shared_ptr<storage::Storage> storage, Options options)
-    : m_storage(withWatchHub(std::move(storage)))
-    , m_separateStorage(withWatchHubs(std::move(options.separateStorage)))
+    : m_storage(std::make_shared<watch::WatchHub>(std::move(storage)))
+    , m_separateStorage(watchHubs(std::move(options.separateStorage)))
     , m_environment(std::make_shared<StoreEnvironment>())
     , m_self(std::make_shared<Registry *>(this))
 {
@@ -83,7 +78,7 @@ Registry::~Registry()
     m_self.reset();
 }
 
-std::pair<std::shared_ptr<storage::Storage>, std::string> Registry::storageFor(const model::GroupResource &resource) const
+std::pair<std::shared_ptr<watch::WatchHub>, std::string> Registry::storageFor(const model::GroupResource &resource) const
 {
     auto separate = m_separateStorage.find(resource.toString());
     if (separate != m_separateStorage.end())
@@ -94,30 +89,32 @@ std::pair<std::shared_ptr<storage::Storage>, std::string> Registry::storageFor(c
 watch::WatchHubStats Registry::watchStats() const
 {
     watch::WatchHubStats total;
-    for (const auto &[series, storage] : revisionSeries()) {
-        if (auto hub = std::dynamic_pointer_cast<watch::WatchHub>(storage)) {
-            const watch::WatchHubStats stats = hub->stats();
-            total.upstreams += stats.upstreams;
-            total.sharedWatchers += stats.sharedWatchers;
-            total.directWatchers += stats.directWatchers;
-        }
-    }
+    auto add = [&total](const watch::WatchHub &hub) {
+        const watch::WatchHubStats stats = hub.stats();
+        total.upstreams += stats.upstreams;
+        total.sharedWatchers += stats.sharedWatchers;
+        total.directWatchers += stats.directWatchers;
+    };
+    add(*m_storage);
+    for (const auto &[series, hub] : m_separateStorage)
+        add(*hub);
     return total;
 }
 
 std::map<std::string, std::shared_ptr<storage::Storage>> Registry::revisionSeries() const
 {
-    std::map<std::string, std::shared_ptr<storage::Storage>> series = m_separateStorage;
+    std::map<std::string, std::shared_ptr<storage::Storage>> series(m_separateStorage.begin(), m_separateStorage.end());
     series.emplace(MAIN_SERIES, m_storage);
     return series;
 }
 
 void Registry::add(std::shared_ptr<ResourceType> type)
 {
-    if (!type->storage)
-        std::tie(type->storage, type->revisionSeries) = storageFor(type->groupResource());
-    if (auto hub = std::dynamic_pointer_cast<watch::WatchHub>(type->storage))
-        hub->addRoot(type->storagePrefix + '/');
+    // Every type's objects live in its series' hub; each type is one root of it.
+    auto [hub, series] = storageFor(type->groupResource());
+    hub->addRoot(type->storagePrefix + '/');
+    type->storage = std::move(hub);
+    type->revisionSeries = std::move(series);
     Entry entry;
     entry.type = type;
     entry.store = std::make_shared<Store>(type, type->strategy, m_environment);

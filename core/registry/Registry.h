@@ -87,10 +87,11 @@ private:
     QCoro::Task<> finalizeNamespaceIfEmpty(std::string ns);
     QCoro::Task<> removeCustomObjects(std::shared_ptr<storage::Storage> storage, std::string prefix);
     // The storage (and series name) objects of `resource` live in.
-    std::pair<std::shared_ptr<storage::Storage>, std::string> storageFor(const model::GroupResource &resource) const;
+    std::pair<std::shared_ptr<watch::WatchHub>, std::string> storageFor(const model::GroupResource &resource) const;
 
-    std::shared_ptr<storage::Storage> m_storage;
-    std::map<std::string, std::shared_ptr<storage::Storage>> m_separateStorage;
+    // Each series' storage behind the watch hub the registry puts in front of it.
+    std::shared_ptr<watch::WatchHub> m_storage;
+    std::map<std::string, std::shared_ptr<watch::WatchHub>> m_separateStorage;
     std::shared_ptr<StoreEnvironment> m_environment;
     std::map<std::tuple<std::string, std::string, std::string>, Entry, std::less<>> m_entries;
     std::uint64_t m_typesGeneration = 0;

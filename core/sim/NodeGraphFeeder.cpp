@@ -26,19 +26,28 @@ model::Result<std::shared_ptr<NodeGraphFeeder>> NodeGraphFeeder::start(registry:
     if (!pods)
         return model::errors::pathNotFound();
     std::shared_ptr<NodeGraphFeeder> feeder(new NodeGraphFeeder(access, std::move(recheck)));
-    std::weak_ptr<NodeGraphFeeder> weak = feeder;
+    feeder->watchPods(pods->store);
+    return feeder;
+}
+
+QCoro::Task<> NodeGraphFeeder::watchPods(std::shared_ptr<registry::Store> pods)
+{
+    std::weak_ptr<NodeGraphFeeder> weak = weak_from_this();
     registry::WatchSink sink = [weak](const registry::WatchEvent &event) {
         if (auto shared = weak.lock())
             shared->handlePodEvent(event);
     };
     registry::ListOptions options;
     options.resourceVersion = "0"; // every existing pod as ADDED first, then every change
-    // In-memory storage completes synchronously: nothing here waits on the event loop.
-    auto handle = QCoro::waitFor(pods->store->watch(std::string(), std::move(options), std::move(sink)));
-    if (!handle)
-        return std::move(handle).error();
-    feeder->m_podWatch = std::move(handle).value();
-    return feeder;
+    auto handle = co_await pods->watch(std::string(), std::move(options), std::move(sink));
+    auto self = weak.lock();
+    if (!self)
+        co_return; // gone meanwhile: the handle closes the watch
+    if (!handle) {
+        qWarning("rvscope: the node authorizer cannot follow pods: %s", handle.error().message.c_str());
+        co_return;
+    }
+    self->m_podWatch = std::move(handle).value();
 }
 
 void NodeGraphFeeder::handlePodEvent(const registry::WatchEvent &event)

@@ -5,6 +5,7 @@
 #include <memory>
 
 #include <QtCore/QObject>
+#include <qcoro/qcorotask.h>
 
 #include "model/Result.h"
 #include "storage/WatchHandle.h"
@@ -14,6 +15,7 @@ class AccessControl;
 }
 namespace rvscope::registry {
 class Registry;
+class Store;
 struct WatchEvent;
 }
 
@@ -41,8 +43,9 @@ public:
     using Recheck = std::function<void()>;
 
     // Starts feeding `access` from the pods of `registry`. An empty `recheck` means
-    // access->recheckWatches(). With in-memory storage the existing pods are in the graph
-    // when this returns. Fails with the pod store's Status, or pathNotFound() when pods are not served.
+    // access->recheckWatches(). The pod watch opens without blocking: with in-memory
+    // storage the existing pods are in the graph when this returns (a watch that cannot
+    // open is logged). Fails with pathNotFound() when pods are not served.
     // The feeder holds `access` weakly: once the access control is gone it does nothing.
     static model::Result<std::shared_ptr<NodeGraphFeeder>> start(registry::Registry &registry,
                                                                  const std::shared_ptr<api::AccessControl> &access,
@@ -60,6 +63,8 @@ public:
 
 private:
     NodeGraphFeeder(std::weak_ptr<api::AccessControl> access, Recheck recheck);
+    // A member coroutine: it keeps the feeder only weakly across the wait.
+    QCoro::Task<> watchPods(std::shared_ptr<registry::Store> pods);
     void handlePodEvent(const registry::WatchEvent &event);
 
     std::weak_ptr<api::AccessControl> m_access;

@@ -388,14 +388,11 @@ void CommitLog::writerLoop()
                 failed = true;
             through = std::max(through, batch.lastSequence);
         }
-        {
+        if (failed) {
             std::lock_guard lock(m_mutex);
-            if (failed && m_failure.empty())
+            if (m_failure.empty())
                 m_failure = error;
-            m_syncFailed = m_syncFailed || failed;
-            m_syncedThrough = std::max(m_syncedThrough, through);
         }
-        m_synced.notify_all();
         QMetaObject::invokeMethod(&m_context, [this, through, failed] { markDurable(through, failed); },
                                   Qt::QueuedConnection);
     }
@@ -434,19 +431,8 @@ void CommitLog::markDurable(std::uint64_t sequence, bool failed)
         handle.resume();
 }
 
-void CommitLog::waitUntilSynced()
-{
-    const std::uint64_t appended = m_nextSequence - 1;
-    std::unique_lock lock(m_mutex);
-    m_synced.wait(lock, [this, appended] { return m_syncedThrough >= appended; });
-    m_durable = std::max(m_durable, m_syncedThrough);
-    m_failed = m_failed || m_syncFailed;
-}
-
 bool CommitLog::DurableAwaiter::await_ready() const noexcept
 {
-    if (log->m_durable < sequence && log->m_synchronous)
-        log->waitUntilSynced();
     return log->m_durable >= sequence;
 }
 

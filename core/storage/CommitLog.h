@@ -78,10 +78,6 @@ public:
         bool await_resume() const noexcept;
     };
     DurableAwaiter durable(std::uint64_t sequence) { return DurableAwaiter{this, sequence}; }
-    // While set, `durable` blocks the calling thread until the writer has synced instead of
-    // suspending: for start-up code that must not spin the event loop (the engine's
-    // bootstrap runs before it serves anything).
-    void setSynchronous(bool synchronous) { m_synchronous = synchronous; }
     std::uint64_t durableSequence() const { return m_durable; }
     const std::string &logPath() const { return m_logPath; }
     const std::string &snapshotPath() const { return m_snapshotPath; }
@@ -100,8 +96,6 @@ private:
     void writerLoop();
     bool writeBatch(Batch &batch, std::string &error);
     void markDurable(std::uint64_t sequence, bool failed);
-    // Blocks until the writer has synced every record appended so far.
-    void waitUntilSynced();
 
     const std::string m_logPath;
     const std::string m_snapshotPath;
@@ -114,16 +108,12 @@ private:
     std::uint64_t m_nextSequence = 1;
     std::uint64_t m_durable = 0;
     bool m_failed = false;
-    bool m_synchronous = false;
     std::multimap<std::uint64_t, std::coroutine_handle<>> m_waiters;
     QObject m_context; // queued notifications from the writer land here, on the core thread
 
     // Shared with the writer thread.
     mutable std::mutex m_mutex;
     std::condition_variable m_wake;
-    std::condition_variable m_synced;
-    std::uint64_t m_syncedThrough = 0; // with m_syncFailed: what the writer has finished
-    bool m_syncFailed = false;
     std::vector<Batch> m_pending;
     bool m_stopping = false;
     std::string m_failure;
