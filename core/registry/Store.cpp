@@ -220,12 +220,14 @@ std::optional<model::Status> Store::checkUpdate(const std::string &ns, const std
 }
 
 model::Result<model::Object> Store::prepareUpdate(const std::string &ns, const std::string &name, model::Object object,
-                                                  const ObjectPtr &existing) const
+                                                  const ObjectPtr &existing, bool checked) const
 {
     const ResourceType &type = *m_type;
     const std::string apiVersion = type.apiVersion();
-    if (auto refused = checkUpdate(ns, name, object, existing))
-        return *refused;
+    if (!checked) {
+        if (auto refused = checkUpdate(ns, name, object, existing))
+            return *refused;
+    }
     if (type.namespaced())
         object.setNamespace(ns);
     if (object.resourceVersion().empty())
@@ -276,8 +278,10 @@ QCoro::Task<model::Result<UpdateResponse>> Store::update(std::string ns, std::st
     // Everything that decides the outcome runs here, inside the compare-and-swap loop.
     storage::TryUpdate tryUpdate = [self, ns, name, info](ObjectPtr existing) -> QCoro::Task<model::Result<model::Object>> {
         // A PUT that lost the race (most of them on a hot key) is refused before its object
-        // is copied; prepareUpdate makes the same checks, in the same order, on the copy.
-        if (const model::Object *unchanged = info->unchangedObject(); unchanged && existing) {
+        // is copied; its copy then skips those checks in prepareUpdate (once per attempt).
+        const model::Object *unchanged = existing ? info->unchangedObject() : nullptr;
+        const bool checked = unchanged != nullptr;
+        if (checked) {
             if (auto refused = self->checkUpdate(ns, name, *unchanged, existing))
                 co_return *refused;
         }
@@ -295,7 +299,7 @@ QCoro::Task<model::Result<UpdateResponse>> Store::update(std::string ns, std::st
                 co_return *invalid;
             co_return created;
         }
-        co_return self->prepareUpdate(ns, name, std::move(desired).value(), existing);
+        co_return self->prepareUpdate(ns, name, std::move(desired).value(), existing, checked);
     };
 
     UpdateResponse response;

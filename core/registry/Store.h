@@ -63,8 +63,9 @@ private:
     // mismatched name/namespace, 422 no resourceVersion where one is required, 409 stale).
     std::optional<model::Status> checkUpdate(const std::string &ns, const std::string &name,
                                              const model::Object &object, const model::ObjectPtr &existing) const;
+    // `checked`: checkUpdate already passed on this very object (a PUT's, before its copy).
     model::Result<model::Object> prepareUpdate(const std::string &ns, const std::string &name, model::Object object,
-                                               const model::ObjectPtr &existing) const;
+                                               const model::ObjectPtr &existing, bool checked) const;
     QCoro::Task<model::Result<DeleteResponse>> markForDeletion(std::string key, std::string name,
                                                                DeleteOptions options);
 
