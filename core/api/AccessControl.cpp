@@ -2,7 +2,7 @@
 #include "api/AccessControl.h"
 
 #include "api/QueryOptions.h"
-#include "api/WatchStream.h"
+#include "api/OpenWatches.h"
 #include "registry/selection/FieldSelector.h"
 
 namespace rvscope::api {
@@ -30,9 +30,9 @@ auth::UserInfo AccessControl::userNamed(const std::string &name) const
     return user;
 }
 
-std::optional<model::Status> AccessControl::authorizeBulk(const std::string &user, const std::string &verb,
-                                                          const std::string &group, const std::string &resource,
-                                                          const std::string &namespaceName, const std::string &name) const
+auth::Attributes AccessControl::bulkAttributes(const std::string &user, const std::string &verb, const std::string &group,
+                                               const std::string &resource, const std::string &namespaceName,
+                                               const std::string &name) const
 {
     auth::Attributes attributes;
     attributes.user = userNamed(user);
@@ -40,7 +40,14 @@ std::optional<model::Status> AccessControl::authorizeBulk(const std::string &use
     attributes.resource = auth::Attributes::resourceFor(model::GroupResource{group, resource});
     attributes.namespaceName = namespaceName;
     attributes.name = name;
-    return m_authorizer.check(attributes);
+    return attributes;
+}
+
+std::optional<model::Status> AccessControl::authorizeBulk(const std::string &user, const std::string &verb,
+                                                          const std::string &group, const std::string &resource,
+                                                          const std::string &namespaceName, const std::string &name) const
+{
+    return m_authorizer.check(bulkAttributes(user, verb, group, resource, namespaceName, name));
 }
 
 std::optional<auth::Attributes> AccessControl::attributesFor(const Route &route, const ApiRequest &request,
@@ -84,34 +91,16 @@ std::optional<model::Status> AccessControl::authorize(const auth::Attributes &at
     return m_authorizer.check(attributes);
 }
 
-void AccessControl::registerWatch(const std::shared_ptr<WatchStream> &stream, auth::Attributes attributes)
-{
-    m_watches.push_back(Watch{stream, std::move(attributes)});
-}
-
 int AccessControl::recheckWatches()
 {
-    int closed = 0;
-    std::vector<std::pair<std::shared_ptr<WatchStream>, model::Status>> lost;
-    std::erase_if(m_watches, [&](const Watch &watch) {
-        auto stream = watch.stream.lock();
-        if (!stream || stream->ended())
-            return true;
-        if (auto denied = m_authorizer.check(watch.attributes)) {
-            lost.emplace_back(std::move(stream), std::move(*denied));
-            return true;
-        }
-        return false;
-    });
-    // Ended outside the loop: an ending stream may call back into the server.
-    for (auto &[stream, status] : lost) {
-        registry::WatchEvent event;
-        event.type = registry::WatchEventType::Error;
-        event.error = std::move(status);
-        stream->sink()(event);
-        ++closed;
-    }
-    return closed;
+    auto watches = m_watches.lock();
+    return watches ? watches->recheck(*this) : 0;
+}
+
+std::size_t AccessControl::watchedCount() const
+{
+    auto watches = m_watches.lock();
+    return watches ? watches->authorizedCount() : 0;
 }
 
 } // namespace rvscope::api

@@ -16,7 +16,7 @@
 
 namespace rvscope::api {
 
-class WatchStream;
+class OpenWatches;
 
 // Authentication and authorization before any handler runs, as the apiserver's filter chain
 // does: the bearer token (or anonymous) names the user, the request becomes authorizer
@@ -24,10 +24,11 @@ class WatchStream;
 // list/watch's metadata.name field selector counts as a name), and the node authorizer, then
 // the policy, decide. 401 and 403 carry the apiserver's Status texts.
 //
-// Open watches stay authorized only as long as their access lasts: every watch registers its
-// attributes, and recheckWatches() (called periodically and whenever the authorizer's
-// generation changes, e.g. a pod moved off a node) ends each one that lost access with an
-// ERROR event carrying the 403 Status. Core thread only.
+// Open watches stay authorized only as long as their access lasts: every watch (a watch
+// request, a bulk channel) keeps its attributes in the handler's OpenWatches, and
+// recheckWatches() (called periodically and whenever the authorizer's generation changes,
+// e.g. a pod moved off a node) ends each one that lost access with an ERROR event carrying
+// the 403 Status. Core thread only.
 class AccessControl final {
 public:
     AccessControl(auth::TokenFile tokens, auth::Policy policy);
@@ -40,8 +41,12 @@ public:
     model::Result<auth::UserInfo> authenticate(const ApiRequest &request);
     // The last authenticated user of that name (groups included), else just the name.
     auth::UserInfo userNamed(const std::string &name) const;
-    // The decision for a bulk get (verb "list") or bulk watch channel (verb "watch") of
-    // `user` on group/resource in a namespace, of one object when `name` is set.
+    // The attributes of a bulk get (verb "list") or bulk watch channel (verb "watch") of
+    // `user` on group/resource in a namespace, of one object when `name` is set, and the
+    // decision on them.
+    auth::Attributes bulkAttributes(const std::string &user, const std::string &verb, const std::string &group,
+                                    const std::string &resource, const std::string &namespaceName,
+                                    const std::string &name) const;
     std::optional<model::Status> authorizeBulk(const std::string &user, const std::string &verb, const std::string &group,
                                                const std::string &resource, const std::string &namespaceName,
                                                const std::string &name) const;
@@ -51,19 +56,17 @@ public:
                                                          const auth::UserInfo &user);
     std::optional<model::Status> authorize(const auth::Attributes &attributes) const;
 
-    void registerWatch(const std::shared_ptr<WatchStream> &stream, auth::Attributes attributes);
+    // The watches to re-check (ApiHandler::setAccessControl gives its OpenWatches).
+    void setOpenWatches(std::weak_ptr<OpenWatches> watches) { m_watches = std::move(watches); }
     // Returns how many watches were closed.
     int recheckWatches();
-    std::size_t watchedCount() const { return m_watches.size(); }
+    // The open watches it re-checks.
+    std::size_t watchedCount() const;
 
 private:
-    struct Watch {
-        std::weak_ptr<WatchStream> stream;
-        auth::Attributes attributes;
-    };
     auth::TokenFile m_tokens;
     auth::Authorizer m_authorizer;
-    std::vector<Watch> m_watches;
+    std::weak_ptr<OpenWatches> m_watches;
     std::map<std::string, auth::UserInfo> m_users;
 };
 

@@ -2,7 +2,6 @@
 // ApiHandler: routing, discovery and OpenAPI. The resource verbs are in ResourceVerbs.cpp.
 #include "api/ApiHandler.h"
 
-#include <chrono>
 #include <optional>
 
 #include "api/AccessControl.h"
@@ -11,16 +10,11 @@
 #include "api/discovery/OpenApi.h"
 #include "bulk/BulkGet.h"
 #include "model/StatusErrors.h"
+#include "model/SteadyClock.h"
 #include "registry/Registry.h"
+#include "storage/Storage.h"
 
 namespace rvscope::api {
-namespace {
-std::int64_t steadyNowNs()
-{
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
-        .count();
-}
-} // namespace
 
 ApiHandler::ApiHandler(std::shared_ptr<registry::Registry> registry)
     : ApiHandler(std::move(registry), Options{})
@@ -37,6 +31,8 @@ ApiHandler::ApiHandler(std::shared_ptr<registry::Registry> registry, Options opt
 void ApiHandler::setAccessControl(std::shared_ptr<AccessControl> access)
 {
     m_access = std::move(access);
+    if (m_access)
+        m_access->setOpenWatches(m_openWatches);
     // Bulk get is authorized as a whole: every operation as a "list" of its user.
     std::weak_ptr<AccessControl> weak = m_access;
     m_bulkGet->setAuthorizer([weak](const std::string &user, const std::string &verb, const std::string &group,
@@ -51,7 +47,7 @@ void ApiHandler::setAccessControl(std::shared_ptr<AccessControl> access)
 
 QCoro::Task<ApiResponse> ApiHandler::handle(ApiRequest request)
 {
-    const std::int64_t startNs = steadyNowNs();
+    const std::int64_t startNs = model::steadyNowNs();
     Route route = resolveRoute(request.path, *m_registry);
     // Authentication and authorization run before any handler, as the apiserver's filters do.
     std::optional<model::Status> refused;
@@ -98,8 +94,8 @@ QCoro::Task<ApiResponse> ApiHandler::handle(ApiRequest request)
         response = statusResponse(model::Status::internalError(
             std::string("an error on the server (\"") + error.what() + "\") has prevented the request from succeeding"));
     }
-    if (response.watch && attributes && m_access)
-        m_access->registerWatch(response.watch, *attributes);
+    if (response.watch)
+        m_openWatches->add(response.watch, m_access ? attributes : std::nullopt);
     if (pending) {
         const std::shared_ptr<std::uint64_t> watchOperation = response.outcome.watchOperation;
         const std::uint64_t id = report(route, std::move(*pending), response);
@@ -109,23 +105,22 @@ QCoro::Task<ApiResponse> ApiHandler::handle(ApiRequest request)
     co_return response;
 }
 
-// `report` arrives with client, strategy, start time and the HTTP method as its verb.
-DeliveryReport ApiHandler::deliveryReport(std::uint64_t operationId, const std::string &resource,
-                                          const WatchStream::Delivery &delivery)
+model::Result<std::string> ApiHandler::authenticate(const ApiRequest &request)
 {
-    DeliveryReport report;
-    report.operationId = operationId;
-    report.type = delivery.type;
-    report.resourceVersion = delivery.resourceVersion;
-    report.message = delivery.message;
-    if (!delivery.name.empty()) {
-        report.key = resource;
-        if (!delivery.namespaceName.empty())
-            report.key += '/' + delivery.namespaceName;
-        report.key += '/' + delivery.name;
-    }
-    report.timeNs = steadyNowNs();
-    return report;
+    if (!m_access)
+        return std::string("system:anonymous");
+    auto user = m_access->authenticate(request);
+    if (!user)
+        return std::move(user).error();
+    return user->name;
+}
+
+std::function<QCoro::Task<std::int64_t>()> ApiHandler::currentRevisionOf(std::shared_ptr<const registry::ResourceType> type)
+{
+    return [type]() -> QCoro::Task<std::int64_t> {
+        auto revision = co_await type->storage->currentRevision();
+        co_return revision ? *revision : 0;
+    };
 }
 
 std::uint64_t ApiHandler::reportWatch(const std::string &clientId, const std::string &key,
@@ -137,7 +132,7 @@ std::uint64_t ApiHandler::reportWatch(const std::string &clientId, const std::st
     report.clientId = clientId;
     report.verb = "watch";
     report.key = key;
-    report.startNs = steadyNowNs();
+    report.startNs = model::steadyNowNs();
     report.endNs = report.startNs;
     report.statusCode = 200;
     report.outcome.resourceVersionSent = resourceVersionSent;
@@ -148,7 +143,7 @@ void ApiHandler::reportDelivery(std::uint64_t operationId, const std::string &re
                                 const registry::WatchEvent &event) const
 {
     if (m_deliveryObserver && operationId != 0)
-        m_deliveryObserver(deliveryReport(operationId, resource, WatchStream::describe(event)));
+        m_deliveryObserver(operationId, resource, event);
 }
 
 std::uint64_t ApiHandler::report(const Route &route, OperationReport report, ApiResponse &response) const
@@ -179,7 +174,7 @@ std::uint64_t ApiHandler::report(const Route &route, OperationReport report, Api
             report.key += *part;
         }
     }
-    report.endNs = steadyNowNs();
+    report.endNs = model::steadyNowNs();
     report.statusCode = response.status;
     report.outcome = std::move(response.outcome);
     return m_observer(std::move(report));

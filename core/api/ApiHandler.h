@@ -11,7 +11,8 @@
 
 #include "api/ApiTypes.h"
 #include "api/Route.h"
-#include "api/WatchStream.h"
+#include "api/OpenWatches.h"
+#include "api/Watcher.h"
 
 namespace rvscope::registry {
 class Registry;
@@ -27,7 +28,7 @@ class AccessControl;
 
 // The Kubernetes REST API as a pure request -> response mapping (no sockets): discovery,
 // OpenAPI, every verb of the registry with the apiserver's status codes and Status bodies,
-// and watch requests, whose response carries a WatchStream for the transport to drain.
+// and watch requests, whose response carries a Watcher for the transport to attach to.
 // A malformed request gets a Status and changes nothing. Core thread only.
 class ApiHandler final {
 public:
@@ -35,6 +36,9 @@ public:
         std::string serverAddress = "127.0.0.1:8001"; // advertised by /api
         std::size_t maxBodyBytes = 3 * 1024 * 1024;   // the apiserver's request limit
         int bookmarkIntervalMs = 60000;
+        // Bytes a watch's client may leave unread before the watch ends with ERROR 410; 0:
+        // unbounded. Applies to watches opened later.
+        std::size_t maxWatchBacklog = DEFAULT_MAX_WATCH_BACKLOG;
         // Server-side processing delay inside every write's CAS loop (the lab's admission
         // latency), 0 for none.
         int processingDelayMs = 0;
@@ -48,7 +52,9 @@ public:
     // health requests are not reported. Every event a reported watch hands to its transport
     // goes to the delivery observer, with the watch's operation id.
     using OperationObserver = std::function<std::uint64_t(OperationReport &&)>;
-    using DeliveryObserver = std::function<void(const DeliveryReport &)>;
+    // The watch operation's id, its resource ("configmaps") and the event, as it goes out.
+    using DeliveryObserver =
+        std::function<void(std::uint64_t operationId, const std::string &resource, const registry::WatchEvent &event)>;
 
     // Never throws: anything unexpected below becomes a 500 Status for this request only.
     QCoro::Task<ApiResponse> handle(ApiRequest request);
@@ -63,12 +69,20 @@ public:
     // Authentication and authorization for every request (null: none, everyone is
     // system:anonymous and allowed, the lab's default on loopback).
     void setAccessControl(std::shared_ptr<AccessControl> access);
+    // The user a request (a WebSocket handshake) authenticates as, or the 401 Status;
+    // system:anonymous without access control.
+    model::Result<std::string> authenticate(const ApiRequest &request);
+    // Every open watch (requests and bulk channels): the limit, the ACL re-check, shutdown.
+    OpenWatches &openWatches() { return *m_openWatches; }
+    // For bookmarks: the current revision of `type`'s storage.
+    static std::function<QCoro::Task<std::int64_t>()> currentRevisionOf(std::shared_ptr<const registry::ResourceType> type);
     const std::shared_ptr<AccessControl> &accessControl() const { return m_access; }
     const Options &options() const { return m_options; }
     const std::shared_ptr<registry::Registry> &registry() const { return m_registry; }
     // POST /apis/bulk.k8s.io/v1/bulkgetoperations (its authorizer is set there).
     bulk::BulkGet &bulkGet() { return *m_bulkGet; }
     void setProcessingDelay(int milliseconds) { m_options.processingDelayMs = milliseconds; }
+    void setMaxWatchBacklog(std::size_t bytes) { m_options.maxWatchBacklog = bytes; }
     // The address /api advertises (known once the server has bound its port).
     void setServerAddress(std::string address)
     {
@@ -80,9 +94,6 @@ private:
     QCoro::Task<ApiResponse> dispatch(Route route, ApiRequest request);
     // Takes the response's outcome (the transport does not need it).
     std::uint64_t report(const Route &route, OperationReport report, ApiResponse &response) const;
-    // The journal's view of one delivered event of a watch on `resource`.
-    static DeliveryReport deliveryReport(std::uint64_t operationId, const std::string &resource,
-                                         const WatchStream::Delivery &delivery);
     ApiResponse discovery(const Route &route, const ApiRequest &request);
     QCoro::Task<ApiResponse> collection(Route route, ApiRequest request);
     QCoro::Task<ApiResponse> item(Route route, ApiRequest request);
@@ -96,6 +107,7 @@ private:
     DeliveryObserver m_deliveryObserver;
     std::shared_ptr<bulk::BulkGet> m_bulkGet;
     std::shared_ptr<AccessControl> m_access;
+    std::shared_ptr<OpenWatches> m_openWatches = std::make_shared<OpenWatches>();
     // Discovery and OpenAPI bodies, rebuilt when the set of types changes.
     std::map<std::string, std::string> m_discoveryCache;
     std::uint64_t m_discoveryGeneration = 0;

@@ -12,7 +12,7 @@
 
 namespace rvscope::api {
 
-class WatchStream;
+class Watcher;
 
 // One HTTP request as the API layer sees it, independent of the transport. Header names
 // are lower case; a query parameter given twice keeps its first value, as the apiserver
@@ -52,7 +52,7 @@ struct ApiResponse final {
     std::string contentType = "application/json";
     std::string body;
     std::vector<std::pair<std::string, std::string>> headers;
-    std::shared_ptr<WatchStream> watch;
+    std::shared_ptr<Watcher> watch;
     ApiOutcome outcome;
 };
 
@@ -68,17 +68,6 @@ struct OperationReport final {
     std::int64_t endNs = 0;
     int statusCode = 0;
     ApiOutcome outcome;
-};
-
-// One event of a reported watch handed to its transport. `operationId` is what the
-// operation observer returned for the watch request.
-struct DeliveryReport final {
-    std::uint64_t operationId = 0;
-    std::string type;
-    std::string resourceVersion;
-    std::string key; // resource[/namespace]/name of the event's object
-    std::string message; // ERROR events: the Status, "410 Expired: too old resource version: ..."
-    std::int64_t timeNs = 0;
 };
 
 } // namespace rvscope::api

@@ -1,29 +1,17 @@
 // SPDX-License-Identifier: MIT
-#include "bulk/BulkWatchSession.h"
-
-#include <algorithm>
+#include "api/BulkWatchSession.h"
 
 #include <nlohmann/json.hpp>
 
+#include "api/AccessControl.h"
+#include "api/ApiHandler.h"
+#include "api/OpenWatches.h"
+#include "api/Watcher.h"
 #include "model/JsonParse.h"
 #include "model/StatusErrors.h"
 #include "registry/Registry.h"
-#include "storage/WatchHandle.h"
 
-namespace rvscope::bulk {
-
-struct BulkWatchSession::Channel final {
-    std::int64_t id = 0; // 0 until its response frame is out
-    ChannelInfo info;
-    storage::WatchHandle handle;
-    // Events that arrived before the response frame (the initial ADDED events arrive while
-    // the watch is being opened).
-    std::vector<registry::WatchEvent> early;
-    bool ended = false; // an ERROR event was seen: nothing more goes out
-    std::shared_ptr<const registry::ResourceType> type;
-    bool bookmarks = false; // allowWatchBookmarks
-};
-
+namespace rvscope::api {
 namespace {
 std::string eventFrame(std::int64_t channel, const std::string &event)
 {
@@ -35,17 +23,49 @@ std::string eventFrame(std::int64_t channel, const std::string &event)
     return frame;
 }
 
-registry::WatchEvent errorEvent(const model::Status &status)
+// The journal's key of a channel's watch: resource[/namespace][/name].
+std::string journalKey(const BulkWatchSession::ChannelInfo &info)
 {
-    registry::WatchEvent event;
-    event.type = registry::WatchEventType::Error;
-    event.error = status;
-    return event;
+    std::string key = info.resource.resource;
+    if (!info.namespaceName.empty())
+        key += '/' + info.namespaceName;
+    if (!info.name.empty())
+        key += '/' + info.name;
+    return key;
 }
 } // namespace
 
-BulkWatchSession::BulkWatchSession(std::shared_ptr<registry::Registry> registry, Options options, Send send)
-    : m_registry(std::move(registry))
+// A channel's events as frames on the session's socket.
+class BulkWatchSession::ChannelTransport final : public WatchTransport {
+public:
+    ChannelTransport(std::weak_ptr<BulkWatchSession> session, std::int64_t channel)
+        : m_session(std::move(session))
+        , m_channel(channel)
+    {
+    }
+    void send(const std::string &event) override
+    {
+        if (auto session = m_session.lock(); session && !session->m_closed)
+            session->m_send(eventFrame(m_channel, event));
+    }
+    std::size_t backlog() const override
+    {
+        auto session = m_session.lock();
+        return session && session->m_options.backlog ? session->m_options.backlog() : 0;
+    }
+    void end(bool) override
+    {
+        if (auto session = m_session.lock())
+            session->forget(m_channel);
+    }
+
+private:
+    std::weak_ptr<BulkWatchSession> m_session;
+    std::int64_t m_channel;
+};
+
+BulkWatchSession::BulkWatchSession(std::shared_ptr<ApiHandler> handler, Options options, Send send)
+    : m_handler(std::move(handler))
     , m_options(std::move(options))
     , m_send(std::move(send))
 {
@@ -54,52 +74,6 @@ BulkWatchSession::BulkWatchSession(std::shared_ptr<registry::Registry> registry,
 BulkWatchSession::~BulkWatchSession()
 {
     close();
-}
-
-void BulkWatchSession::startBookmarks()
-{
-    if (m_bookmarks || m_options.bookmarkIntervalMs <= 0)
-        return;
-    m_bookmarks = std::make_unique<QTimer>();
-    std::weak_ptr<BulkWatchSession> weak = weak_from_this();
-    QObject::connect(m_bookmarks.get(), &QTimer::timeout, m_bookmarks.get(), [weak] {
-        if (auto self = weak.lock())
-            self->sendBookmarks();
-    });
-    m_bookmarks->start(m_options.bookmarkIntervalMs);
-}
-
-QCoro::Task<> BulkWatchSession::sendBookmarks()
-{
-    std::shared_ptr<BulkWatchSession> self = shared_from_this();
-    std::vector<std::shared_ptr<Channel>> wanting;
-    for (const auto &[id, channel] : m_channels) {
-        if (channel->bookmarks && !channel->ended)
-            wanting.push_back(channel);
-    }
-    for (const std::shared_ptr<Channel> &channel : wanting) {
-        // The storage's current revision: every event up to it has been sent on the channel
-        // (storage delivers synchronously with its commits), later ones will be newer.
-        auto revision = co_await channel->type->storage->currentRevision();
-        if (m_closed)
-            co_return;
-        if (!revision || channel->ended || !m_channels.contains(channel->id))
-            continue;
-        const registry::WatchEvent bookmark =
-            registry::bookmarkEvent(channel->type->kind, channel->type->apiVersion(), *revision);
-        sendEvent(*channel, bookmark);
-    }
-    if (std::none_of(m_channels.begin(), m_channels.end(), [](const auto &entry) { return entry.second->bookmarks; }))
-        stopBookmarks();
-}
-
-void BulkWatchSession::stopBookmarks()
-{
-    // Possibly from the timer's own timeout: the event loop deletes it.
-    if (m_bookmarks) {
-        m_bookmarks->stop();
-        m_bookmarks.release()->deleteLater();
-    }
 }
 
 void BulkWatchSession::handleFrame(const std::string &frame)
@@ -134,7 +108,7 @@ void BulkWatchSession::handleFrame(const std::string &frame)
         sendError(requestId, model::errors::badRequest("watch: expected {\"selector\":{\"resource\":...,\"options\":...}}"));
         return;
     }
-    auto selector = parseResourceSelector(watch->at("selector"), "watch.selector");
+    auto selector = bulk::parseResourceSelector(watch->at("selector"), "watch.selector");
     if (!selector) {
         sendError(requestId, selector.error());
         return;
@@ -142,15 +116,31 @@ void BulkWatchSession::handleFrame(const std::string &frame)
     openWatch(requestId, std::move(selector).value());
 }
 
-QCoro::Task<> BulkWatchSession::openWatch(nlohmann::json requestId, ResourceSelector selector)
+std::optional<model::Status> BulkWatchSession::authorize(const bulk::ResourceSelector &selector) const
+{
+    if (m_options.authorize)
+        return bulk::authorizeSelector(m_options.authorize, m_options.user, "watch", selector);
+    std::shared_ptr<AccessControl> access = m_handler->accessControl();
+    if (!access)
+        return std::nullopt;
+    bulk::Authorizer authorizer = [access](const std::string &user, const std::string &verb, const std::string &group,
+                                           const std::string &resource, const std::string &ns,
+                                           const std::string &name) {
+        return access->authorizeBulk(user, verb, group, resource, ns, name);
+    };
+    return bulk::authorizeSelector(authorizer, m_options.user, "watch", selector);
+}
+
+QCoro::Task<> BulkWatchSession::openWatch(nlohmann::json requestId, bulk::ResourceSelector selector)
 {
     std::shared_ptr<BulkWatchSession> self = shared_from_this();
-    const registry::Registry::Entry *entry = m_registry->find(selector.resource);
+    std::shared_ptr<ApiHandler> handler = m_handler;
+    const registry::Registry::Entry *entry = handler->registry()->find(selector.resource);
     if (!entry || (!entry->type->namespaced() && !selector.namespaceName.empty())) {
         sendError(requestId, model::errors::pathNotFound());
         co_return;
     }
-    if (auto denied = authorizeSelector(m_options.authorize, m_options.user, "watch", selector)) {
+    if (auto denied = authorize(selector)) {
         sendError(requestId, *denied);
         co_return;
     }
@@ -161,29 +151,42 @@ QCoro::Task<> BulkWatchSession::openWatch(nlohmann::json requestId, ResourceSele
                                                             1));
         co_return;
     }
+    if (auto full = handler->openWatches().admit()) {
+        sendError(requestId, *full);
+        co_return;
+    }
 
-    auto channel = std::make_shared<Channel>();
-    channel->info.resource = selector.resource;
-    channel->info.namespaceName = selector.namespaceName;
-    channel->info.name = selector.objectName();
-    channel->info.labelSelector = selector.options.labelSelector;
-    channel->info.fieldSelector = selector.options.fieldSelector;
-    channel->info.user = m_options.user;
-    channel->info.resourceVersion = selector.options.resourceVersion;
-    channel->type = entry->type;
-    channel->bookmarks = selector.options.allowWatchBookmarks;
-    std::weak_ptr<BulkWatchSession> weakSession = self;
-    std::weak_ptr<Channel> weakChannel = channel;
-    registry::WatchSink sink = [weakSession, weakChannel](const registry::WatchEvent &event) {
-        auto session = weakSession.lock();
-        auto target = weakChannel.lock();
-        if (!session || !target || target->ended || session->m_closed)
-            return;
-        session->handleEvent(target, event);
+    ChannelInfo info;
+    info.resource = selector.resource;
+    info.namespaceName = selector.namespaceName;
+    info.name = selector.objectName();
+    info.labelSelector = selector.options.labelSelector;
+    info.fieldSelector = selector.options.fieldSelector;
+    info.user = m_options.user;
+    info.resourceVersion = selector.options.resourceVersion;
+
+    const std::shared_ptr<const registry::ResourceType> type = entry->type;
+    Watcher::Options watcherOptions;
+    watcherOptions.kind = type->kind;
+    watcherOptions.apiVersion = type->apiVersion();
+    watcherOptions.maxBacklogBytes = m_options.backlog ? handler->options().maxWatchBacklog : 0;
+    if (selector.options.allowWatchBookmarks) {
+        watcherOptions.bookmarkIntervalMs = handler->options().bookmarkIntervalMs;
+        watcherOptions.currentRevision = handler->currentRevisionOf(type);
+    }
+    // Journaled like a watch: the operation id is known once the channel opens.
+    auto journalId = std::make_shared<std::uint64_t>(0);
+    std::weak_ptr<ApiHandler> weakHandler = handler;
+    const std::string resource = selector.resource.resource;
+    watcherOptions.onDelivered = [weakHandler, journalId, resource](const registry::WatchEvent &event) {
+        if (auto live = weakHandler.lock())
+            live->reportDelivery(*journalId, resource, event);
     };
+    auto watcher = std::make_shared<Watcher>(std::move(watcherOptions));
     std::shared_ptr<registry::Store> store = entry->store;
     std::string ns = selector.namespaceName;
     registry::ListOptions options = selector.options;
+    registry::WatchSink sink = watcher->sink();
     ++m_pendingWatches;
     auto handle = co_await store->watch(std::move(ns), std::move(options), std::move(sink));
     --m_pendingWatches;
@@ -195,54 +198,25 @@ QCoro::Task<> BulkWatchSession::openWatch(nlohmann::json requestId, ResourceSele
         sendError(requestId, handle.error());
         co_return;
     }
-    if (handle) {
-        channel->handle = std::move(handle).value();
-    } else {
-        channel->early.push_back(errorEvent(handle.error()));
-        channel->ended = true;
-    }
-    channel->id = m_nextChannel++;
-    channel->info.channel = channel->id;
-    if (m_options.onChannelOpened)
-        channel->info.journalId = m_options.onChannelOpened(channel->info);
-    m_channels.emplace(channel->id, channel);
-    nlohmann::json response = {{"requestId", requestId}, {"channel", channel->id}};
+    if (handle)
+        watcher->setHandle(std::move(handle).value());
+    else
+        watcher->endWithError(handle.error());
+    const std::int64_t id = m_nextChannel++;
+    info.channel = id;
+    info.journalId = handler->reportWatch("bulk:" + info.user, journalKey(info), info.resourceVersion);
+    *journalId = info.journalId;
+    watcher->setChannel(id);
+    std::optional<auth::Attributes> attributes;
+    if (const std::shared_ptr<AccessControl> &access = handler->accessControl())
+        attributes = access->bulkAttributes(info.user, "watch", info.resource.group, info.resource.resource,
+                                            info.namespaceName, info.name);
+    m_channels.emplace(id, Channel{info, watcher});
+    handler->openWatches().add(watcher, std::move(attributes));
+    nlohmann::json response = {{"requestId", requestId}, {"channel", id}};
     m_send(response.dump());
-    for (const registry::WatchEvent &event : channel->early)
-        sendEvent(*channel, event);
-    channel->early.clear();
-    if (channel->ended)
-        removeChannel(channel->id);
-    else if (channel->bookmarks)
-        startBookmarks();
-}
-
-void BulkWatchSession::handleEvent(const std::shared_ptr<Channel> &channel, const registry::WatchEvent &event)
-{
-    const bool error = event.type == registry::WatchEventType::Error;
-    if (error)
-        channel->ended = true;
-    if (channel->id == 0) {
-        channel->early.push_back(event);
-        return;
-    }
-    if (!error && m_options.backlog && m_options.maxBacklogBytes > 0) {
-        const std::size_t backlog = m_options.backlog();
-        if (backlog > m_options.maxBacklogBytes) {
-            closeChannel(channel->id, model::errors::watchTooSlow(backlog, m_options.maxBacklogBytes));
-            return;
-        }
-    }
-    sendEvent(*channel, event);
-    if (error)
-        removeChannel(channel->id);
-}
-
-void BulkWatchSession::sendEvent(const Channel &channel, const registry::WatchEvent &event)
-{
-    m_send(eventFrame(channel.id, event.wire ? *event.wire : registry::watchEventJson(event)));
-    if (m_options.onDelivered)
-        m_options.onDelivered(channel.info, event);
+    // What arrived meanwhile (the initial ADDED events, a 410) follows the response frame.
+    watcher->attach(std::make_shared<ChannelTransport>(self, id));
 }
 
 void BulkWatchSession::closeWatch(const nlohmann::json &requestId, const nlohmann::json &body)
@@ -253,7 +227,8 @@ void BulkWatchSession::closeWatch(const nlohmann::json &requestId, const nlohman
         return;
     }
     const std::int64_t id = channelField->get<std::int64_t>();
-    if (!m_channels.count(id)) {
+    auto it = m_channels.find(id);
+    if (it == m_channels.end()) {
         model::Status unknown;
         unknown.code = 404;
         unknown.reason = "NotFound";
@@ -261,7 +236,10 @@ void BulkWatchSession::closeWatch(const nlohmann::json &requestId, const nlohman
         sendError(requestId, unknown);
         return;
     }
-    removeChannel(id);
+    // Moved out first: closing the watch may run arbitrary cleanup.
+    std::shared_ptr<Watcher> watcher = std::move(it->second.watcher);
+    m_channels.erase(it);
+    watcher->close();
     nlohmann::json response = {{"requestId", requestId}, {"channel", id}};
     m_send(response.dump());
 }
@@ -271,22 +249,14 @@ bool BulkWatchSession::closeChannel(std::int64_t id, const model::Status &status
     auto it = m_channels.find(id);
     if (it == m_channels.end() || m_closed)
         return false;
-    it->second->ended = true;
-    sendEvent(*it->second, errorEvent(status));
-    removeChannel(id);
+    std::shared_ptr<Watcher> watcher = it->second.watcher;
+    watcher->endWithError(status); // its transport's end forgets the channel
     return true;
 }
 
-void BulkWatchSession::removeChannel(std::int64_t id)
+void BulkWatchSession::forget(std::int64_t channel)
 {
-    auto it = m_channels.find(id);
-    if (it == m_channels.end())
-        return;
-    // Moved out first: stopping the storage watch may run arbitrary cleanup.
-    std::shared_ptr<Channel> channel = std::move(it->second);
-    m_channels.erase(it);
-    channel->ended = true;
-    channel->handle.stop();
+    m_channels.erase(channel);
 }
 
 void BulkWatchSession::close()
@@ -294,13 +264,10 @@ void BulkWatchSession::close()
     if (m_closed)
         return;
     m_closed = true;
-    stopBookmarks();
     auto channels = std::move(m_channels);
     m_channels.clear();
-    for (auto &[id, channel] : channels) {
-        channel->ended = true;
-        channel->handle.stop();
-    }
+    for (auto &[id, channel] : channels)
+        channel.watcher->close();
 }
 
 void BulkWatchSession::sendError(const nlohmann::json &requestId, const model::Status &status)
@@ -316,8 +283,8 @@ std::vector<BulkWatchSession::ChannelInfo> BulkWatchSession::channels() const
     std::vector<ChannelInfo> out;
     out.reserve(m_channels.size());
     for (const auto &[id, channel] : m_channels)
-        out.push_back(channel->info);
+        out.push_back(channel.info);
     return out;
 }
 
-} // namespace rvscope::bulk
+} // namespace rvscope::api

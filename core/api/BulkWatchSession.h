@@ -6,24 +6,20 @@
 #include <functional>
 #include <map>
 #include <memory>
-#include <optional>
 #include <string>
 #include <vector>
 
-#include <QtCore/QTimer>
 #include <nlohmann/json_fwd.hpp>
 #include <qcoro/qcorotask.h>
 
 #include "bulk/ResourceSelector.h"
 #include "model/GroupVersion.h"
 #include "model/Status.h"
-#include "registry/StoreTypes.h"
 
-namespace rvscope::registry {
-class Registry;
-}
+namespace rvscope::api {
 
-namespace rvscope::bulk {
+class ApiHandler;
+class Watcher;
 
 // One bulk watch connection (one websocket on /apis/bulk.k8s.io/v1/bulkgetoperations):
 // watches opened and closed dynamically, each on its own integer channel. JSON text frames:
@@ -32,13 +28,15 @@ namespace rvscope::bulk {
 //   server: {"requestId":N,"channel":C} | {"requestId":N,"error":<Status>}
 //           {"channel":C,"event":{"type":"ADDED|MODIFIED|DELETED|BOOKMARK|ERROR","object":{...}}}
 // Channel ids count from 1 per session, in the order watches open; a rejected request
-// takes none. A channel carries one resource type in increasing resourceVersion (one
-// registry watch per channel); an object several channels select goes to each of them. Its
-// response frame precedes its first event. An ERROR event (410 for a resourceVersion older
-// than the history, a closeChannel() by the ACL re-check) ends that channel only. A
-// malformed frame gets {"requestId":N|null,"error":<400 Status>} and changes nothing; a
-// watch beyond maxChannels gets a 429. close() (the socket went away) ends every channel.
-// A channel opened with allowWatchBookmarks also gets periodic BOOKMARK events.
+// takes none. A channel is a Watcher with its channel id, like any watch of the API: one
+// resource type in increasing resourceVersion, BOOKMARKs when its options allow them, the
+// slow-reader 410 (on the socket's backlog), held by the handler's OpenWatches (its limit,
+// the ACL re-check, the shutdown), and journaled as a watch of client "bulk:<user>". An
+// object several channels select goes to each of them; a channel's response frame precedes
+// its first event. An ERROR event (410 for a resourceVersion older than the history, the
+// re-check's 403) ends that channel only. A malformed frame gets
+// {"requestId":N|null,"error":<400 Status>} and changes nothing; a watch beyond maxChannels
+// gets a 429. close() (the socket went away) ends every channel.
 //
 // Core thread only. `send` is called synchronously with each frame, also from inside a
 // storage commit; it must not call back into the session.
@@ -46,7 +44,7 @@ class BulkWatchSession final : public std::enable_shared_from_this<BulkWatchSess
 public:
     static constexpr std::size_t DEFAULT_MAX_CHANNELS = 1000;
 
-    // One open channel, for introspection and the ACL re-check.
+    // One open channel, for introspection.
     struct ChannelInfo {
         std::int64_t channel = 0;
         model::GroupVersionResource resource;
@@ -56,32 +54,23 @@ public:
         std::string fieldSelector;
         std::string user;
         std::string resourceVersion; // the watch's start, as requested ("" or "0": current state)
-        std::uint64_t journalId = 0; // what onChannelOpened returned
+        std::uint64_t journalId = 0; // the watch operation its deliveries carry (0: not journaled)
     };
 
     struct Options {
-        std::string user = "system:anonymous";
+        std::string user = "system:anonymous"; // ApiHandler::authenticate of the handshake
         std::string peer; // the client's address:port as the transport saw it ("" unknown)
         std::size_t maxChannels = DEFAULT_MAX_CHANNELS;
-        Authorizer authorize; // verb "watch"; empty: allow everything
-        // Bytes the socket holds unsent. An event for a channel while it exceeds
-        // maxBacklogBytes (0: unbounded) ends that channel with an ERROR event carrying 410
-        // Expired instead (the client relists); channels with nothing to send stay open.
+        // Verb "watch" per channel; empty: the handler's access control (none: allow all).
+        bulk::Authorizer authorize;
+        // Bytes the socket holds unsent. An event for a channel while it exceeds the handler's
+        // maxWatchBacklog ends that channel with ERROR 410 instead.
         std::function<std::size_t()> backlog;
-        std::size_t maxBacklogBytes = 0;
-        // Journaling (optional): a channel that opened, returning the id its deliveries
-        // carry (ChannelInfo::journalId), then every event it sends, ERROR included.
-        std::function<std::uint64_t(const ChannelInfo &)> onChannelOpened;
-        std::function<void(const ChannelInfo &, const registry::WatchEvent &)> onDelivered;
-        // Channels whose options asked for bookmarks (allowWatchBookmarks) get a BOOKMARK
-        // event this often, carrying the revision the channel has caught up with, like a
-        // regular watch (ApiHandler::Options::bookmarkIntervalMs). 0: never.
-        int bookmarkIntervalMs = 60000;
     };
 
     using Send = std::function<void(const std::string &frame)>;
 
-    BulkWatchSession(std::shared_ptr<registry::Registry> registry, Options options, Send send);
+    BulkWatchSession(std::shared_ptr<ApiHandler> handler, Options options, Send send);
     ~BulkWatchSession();
     BulkWatchSession(const BulkWatchSession &) = delete;
     BulkWatchSession &operator=(const BulkWatchSession &) = delete;
@@ -101,26 +90,25 @@ public:
     bool closed() const { return m_closed; }
 
 private:
-    struct Channel;
-    QCoro::Task<> openWatch(nlohmann::json requestId, ResourceSelector selector);
+    class ChannelTransport;
+    struct Channel {
+        ChannelInfo info;
+        std::shared_ptr<Watcher> watcher;
+    };
+    QCoro::Task<> openWatch(nlohmann::json requestId, bulk::ResourceSelector selector);
     void closeWatch(const nlohmann::json &requestId, const nlohmann::json &body);
     void sendError(const nlohmann::json &requestId, const model::Status &status);
-    void handleEvent(const std::shared_ptr<Channel> &channel, const registry::WatchEvent &event);
-    // The event's frame to the socket, then to the journal.
-    void sendEvent(const Channel &channel, const registry::WatchEvent &event);
-    void removeChannel(std::int64_t id);
-    void startBookmarks();
-    void stopBookmarks();
-    QCoro::Task<> sendBookmarks();
+    std::optional<model::Status> authorize(const bulk::ResourceSelector &selector) const;
+    // A channel's watch ended (its transport's end): it is no longer open.
+    void forget(std::int64_t channel);
 
-    std::shared_ptr<registry::Registry> m_registry;
+    std::shared_ptr<ApiHandler> m_handler;
     Options m_options;
     Send m_send;
-    std::map<std::int64_t, std::shared_ptr<Channel>> m_channels;
+    std::map<std::int64_t, Channel> m_channels;
     std::size_t m_pendingWatches = 0; // watch requests awaiting storage
     std::int64_t m_nextChannel = 1;
     bool m_closed = false;
-    std::unique_ptr<QTimer> m_bookmarks; // while a channel wants bookmarks
 };
 
-} // namespace rvscope::bulk
+} // namespace rvscope::api

@@ -7,7 +7,7 @@
 #include "api/ApiHandler.h"
 #include "api/QueryOptions.h"
 #include "api/Responses.h"
-#include "api/WatchStream.h"
+#include "api/Watcher.h"
 #include "model/JsonAccess.h"
 #include "model/JsonParse.h"
 #include "model/StatusErrors.h"
@@ -292,34 +292,33 @@ QCoro::Task<ApiResponse> ApiHandler::watch(Route route, ApiRequest request)
         co_return statusResponse(options.error());
     const std::string sent = options->resourceVersion;
 
-    WatchStream::Options streamOptions;
-    streamOptions.kind = type.kind;
-    streamOptions.apiVersion = type.apiVersion();
-    streamOptions.timeoutMs = options->timeoutSeconds && *options->timeoutSeconds > 0
+    if (auto full = m_openWatches->admit())
+        co_return statusResponse(*full);
+    Watcher::Options watcherOptions;
+    watcherOptions.kind = type.kind;
+    watcherOptions.apiVersion = type.apiVersion();
+    watcherOptions.maxBacklogBytes = m_options.maxWatchBacklog;
+    watcherOptions.timeoutMs = options->timeoutSeconds && *options->timeoutSeconds > 0
         ? static_cast<int>(std::min<std::int64_t>(*options->timeoutSeconds, 24 * 3600) * 1000)
         : upstreamDefaultTimeoutMs();
     if (options->allowWatchBookmarks) {
-        streamOptions.bookmarkIntervalMs = m_options.bookmarkIntervalMs;
-        std::shared_ptr<storage::Storage> storage = type.storage;
-        streamOptions.currentRevision = [storage]() -> QCoro::Task<std::int64_t> {
-            auto revision = co_await storage->currentRevision();
-            co_return revision ? *revision : 0;
-        };
+        watcherOptions.bookmarkIntervalMs = m_options.bookmarkIntervalMs;
+        watcherOptions.currentRevision = currentRevisionOf(entry->type);
     }
     std::shared_ptr<std::uint64_t> watchOperation;
     if (m_observer && m_deliveryObserver) {
         watchOperation = std::make_shared<std::uint64_t>(0);
         DeliveryObserver observer = m_deliveryObserver;
         const std::string resource = route.resource;
-        streamOptions.onDelivered = [observer, watchOperation, resource](const WatchStream::Delivery &delivery) {
-            observer(deliveryReport(*watchOperation, resource, delivery));
+        watcherOptions.onDelivered = [observer, watchOperation, resource](const registry::WatchEvent &event) {
+            observer(*watchOperation, resource, event);
         };
     }
-    auto stream = std::make_shared<WatchStream>(std::move(streamOptions));
-    registry::WatchSink sink = stream->sink();
+    auto watcher = std::make_shared<Watcher>(std::move(watcherOptions));
+    registry::WatchSink sink = watcher->sink();
     auto handle = co_await store->watch(route.namespaceName, std::move(options).value(), std::move(sink));
     ApiResponse response;
-    response.watch = stream;
+    response.watch = watcher;
     response.outcome.resourceVersionSent = sent;
     response.outcome.watchOperation = watchOperation;
     if (!handle) {
@@ -328,13 +327,10 @@ QCoro::Task<ApiResponse> ApiHandler::watch(Route route, ApiRequest request)
         if (handle.error().code != 410)
             co_return withResourceVersionSent(statusResponse(handle.error()), sent);
         response.outcome.reason = handle.error().reason;
-        registry::WatchEvent expired;
-        expired.type = registry::WatchEventType::Error;
-        expired.error = handle.error();
-        stream->sink()(expired);
+        watcher->endWithError(handle.error());
         co_return response;
     }
-    stream->setHandle(std::move(handle).value());
+    watcher->setHandle(std::move(handle).value());
     co_return response;
 }
 

@@ -9,8 +9,9 @@
 
 #include "api/AccessControl.h"
 #include "api/ApiHandler.h"
-#include "api/WatchStream.h"
+#include "api/Watcher.h"
 #include "history/Journal.h"
+#include "model/SteadyClock.h"
 #include "registry/Registry.h"
 #include "server/ApiServer.h"
 #include "storage/CommitLog.h"
@@ -22,6 +23,7 @@
 namespace rvscope::engine {
 namespace {
 constexpr int STATS_INTERVAL_MS = 33;
+
 // One batch carries at most this many operations; the rest follow on the next ticks, so an
 // imported history of a million operations never makes one giant signal, and the GUI (a few
 // µs per operation across its panels) never spends more than ~15 ms on one batch. 4000 per
@@ -75,8 +77,40 @@ std::shared_ptr<storage::MemoryStorage> CoreWorker::makeStorage(bool durable, co
     return std::make_shared<storage::MemoryStorage>(options);
 }
 
-void CoreWorker::buildCore(bool durable)
+CoreWorker::RebuildGuard::RebuildGuard(CoreWorker *worker)
+    : m_worker(worker)
 {
+    ++worker->m_rebuilding;
+}
+
+CoreWorker::RebuildGuard::~RebuildGuard()
+{
+    if (m_worker && --m_worker->m_rebuilding == 0)
+        m_worker->runDeferred();
+}
+
+void CoreWorker::whenReady(std::function<void()> request)
+{
+    if (m_rebuilding == 0 && m_deferred.empty()) {
+        request();
+        return;
+    }
+    m_deferred.push_back(std::move(request));
+}
+
+void CoreWorker::runDeferred()
+{
+    // In order; a request that rebuilds the core holds the rest back again.
+    while (m_rebuilding == 0 && !m_deferred.empty()) {
+        std::function<void()> request = std::move(m_deferred.front());
+        m_deferred.pop_front();
+        request();
+    }
+}
+
+QCoro::Task<> CoreWorker::buildCore(bool durable)
+{
+    QPointer<CoreWorker> self(this);
     m_storageError.clear();
     m_separateStorage.clear();
     m_storage = makeStorage(durable, "main");
@@ -94,19 +128,15 @@ void CoreWorker::buildCore(bool durable)
                                             "leases.coordination.k8s.io)")
                                  .arg(QString::fromStdString(type));
     }
-    // MemoryStorage completes synchronously, and a data directory's writes block here
-    // instead of suspending: nothing may spin the event loop before the core is built.
-    const auto storages = allStorages();
-    for (const auto &storage : storages) {
-        if (storage->commitLog())
-            storage->commitLog()->setSynchronous(true);
-    }
-    if (auto booted = QCoro::waitFor(m_registry->bootstrap()); !booted)
+    // The namespaces a fresh apiserver has (and a data directory's CRDs). This may wait (a
+    // data directory's writes, a remote storage); the Engine's requests wait meanwhile
+    // (the caller holds a RebuildGuard), and nothing here spins a nested event loop.
+    std::shared_ptr<registry::Registry> registry = m_registry;
+    auto booted = co_await registry->bootstrap();
+    if (!self)
+        co_return;
+    if (!booted)
         qWarning("rvscope: bootstrap failed: %s", booted.error().message.c_str());
-    for (const auto &storage : storages) {
-        if (storage->commitLog())
-            storage->commitLog()->setSynchronous(false);
-    }
     m_journal = std::make_shared<history::Journal>(m_options.journalCapacity());
     m_handler = std::make_shared<api::ApiHandler>(m_registry);
     std::weak_ptr<history::Journal> journal = m_journal;
@@ -116,20 +146,11 @@ void CoreWorker::buildCore(bool durable)
             auto shared = journal.lock();
             return shared ? shared->record(std::move(report)) : 0;
         });
-        m_handler->setDeliveryObserver([journal](const api::DeliveryReport &report) {
-            auto shared = journal.lock();
-            if (!shared)
-                return;
-            history::WatchDelivery delivery;
-            delivery.watcherId = "watch-" + std::to_string(report.operationId);
-            delivery.operationId = report.operationId;
-            delivery.eventType = report.type;
-            delivery.resourceVersion = report.resourceVersion;
-            delivery.key = report.key;
-            delivery.timeNs = report.timeNs;
-            delivery.message = report.message;
-            shared->record(std::move(delivery));
-        });
+        m_handler->setDeliveryObserver(
+            [journal](std::uint64_t operationId, const std::string &resource, const registry::WatchEvent &event) {
+                if (auto shared = journal.lock())
+                    shared->record(history::WatchDelivery::of(operationId, resource, event, model::steadyNowNs()));
+            });
     }
     buildAccessControl();
     m_nextBatchId = 1;
@@ -141,15 +162,6 @@ void CoreWorker::buildCore(bool durable)
 
 void CoreWorker::start()
 {
-    buildCore(/*durable=*/true);
-    m_statsTimer = new QTimer(this);
-    connect(m_statsTimer, &QTimer::timeout, this, &CoreWorker::handleStatsTimer);
-    m_statsTimer->start(STATS_INTERVAL_MS);
-    if (m_options.accessControlled() && m_options.aclRecheckMs > 0) {
-        m_aclTimer = new QTimer(this);
-        connect(m_aclTimer, &QTimer::timeout, this, &CoreWorker::recheckWatches);
-        m_aclTimer->start(m_options.aclRecheckMs);
-    }
     ScenarioList builtIns;
     for (const sim::Scenario &scenario : sim::ScenarioLibrary::builtIns()) {
         ScenarioInfo info;
@@ -157,6 +169,24 @@ void CoreWorker::start()
         info.title = QString::fromStdString(scenario.title);
         info.description = QString::fromStdString(scenario.description);
         builtIns.append(info);
+    }
+    startCore(std::move(builtIns));
+}
+
+QCoro::Task<> CoreWorker::startCore(ScenarioList builtIns)
+{
+    QPointer<CoreWorker> self(this);
+    const RebuildGuard guard(this);
+    co_await buildCore(/*durable=*/true);
+    if (!self)
+        co_return;
+    m_statsTimer = new QTimer(this);
+    connect(m_statsTimer, &QTimer::timeout, this, &CoreWorker::handleStatsTimer);
+    m_statsTimer->start(STATS_INTERVAL_MS);
+    if (m_options.accessControlled() && m_options.aclRecheckMs > 0) {
+        m_aclTimer = new QTimer(this);
+        connect(m_aclTimer, &QTimer::timeout, this, &CoreWorker::recheckWatches);
+        m_aclTimer->start(m_options.aclRecheckMs);
     }
     Q_EMIT started(builtIns);
 }
@@ -181,7 +211,6 @@ void CoreWorker::startServer(const QHostAddress &address, quint16 port)
             access->setAnonymousAllowed(address.isLoopback());
     }
     auto server = std::make_unique<server::ApiServer>(m_handler);
-    server->setMaxWatchBacklog(m_options.maxWatchBacklog);
     if (!m_options.tlsCertificate.isEmpty() || !m_options.tlsKey.isEmpty()) {
         QString tlsError;
         if (!server->setTls(m_options.tlsCertificate, m_options.tlsKey, &tlsError)) {
@@ -224,16 +253,24 @@ std::vector<std::shared_ptr<storage::MemoryStorage>> CoreWorker::allStorages() c
 
 void CoreWorker::compact()
 {
+    compactAll(allStorages());
+}
+
+QCoro::Task<> CoreWorker::compactAll(std::vector<std::shared_ptr<storage::MemoryStorage>> storages)
+{
     // Every series at its own current revision.
-    for (const auto &storage : allStorages()) {
-        auto compacted = QCoro::waitFor(storage->compact(storage->revision()));
-        if (!compacted)
+    QPointer<CoreWorker> self(this);
+    for (const auto &storage : storages) {
+        auto compacted = co_await storage->compact(storage->revision());
+        if (!compacted && self)
             Q_EMIT errorOccurred(QString::fromStdString(compacted.error().message));
     }
 }
 
 void CoreWorker::handleStatsTimer()
 {
+    if (m_rebuilding > 0)
+        return; // a scenario's fresh core is on its way: report it once it is there
     flushOperations();
     flushWatchEvents();
     reportBulkSessions();

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <vector>
 
 #include <QtCore/QObject>
+#include <QtCore/QPointer>
 #include <QtCore/QTimer>
 #include <qcoro/qcorotask.h>
 
@@ -24,16 +27,14 @@ class Registry;
 }
 namespace rvscope::api {
 class ApiHandler;
-class WatchStream;
+class Watcher;
+class BulkWatchSession;
 }
 namespace rvscope::server {
 class ApiServer;
 }
 namespace rvscope::history {
 class Journal;
-}
-namespace rvscope::bulk {
-class BulkWatchSession;
 }
 namespace rvscope::sim {
 class NodeGraphFeeder;
@@ -58,6 +59,10 @@ class CoreWorker final : public QObject {
 public:
     explicit CoreWorker(EngineOptions options);
     ~CoreWorker() override;
+
+    // Runs a request from the Engine now, or, while the core is being (re)built, once it
+    // is: requests run in the order they came, never on a half-built core.
+    void whenReady(std::function<void()> request);
 
 public Q_SLOTS:
     void start();
@@ -117,15 +122,32 @@ Q_SIGNALS:
     void errorOccurred(const QString &message);
 
 private:
-    // `durable`: the storages come from EngineOptions::dataDir when it is set.
-    void buildCore(bool durable);
+    // Holds the Engine's requests back (whenReady) while it lives: a (re)build of the core
+    // takes one for as long as it runs, even while it waits on storage.
+    class RebuildGuard final {
+    public:
+        explicit RebuildGuard(CoreWorker *worker);
+        ~RebuildGuard();
+        RebuildGuard(const RebuildGuard &) = delete;
+        RebuildGuard &operator=(const RebuildGuard &) = delete;
+
+    private:
+        QPointer<CoreWorker> m_worker;
+    };
+    void runDeferred();
+    QCoro::Task<> startCore(ScenarioList builtIns);
+    // `durable`: the storages come from EngineOptions::dataDir when it is set. The caller
+    // holds a RebuildGuard.
+    QCoro::Task<> buildCore(bool durable);
+    QCoro::Task<> compactAll(std::vector<std::shared_ptr<storage::MemoryStorage>> storages);
     std::shared_ptr<storage::MemoryStorage> makeStorage(bool durable, const std::string &series);
     void handleStatsTimer();
     void flushOperations();
     void flushWatchEvents();
     QCoro::Task<> startWatch(QString collection, QString fromResourceVersion);
     void emitScenarioState();
-    void createPlayer(std::size_t runTo);
+    // A fresh core and a player for the loaded scenario, run to step `runTo`.
+    QCoro::Task<> createPlayer(std::size_t runTo);
     void handleStepCompleted(const sim::StepResult &result);
     void handleScenarioFinished(const std::vector<sim::CheckResult> &checks);
     // A member coroutine, not a lambda: a lambda's captures die with the lambda object.
@@ -134,6 +156,8 @@ private:
     void handleProcessFinished(QProcess *process);
 
     EngineOptions m_options;
+    int m_rebuilding = 0; // RebuildGuards alive
+    std::deque<std::function<void()>> m_deferred; // the Engine's requests held back meanwhile
     std::shared_ptr<storage::MemoryStorage> m_storage; // the main revision series
     // EngineOptions::separateStorage: group resource -> its storage (its own series).
     std::map<std::string, std::shared_ptr<storage::MemoryStorage>> m_separateStorage;
@@ -161,17 +185,17 @@ private:
     std::shared_ptr<sim::Transport> guiTransport() const;
     std::string m_guiToken;
     QTimer *m_aclTimer = nullptr;
-    std::map<quint64, std::shared_ptr<api::WatchStream>> m_guiWatches;
+    std::map<quint64, std::shared_ptr<api::Watcher>> m_guiWatches;
 
     // Bulk watch sessions of the server (CoreWorkerBulk.cpp), checked on the stats timer.
     void reportBulkSessions();
     struct KnownBulkSession {
-        std::weak_ptr<bulk::BulkWatchSession> session;
+        std::weak_ptr<api::BulkWatchSession> session;
         quint64 id = 0;
     };
-    std::map<const bulk::BulkWatchSession *, KnownBulkSession> m_bulkIds;
+    std::map<const api::BulkWatchSession *, KnownBulkSession> m_bulkIds;
     quint64 m_nextBulkId = 1;
-    std::vector<std::pair<const bulk::BulkWatchSession *, std::size_t>> m_bulkFingerprint;
+    std::vector<std::pair<const api::BulkWatchSession *, std::size_t>> m_bulkFingerprint;
     unsigned m_bulkTicks = 0;
     BulkSessionList m_lastBulkSessions;
 

@@ -60,10 +60,9 @@ std::shared_ptr<sim::Transport> CoreWorker::guiTransport() const
 
 void CoreWorker::recheckWatches()
 {
+    // Every open watch, requests and bulk channels alike (api::OpenWatches).
     if (auto access = m_handler ? m_handler->accessControl() : nullptr)
         access->recheckWatches();
-    if (m_server)
-        m_server->recheckBulkWatches();
 }
 
 } // namespace rvscope::engine

@@ -8,14 +8,14 @@
 
 #include <algorithm>
 
-#include "bulk/BulkWatchSession.h"
+#include "api/BulkWatchSession.h"
 #include "server/ApiServer.h"
 
 namespace rvscope::engine {
 namespace {
 constexpr unsigned FULL_READ_TICKS = 15; // ~500 ms at the stats interval
 
-BulkChannelSummary summarize(const bulk::BulkWatchSession::ChannelInfo &info)
+BulkChannelSummary summarize(const api::BulkWatchSession::ChannelInfo &info)
 {
     BulkChannelSummary channel;
     channel.channel = info.channel;
@@ -34,12 +34,12 @@ BulkChannelSummary summarize(const bulk::BulkWatchSession::ChannelInfo &info)
 
 void CoreWorker::reportBulkSessions()
 {
-    std::vector<std::shared_ptr<bulk::BulkWatchSession>> sessions;
+    std::vector<std::shared_ptr<api::BulkWatchSession>> sessions;
     if (m_server)
         sessions = m_server->bulkWatchSessions();
     std::erase_if(sessions, [](const auto &session) { return !session || session->closed(); });
 
-    std::vector<std::pair<const bulk::BulkWatchSession *, std::size_t>> fingerprint;
+    std::vector<std::pair<const api::BulkWatchSession *, std::size_t>> fingerprint;
     fingerprint.reserve(sessions.size());
     for (const auto &session : sessions)
         fingerprint.emplace_back(session.get(), session->channelCount());
@@ -50,7 +50,7 @@ void CoreWorker::reportBulkSessions()
     m_bulkFingerprint = std::move(fingerprint);
 
     // Ids by session: a known address whose session died is a new session.
-    std::map<const bulk::BulkWatchSession *, KnownBulkSession> known;
+    std::map<const api::BulkWatchSession *, KnownBulkSession> known;
     for (const auto &session : sessions) {
         auto it = m_bulkIds.find(session.get());
         const bool same = it != m_bulkIds.end() && it->second.session.lock() == session;
@@ -68,7 +68,7 @@ void CoreWorker::reportBulkSessions()
         summary.peer = QString::fromStdString(session->peer());
         summary.openChannels = int(session->channelCount());
         if (reported < BulkSessionSummary::MAX_REPORTED) {
-            for (const bulk::BulkWatchSession::ChannelInfo &info : session->channels()) {
+            for (const api::BulkWatchSession::ChannelInfo &info : session->channels()) {
                 if (reported++ >= BulkSessionSummary::MAX_REPORTED)
                     break;
                 summary.channels.append(summarize(info));

@@ -4,7 +4,7 @@
 #include "engine/CoreWorker.h"
 
 #include "api/ApiHandler.h"
-#include "api/WatchStream.h"
+#include "api/Watcher.h"
 #include "history/Journal.h"
 #include "sim/KubeClient.h"
 #include "sim/Transport.h"

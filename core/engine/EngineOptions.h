@@ -8,7 +8,7 @@
 #include <QtCore/QStringList>
 #include <QtNetwork/QHostAddress>
 
-#include "server/ServerLimits.h"
+#include "api/WatchLimits.h"
 #include "storage/StorageLimits.h"
 
 namespace rvscope::engine {
@@ -48,7 +48,7 @@ struct EngineOptions final {
     // ("events", "leases.coordination.k8s.io"; registry::Registry::Options::separateStorage).
     QStringList separateStorage;
     // Bytes a watch's client may leave unread before the watch ends with ERROR 410; 0: unbounded.
-    std::size_t maxWatchBacklog = server::DEFAULT_MAX_WATCH_BACKLOG;
+    std::size_t maxWatchBacklog = api::DEFAULT_MAX_WATCH_BACKLOG;
     // `serve --data-dir`: the served store is durable there (one snapshot and log per
     // revision series, storage::CommitLog). Empty: in memory only. A scenario (which starts
     // from a fresh core) always runs in memory.

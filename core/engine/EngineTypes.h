@@ -111,7 +111,7 @@ struct WatchChannel final {
     QString error;        // the Status message when it was refused
 };
 
-// One open channel of a bulk watch session (bulk::BulkWatchSession::ChannelInfo as values).
+// One open channel of a bulk watch session (api::BulkWatchSession::ChannelInfo as values).
 struct BulkChannelSummary final {
     qint64 channel = 0;    // the session's integer channel id (from 1, in the order watches opened)
     QString group;         // API group ("" for the core group)

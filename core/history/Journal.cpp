@@ -58,4 +58,25 @@ void Journal::replace(History history)
     m_nextId = std::max(m_nextId, largest + 1);
 }
 
+WatchDelivery WatchDelivery::of(std::uint64_t operationId, const std::string &resource,
+                                const registry::WatchEvent &event, std::int64_t timeNs)
+{
+    WatchDelivery delivery;
+    delivery.watcherId = "watch-" + std::to_string(operationId);
+    delivery.operationId = operationId;
+    delivery.eventType = registry::watchEventTypeName(event.type);
+    delivery.timeNs = timeNs;
+    if (event.type == registry::WatchEventType::Error && event.error)
+        delivery.message = std::to_string(event.error->code) + ' ' + event.error->reason + ": " + event.error->message;
+    if (event.object) {
+        delivery.resourceVersion = event.object->resourceVersion();
+        const std::string ns = event.object->namespaceName();
+        const std::string name = event.object->name();
+        // BOOKMARK objects carry no name: no key, as for an ERROR.
+        if (!name.empty())
+            delivery.key = resource + (ns.empty() ? std::string() : '/' + ns) + '/' + name;
+    }
+    return delivery;
+}
+
 } // namespace rvscope::history

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "model/Object.h"
+#include "registry/StoreTypes.h"
 
 namespace rvscope::history {
 
@@ -62,6 +63,13 @@ struct WatchDelivery final {
     std::string key;
     std::int64_t timeNs = 0;
     std::string message; // ERROR events: the Status that closed the stream
+
+    // `event` as watch `operationId` (watcher "watch-<operationId>") on `resource` handed it
+    // to its transport at `timeNs`: the event's type and resourceVersion, the key
+    // resource[/namespace]/name of its object, and for an ERROR its Status as
+    // "<code> <Reason>: <message>".
+    static WatchDelivery of(std::uint64_t operationId, const std::string &resource, const registry::WatchEvent &event,
+                            std::int64_t timeNs);
 };
 
 // "configmaps/default/foo" for both "/registry/configmaps/default/foo" and

@@ -19,10 +19,13 @@
 #include "api/QueryString.h"
 #include "api/Responses.h"
 #include "api/Route.h"
-#include "api/WatchStream.h"
+#include "api/BulkWatchSession.h"
+#include "api/OpenWatches.h"
+#include "api/Watcher.h"
 #include "model/StatusErrors.h"
 #include "server/HttpResponse.h"
 #include "server/RequestHeadGuard.h"
+#include "server/WatchTransports.h"
 
 namespace rvscope::server {
 namespace {
@@ -110,15 +113,6 @@ api::ApiRequest toApiRequest(const QHttpServerRequest &request)
     return out;
 }
 
-QByteArray chunk(const std::string &line)
-{
-    // Every event ends in '\n': the Python client splits the stream on newlines.
-    QByteArray out = QByteArray::number(qulonglong(line.size() + 1), 16);
-    out += "\r\n";
-    out.append(line.data(), qsizetype(line.size()));
-    out += "\n\r\n";
-    return out;
-}
 // The listening sockets hand each connection to a RequestHeadGuard before Qt's HTTP
 // server takes it (QAbstractHttpServer calls nextPendingConnection() and only then
 // connects its own reader), so the guard reads every request head first.
@@ -200,15 +194,15 @@ quint16 ApiServer::start(const QHostAddress &address, quint16 port, QString *err
     return m_port;
 }
 
-void ApiServer::setMaxWatchBacklog(std::size_t bytes)
-{
-    m_maxWatchBacklog = bytes;
-}
 
 ApiServer::Connection &ApiServer::connection(QTcpSocket *socket)
 {
     auto [it, added] = m_connections.try_emplace(socket);
-    if (added) {
+    // A socket at the address of one that is gone (its destroyed signal never reached us) is
+    // a new connection too.
+    if (added || !it->second.socket) {
+        it->second = Connection();
+        it->second.socket = socket;
         // Once per connection: no request waits on Nagle/delayed ACK.
         socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
         connect(socket, &QObject::destroyed, this, [this, socket] { m_connections.erase(socket); });
@@ -231,11 +225,11 @@ void ApiServer::closeIdleConnections()
     const qint64 now = m_clock.elapsed();
     bool anyIdle = false;
     for (auto &[socket, state] : m_connections) {
-        if (state.idleSinceMs < 0)
+        if (state.idleSinceMs < 0 || !state.socket)
             continue;
         if (now - state.idleSinceMs >= m_idleTimeoutMs) {
             state.idleSinceMs = -1;
-            socket->disconnectFromHost();
+            state.socket->disconnectFromHost();
         } else {
             anyIdle = true;
         }
@@ -251,9 +245,12 @@ bool ApiServer::handleRequest(const QHttpServerRequest &request, QTcpSocket *soc
     if (state.headGuard)
         state.headGuard->nextRequest(); // Qt's parser has the whole request
     api::ApiRequest apiRequest = toApiRequest(request);
-    // An upgrade is answered by Qt; the watch starts in handleWebSocketConnections().
-    if (equalsIgnoringCase(apiRequest.header("upgrade"), "websocket"))
+    // An upgrade is answered by Qt, which takes the socket over (the WebSocket's own watch
+    // or bulk session starts in handleWebSocketConnections()): no HTTP connection any more.
+    if (equalsIgnoringCase(apiRequest.header("upgrade"), "websocket")) {
+        m_connections.erase(socket);
         return true;
+    }
     const bool keepAlive = !equalsIgnoringCase(apiRequest.header("connection"), "close");
     QPointer<QTcpSocket> guarded(socket);
     // The handler runs to completion at once unless a write waits (the lab's processing
@@ -273,11 +270,6 @@ void ApiServer::respond(QPointer<QTcpSocket> socket, api::ApiResponse response, 
         if (response.watch)
             response.watch->close();
         return;
-    }
-    if (response.watch && openWatchCount() >= m_maxWatches) {
-        response.watch->close();
-        response = api::statusResponse(model::errors::tooManyRequests(
-            "too many open watches (" + std::to_string(m_maxWatches) + "), please try again later", 1));
     }
     if (response.watch) {
         startWatch(socket, std::move(response.watch));
@@ -308,43 +300,27 @@ void ApiServer::flushResponses()
     }
 }
 
-void ApiServer::startWatch(QPointer<QTcpSocket> socket, std::shared_ptr<api::WatchStream> stream)
+void ApiServer::startWatch(QPointer<QTcpSocket> socket, std::shared_ptr<api::Watcher> watcher)
 {
     // Headers go out at once so that clients unblock before the first event.
     socket->write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nCache-Control: no-cache, private\r\n"
                   "Transfer-Encoding: chunked\r\n\r\n");
-    QTcpSocket *key = socket.data();
-    m_watches[key] = OpenWatch{socket, stream};
-    QPointer<ApiServer> self(this);
-    connect(socket.data(), &QTcpSocket::disconnected, this, [self, key] {
-        if (!self)
-            return;
-        auto it = self->m_watches.find(key);
-        if (it != self->m_watches.end()) {
-            it->second.stream->close();
-            self->m_watches.erase(it);
-        }
+    m_handler->openWatches().claim(watcher, this);
+    std::weak_ptr<api::Watcher> weak = watcher;
+    connect(socket.data(), &QTcpSocket::disconnected, this, [weak] {
+        if (auto live = weak.lock())
+            live->close();
     });
-    std::weak_ptr<api::WatchStream> weakStream = stream;
-    stream->attach(
-        [socket](const std::string &line) {
-            if (socket)
-                socket->write(chunk(line));
-        },
-        [self, socket, key, weakStream] {
-            if (socket) {
-                socket->write("0\r\n\r\n");
-                auto ended = weakStream.lock();
-                if (ended && ended->endedTooSlow())
-                    dropStalledConnection(socket.data());
-                else if (self)
-                    self->markIdle(socket.data()); // an ordinary keep-alive connection again
-            }
-            if (self)
-                self->m_watches.erase(key);
-        },
-        api::WatchStream::BacklogLimit{[socket] { return socket ? std::size_t(socket->bytesToWrite()) : 0; },
-                                       m_maxWatchBacklog});
+    QPointer<ApiServer> self(this);
+    auto onEnd = [self, socket](bool tooSlow) {
+        if (!socket)
+            return;
+        if (tooSlow)
+            dropStalledConnection(socket.data());
+        else if (self)
+            self->markIdle(socket.data()); // an ordinary keep-alive connection again
+    };
+    watcher->attach(std::make_shared<ChunkedWatchTransport>(socket, std::move(onEnd)));
 }
 
 void ApiServer::handleWebSocketConnections()
@@ -377,11 +353,6 @@ void ApiServer::handleWebSocketConnections()
 
 void ApiServer::serveWebSocket(std::unique_ptr<QWebSocket> socket, api::ApiResponse response)
 {
-    if (response.watch && openWatchCount() >= m_maxWatches) {
-        response.watch->close();
-        response.watch.reset();
-        response.body = model::errors::tooManyRequests("too many open watches, please try again later", 1).dump();
-    }
     if (!response.watch) {
         // Not a watchable path (or a bad request): the Status, then close.
         socket->sendTextMessage(QString::fromStdString(response.body));
@@ -389,97 +360,45 @@ void ApiServer::serveWebSocket(std::unique_ptr<QWebSocket> socket, api::ApiRespo
         socket.release()->deleteLater();
         return;
     }
-    QWebSocket *key = socket.get();
-    QPointer<QWebSocket> guarded(key);
-    std::shared_ptr<api::WatchStream> stream = response.watch;
-    m_webSocketWatches[key] = WebSocketWatch{std::move(socket), stream};
-    QPointer<ApiServer> self(this);
-    auto forget = [self, key] {
-        if (!self)
-            return;
-        auto it = self->m_webSocketWatches.find(key);
-        if (it == self->m_webSocketWatches.end())
-            return;
-        it->second.stream->close();
-        it->second.socket.release()->deleteLater();
-        self->m_webSocketWatches.erase(it);
-    };
-    connect(key, &QWebSocket::disconnected, this, forget);
-    stream->attach(
-        [guarded](const std::string &line) {
-            if (guarded)
-                guarded->sendTextMessage(QString::fromStdString(line + '\n'));
-        },
-        [guarded] {
-            if (guarded)
-                guarded->close();
-        },
-        api::WatchStream::BacklogLimit{[guarded] { return guarded ? std::size_t(guarded->bytesToWrite()) : 0; },
-                                       m_maxWatchBacklog});
+    std::shared_ptr<api::Watcher> watcher = response.watch;
+    m_handler->openWatches().claim(watcher, this);
+    std::weak_ptr<api::Watcher> weak = watcher;
+    connect(socket.get(), &QWebSocket::disconnected, this, [weak] {
+        if (auto live = weak.lock())
+            live->close();
+    });
+    watcher->attach(std::make_shared<WebSocketWatchTransport>(std::move(socket)));
 }
 
 void ApiServer::serveBulkWatch(std::unique_ptr<QWebSocket> socket)
 {
-    // The session's user comes from the handshake's token; each channel is authorized as a
-    // "watch" of that user, and re-authorized with every other watch (recheckBulkWatches).
-    bulk::BulkWatchSession::Options options = m_bulkOptions;
-    options.bookmarkIntervalMs = m_handler->options().bookmarkIntervalMs;
-    if (const std::shared_ptr<api::AccessControl> &access = m_handler->accessControl()) {
-        api::ApiRequest handshake;
-        handshake.headers = handshakeHeaders(*socket);
-        auto user = access->authenticate(handshake);
-        if (!user) {
-            nlohmann::json refusal = {{"requestId", nullptr}, {"error", user.error().toJson()}};
-            socket->sendTextMessage(QString::fromStdString(refusal.dump()));
-            socket->close();
-            socket.release()->deleteLater();
-            return;
-        }
-        options.user = user->name;
-        std::weak_ptr<api::AccessControl> weakAccess = access;
-        options.authorize = [weakAccess](const std::string &name, const std::string &verb, const std::string &group,
-                                         const std::string &resource, const std::string &ns,
-                                         const std::string &object) -> std::optional<model::Status> {
-            auto shared = weakAccess.lock();
-            if (!shared)
-                return std::nullopt;
-            return shared->authorizeBulk(name, verb, group, resource, ns, object);
-        };
+    // The session's user is whom the handshake authenticates; the session does the rest.
+    api::ApiRequest handshake;
+    handshake.headers = handshakeHeaders(*socket);
+    auto user = m_handler->authenticate(handshake);
+    if (!user) {
+        nlohmann::json refusal = {{"requestId", nullptr}, {"error", user.error().toJson()}};
+        socket->sendTextMessage(QString::fromStdString(refusal.dump()));
+        socket->close();
+        socket.release()->deleteLater();
+        return;
     }
     constexpr qint64 MAX_BULK_FRAME_BYTES = 1024 * 1024;
     socket->setMaxAllowedIncomingFrameSize(MAX_BULK_FRAME_BYTES);
     socket->setMaxAllowedIncomingMessageSize(MAX_BULK_FRAME_BYTES);
     QWebSocket *key = socket.get();
     QPointer<QWebSocket> guarded(key);
+    api::BulkWatchSession::Options options = m_bulkOptions;
+    if (m_handler->accessControl())
+        options.user = std::move(user).value();
     options.peer = peerAddress(*socket);
     options.backlog = [guarded] { return guarded ? std::size_t(guarded->bytesToWrite()) : 0; };
-    options.maxBacklogBytes = m_maxWatchBacklog;
-    // Each channel is journaled as a watch of client "bulk:<user>", its events as deliveries.
-    std::weak_ptr<api::ApiHandler> weakHandler = m_handler;
-    options.onChannelOpened = [weakHandler](const bulk::BulkWatchSession::ChannelInfo &channel) -> std::uint64_t {
-        auto handler = weakHandler.lock();
-        if (!handler)
-            return 0;
-        std::string key = channel.resource.resource;
-        if (!channel.namespaceName.empty())
-            key += '/' + channel.namespaceName;
-        if (!channel.name.empty())
-            key += '/' + channel.name;
-        return handler->reportWatch("bulk:" + channel.user, key, channel.resourceVersion);
-    };
-    options.onDelivered = [weakHandler](const bulk::BulkWatchSession::ChannelInfo &channel,
-                                        const registry::WatchEvent &event) {
-        if (auto handler = weakHandler.lock())
-            handler->reportDelivery(channel.journalId, channel.resource.resource, event);
-    };
-    auto session = std::make_shared<bulk::BulkWatchSession>(m_handler->registry(), options,
-                                                             [guarded](const std::string &frame) {
-                                                                 if (guarded)
-                                                                     guarded->sendTextMessage(
-                                                                         QString::fromStdString(frame));
-                                                             });
+    auto session = std::make_shared<api::BulkWatchSession>(m_handler, options, [guarded](const std::string &frame) {
+        if (guarded)
+            guarded->sendTextMessage(QString::fromStdString(frame));
+    });
     m_bulkSessions[key] = BulkConnection{std::move(socket), session};
-    std::weak_ptr<bulk::BulkWatchSession> weak = session;
+    std::weak_ptr<api::BulkWatchSession> weak = session;
     connect(key, &QWebSocket::textMessageReceived, this, [weak](const QString &message) {
         if (auto live = weak.lock())
             live->handleFrame(message.toStdString());
@@ -501,26 +420,9 @@ void ApiServer::serveBulkWatch(std::unique_ptr<QWebSocket> socket)
     });
 }
 
-int ApiServer::recheckBulkWatches()
+std::vector<std::shared_ptr<api::BulkWatchSession>> ApiServer::bulkWatchSessions() const
 {
-    const std::shared_ptr<api::AccessControl> &access = m_handler->accessControl();
-    if (!access)
-        return 0;
-    int closed = 0;
-    for (const auto &session : bulkWatchSessions()) {
-        for (const bulk::BulkWatchSession::ChannelInfo &channel : session->channels()) {
-            if (auto denied = access->authorizeBulk(channel.user, "watch", channel.resource.group,
-                                                    channel.resource.resource, channel.namespaceName, channel.name)) {
-                closed += session->closeChannel(channel.channel, *denied) ? 1 : 0;
-            }
-        }
-    }
-    return closed;
-}
-
-std::vector<std::shared_ptr<bulk::BulkWatchSession>> ApiServer::bulkWatchSessions() const
-{
-    std::vector<std::shared_ptr<bulk::BulkWatchSession>> out;
+    std::vector<std::shared_ptr<api::BulkWatchSession>> out;
     out.reserve(m_bulkSessions.size());
     for (const auto &[key, connection] : m_bulkSessions)
         out.push_back(connection.session);
@@ -529,29 +431,21 @@ std::vector<std::shared_ptr<bulk::BulkWatchSession>> ApiServer::bulkWatchSession
 
 void ApiServer::closeWatches()
 {
+    // Moved out first: closing a socket runs its disconnected handler, which edits the map.
     auto bulkSessions = std::move(m_bulkSessions);
     m_bulkSessions.clear();
     for (auto &[key, connection] : bulkSessions) {
         connection.session->close();
         connection.socket->close();
     }
-    // Moved out first: closing a socket runs its disconnected handler, which edits the map.
-    auto webSocketWatches = std::move(m_webSocketWatches);
-    m_webSocketWatches.clear();
-    for (auto &[key, watch] : webSocketWatches) {
-        watch.stream->close();
-        watch.socket->close();
-    }
-    // End each stream through its own end callback (terminating chunk), then forget them.
-    auto watches = std::move(m_watches);
-    m_watches.clear();
-    for (auto &[key, watch] : watches) {
-        watch.stream->close();
-        if (watch.socket) {
-            watch.socket->write("0\r\n\r\n");
-            watch.socket->flush();
-        }
-    }
+    // Every watch this server carries ends through its transport: a chunked stream with its
+    // terminating chunk, a WebSocket closing.
+    m_handler->openWatches().endAll(this);
+}
+
+std::size_t ApiServer::openWatchCount() const
+{
+    return m_handler->openWatches().countOf(this);
 }
 
 void ApiServer::missingHandler(const QHttpServerRequest &, QTcpSocket *socket)

@@ -15,12 +15,12 @@
 #include <QtNetwork/QSslConfiguration>
 #include <QtWebSockets/QWebSocket>
 
-#include "bulk/BulkWatchSession.h"
+#include "api/BulkWatchSession.h"
 #include "server/ServerLimits.h"
 
 namespace rvscope::api {
 class ApiHandler;
-class WatchStream;
+class Watcher;
 struct ApiRequest;
 struct ApiResponse;
 }
@@ -41,15 +41,7 @@ class ApiServer final : public QAbstractHttpServer {
     Q_DISABLE_COPY_MOVE(ApiServer)
 
 public:
-    // Defaults and limits: server/ServerLimits.h.
-    static constexpr std::size_t DEFAULT_MAX_WATCHES = server::DEFAULT_MAX_WATCHES;
-    static constexpr int DEFAULT_IDLE_TIMEOUT_MS = server::DEFAULT_IDLE_TIMEOUT_MS;
-    static constexpr std::size_t DEFAULT_MAX_WATCH_BACKLOG = server::DEFAULT_MAX_WATCH_BACKLOG;
-
     explicit ApiServer(std::shared_ptr<api::ApiHandler> handler, QObject *parent = nullptr);
-    void setMaxWatches(std::size_t maxWatches) { m_maxWatches = maxWatches; }
-    // 0: unbounded. Applies to watches opened later.
-    void setMaxWatchBacklog(std::size_t bytes);
     void setIdleTimeout(int milliseconds) { m_idleTimeoutMs = milliseconds; }
     // Serves HTTPS with this PEM certificate and key (call before start()). False with
     // `error` set when they cannot be read.
@@ -59,18 +51,18 @@ public:
     // Binds and starts accepting. Returns the bound port, or 0 with `error` set.
     quint16 start(const QHostAddress &address, quint16 port, QString *error = nullptr);
     quint16 port() const { return m_port; }
-    // Ends every open watch stream cleanly (terminating chunk written).
+    // Ends every watch this server carries (a chunked stream with its terminating chunk) and
+    // every bulk session.
     void closeWatches();
-    std::size_t openWatchCount() const { return m_watches.size() + m_webSocketWatches.size(); }
+    // The watch requests (HTTP and WebSocket) this server carries; the handler's
+    // OpenWatches holds them, bulk channels and in-process watches too.
+    std::size_t openWatchCount() const;
 
     // A WebSocket on /apis/bulk.k8s.io/v1/bulkgetoperations is a bulk watch session (one per
-    // connection, see bulk/BulkWatchSession.h); these options apply to sessions opened later.
-    void setBulkWatchOptions(bulk::BulkWatchSession::Options options) { m_bulkOptions = std::move(options); }
-    // The open sessions (for the ACL re-check and introspection).
-    std::vector<std::shared_ptr<bulk::BulkWatchSession>> bulkWatchSessions() const;
-    // Re-authorizes every bulk channel; each that lost access gets an ERROR event with the
-    // 403 and closes (its session goes on). Returns how many closed.
-    int recheckBulkWatches();
+    // connection, see api/BulkWatchSession.h); these options apply to sessions opened later.
+    void setBulkWatchOptions(api::BulkWatchSession::Options options) { m_bulkOptions = std::move(options); }
+    // The open sessions (introspection).
+    std::vector<std::shared_ptr<api::BulkWatchSession>> bulkWatchSessions() const;
 
 protected:
     bool handleRequest(const QHttpServerRequest &request, QTcpSocket *socket) override;
@@ -83,14 +75,15 @@ private:
     // Watch over WebSocket on the same paths: one text message per event (wire contract §7).
     void handleWebSocketConnections();
     void serveWebSocket(std::unique_ptr<QWebSocket> socket, api::ApiResponse response);
-    void startWatch(QPointer<QTcpSocket> socket, std::shared_ptr<api::WatchStream> stream);
+    void startWatch(QPointer<QTcpSocket> socket, std::shared_ptr<api::Watcher> watcher);
     void serveBulkWatch(std::unique_ptr<QWebSocket> socket);
     // Per keep-alive connection: idle since when (-1 while a request is in flight or a
     // watch streams). One sweep timer closes connections idle past the timeout, so that a
     // request costs no timer registration.
     struct Connection {
+        QPointer<QTcpSocket> socket;
         qint64 idleSinceMs = -1;
-        RequestHeadGuard *headGuard = nullptr; // the socket's child
+        QPointer<RequestHeadGuard> headGuard; // the socket's child
     };
     Connection &connection(QTcpSocket *socket);
     void markIdle(QTcpSocket *socket);
@@ -99,29 +92,17 @@ private:
     std::shared_ptr<api::ApiHandler> m_handler;
     std::optional<QSslConfiguration> m_tls; // setTls()
     quint16 m_port = 0;
-    std::size_t m_maxWatches = DEFAULT_MAX_WATCHES;
-    std::size_t m_maxWatchBacklog = DEFAULT_MAX_WATCH_BACKLOG;
     int m_idleTimeoutMs = DEFAULT_IDLE_TIMEOUT_MS;
     std::unordered_map<QTcpSocket *, Connection> m_connections;
     QElapsedTimer m_clock;
     QTimer m_idleSweep;
     std::vector<QPointer<QTcpSocket>> m_unflushed;
-    struct OpenWatch {
-        QPointer<QTcpSocket> socket;
-        std::shared_ptr<api::WatchStream> stream;
-    };
-    std::map<QTcpSocket *, OpenWatch> m_watches;
-    struct WebSocketWatch {
-        std::unique_ptr<QWebSocket> socket;
-        std::shared_ptr<api::WatchStream> stream;
-    };
-    std::map<QWebSocket *, WebSocketWatch> m_webSocketWatches;
     struct BulkConnection {
         std::unique_ptr<QWebSocket> socket;
-        std::shared_ptr<bulk::BulkWatchSession> session;
+        std::shared_ptr<api::BulkWatchSession> session;
     };
     std::map<QWebSocket *, BulkConnection> m_bulkSessions;
-    bulk::BulkWatchSession::Options m_bulkOptions;
+    api::BulkWatchSession::Options m_bulkOptions;
 };
 
 } // namespace rvscope::server

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "server/RequestHeadGuard.h"
 
+#include <algorithm>
 #include <array>
+#include <cctype>
 #include <cstring>
 #include <string>
 
@@ -19,6 +21,30 @@ namespace rvscope::server {
 namespace {
 // How long a refused client may go on reading the answer (Go waits 500 ms too).
 constexpr int CLOSE_GRACE_MS = 500;
+
+bool isTokenChar(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+        || std::string_view("!#$%&'*+-.^_`|~").find(c) != std::string_view::npos;
+}
+
+// Go's parseRequestLine and ParseHTTPVersion: METHOD SP TARGET SP HTTP/d.d, the method a
+// token. Judged on the line's first and last bytes (`start`, `end`, without the line end)
+// and its `length`, so that a long line is never copied.
+bool wellFormedRequestLine(std::string_view start, std::string_view end, std::size_t length)
+{
+    const std::size_t space = start.find(' ');
+    if (space == std::string_view::npos || space == 0)
+        return false;
+    if (!std::all_of(start.begin(), start.begin() + std::ptrdiff_t(space), isTokenChar))
+        return false;
+    constexpr std::size_t VERSION = 9; // " HTTP/d.d"
+    if (length <= space + VERSION || end.size() < VERSION)
+        return false;
+    const std::string_view version = end.substr(end.size() - VERSION);
+    return version.substr(0, 6) == " HTTP/" && std::isdigit(static_cast<unsigned char>(version[6]))
+        && version[7] == '.' && std::isdigit(static_cast<unsigned char>(version[8]));
+}
 } // namespace
 
 RequestHeadGuard *RequestHeadGuard::install(QTcpSocket *socket)
@@ -36,6 +62,8 @@ RequestHeadGuard::RequestHeadGuard(QTcpSocket *socket)
 void RequestHeadGuard::nextRequest()
 {
     m_part = Part::RequestLine;
+    m_lineStart.clear();
+    m_lineEnd.clear();
     m_lineBytes = 0;
     m_headerBytes = 0;
     m_fieldLine = 0;
@@ -64,6 +92,10 @@ bool RequestHeadGuard::count(std::string_view bytes)
     while (!bytes.empty() && m_part != Part::Rest) {
         const char *newline = static_cast<const char *>(std::memchr(bytes.data(), '\n', bytes.size()));
         const std::size_t upTo = newline ? std::size_t(newline - bytes.data()) + 1 : bytes.size();
+        if (m_part == Part::RequestLine && m_lineBytes == 0 && (bytes.front() == '\r' || bytes.front() == '\n')) {
+            bytes.remove_prefix(1); // an empty line before a request (after a body, say) is no request line
+            continue;
+        }
         if (m_part == Part::RequestLine) {
             m_lineBytes += upTo;
             if (m_lineBytes > MAX_REQUEST_HEAD_BYTES) {
@@ -71,8 +103,22 @@ bool RequestHeadGuard::count(std::string_view bytes)
                        "the request line is longer than " + std::to_string(MAX_REQUEST_HEAD_BYTES) + " bytes");
                 return false;
             }
-            if (newline)
+            rememberLineEdges(bytes.substr(0, upTo));
+            if (newline) {
+                std::string_view end = m_lineEnd;
+                std::size_t length = m_lineBytes;
+                while (!end.empty() && (end.back() == '\n' || end.back() == '\r')) {
+                    end.remove_suffix(1);
+                    --length;
+                }
+                // Not HTTP at all: Go's server answers 400 and closes, and so does this one,
+                // instead of leaving Qt's parser to drop the connection without a word.
+                if (!wellFormedRequestLine(m_lineStart, end, length)) {
+                    refuse(400, "BadRequest", "malformed HTTP request line");
+                    return false;
+                }
                 m_part = Part::HeaderFields;
+            }
         } else {
             m_headerBytes += upTo;
             for (std::size_t i = 0; i < upTo; ++i)
@@ -98,6 +144,15 @@ bool RequestHeadGuard::count(std::string_view bytes)
         bytes.remove_prefix(upTo);
     }
     return true;
+}
+
+void RequestHeadGuard::rememberLineEdges(std::string_view bytes)
+{
+    if (m_lineStart.size() < LINE_EDGE)
+        m_lineStart.append(bytes.substr(0, LINE_EDGE - m_lineStart.size()));
+    m_lineEnd.append(bytes.substr(bytes.size() - std::min(bytes.size(), LINE_EDGE)));
+    if (m_lineEnd.size() > LINE_EDGE)
+        m_lineEnd.erase(0, m_lineEnd.size() - LINE_EDGE);
 }
 
 void RequestHeadGuard::refuse(int code, const char *reason, const std::string &message)

@@ -19,6 +19,7 @@ namespace rvscope::server {
 // - header fields over MAX_HEADER_FIELD_BYTES get 431 as well: Qt 6.4's parser silently
 //   drops every header of a request whose header section passes ~96 KiB, so the bound sits
 //   below that instead of at Go's 1 MiB.
+// A request line that is not METHOD SP TARGET SP HTTP/d.d gets 400, as from Go's server.
 // The answer is a Status, and the connection closes; nothing of the request reaches the
 // API. A guard counts one head at a time: after the blank line that ends it, it waits for
 // nextRequest() (the server got the request) before it counts the next.
@@ -47,6 +48,11 @@ private:
     QTcpSocket *m_socket;
     enum class Part { RequestLine, HeaderFields, Rest };
     Part m_part = Part::RequestLine;
+    // The request line's first and last bytes, what its well-formedness is judged on.
+    void rememberLineEdges(std::string_view bytes);
+    static constexpr std::size_t LINE_EDGE = 64;
+    std::string m_lineStart;
+    std::string m_lineEnd;
     std::size_t m_lineBytes = 0;   // the request line so far
     std::size_t m_headerBytes = 0; // the header fields so far
     std::size_t m_fieldLine = 0;   // bytes of the header line being read (0: at a line start)

@@ -42,7 +42,7 @@ struct KubeResponse final {
     nlohmann::json body;
     std::string reason;
     std::string message;
-    std::shared_ptr<api::WatchStream> watch; // in-process watches only
+    std::shared_ptr<api::Watcher> watch; // in-process watches only
 
     bool ok() const { return status >= 200 && status < 300; }
     std::string resourceVersion() const;

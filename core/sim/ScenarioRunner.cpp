@@ -2,16 +2,16 @@
 #include "sim/ScenarioRunner.h"
 
 #include <charconv>
-#include <chrono>
 #include <cstdio>
 
-#include "api/WatchStream.h"
+#include "api/Watcher.h"
 #include "history/Journal.h"
 #include "history/LinearizabilityChecker.h"
 #include "history/LostUpdateChecker.h"
 #include "history/WatchGuaranteesChecker.h"
 #include "model/JsonAccess.h"
 #include "model/JsonParse.h"
+#include "model/SteadyClock.h"
 #include "sim/Clock.h"
 #include "sim/KubeClient.h"
 #include "sim/NodeGraphFeeder.h"
@@ -23,11 +23,6 @@ namespace {
 
 using Action = ScenarioStep::Action;
 
-std::int64_t steadyNowNs()
-{
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
-        .count();
-}
 
 std::string contentTypeFor(const std::string &patchType)
 {
@@ -109,7 +104,7 @@ struct ScenarioRunner::ClientState {
 };
 
 struct ScenarioRunner::OpenWatch {
-    std::shared_ptr<api::WatchStream> stream;
+    std::shared_ptr<api::Watcher> stream;
 };
 
 ScenarioRunner::ScenarioRunner(Scenario scenario, ScenarioContext context)
@@ -317,7 +312,7 @@ QCoro::Task<StepResult> ScenarioRunner::runStep(ScenarioStep step, std::size_t i
     co_return result;
 }
 
-void ScenarioRunner::openWatch(const ScenarioStep &step, std::shared_ptr<api::WatchStream> stream, StepResult &result)
+void ScenarioRunner::openWatch(const ScenarioStep &step, std::shared_ptr<api::Watcher> stream, StepResult &result)
 {
     ClientState &state = client(step.client);
     const std::string watcher = step.client + '/' + step.object + '#' + std::to_string(++state.watches);
@@ -351,7 +346,7 @@ void ScenarioRunner::openWatch(const ScenarioStep &step, std::shared_ptr<api::Wa
             const std::string collection = prefix.substr(prefix.find('/') + 1);
             if (!name.empty())
                 delivery.key = collection.substr(0, collection.find('/')) + (ns.empty() ? "" : '/' + ns) + '/' + name;
-            delivery.timeNs = steadyNowNs();
+            delivery.timeNs = model::steadyNowNs();
             std::string text = watcher + " ← " + type;
             if (type == "ERROR") {
                 const int code = model::member(object, "code").is_number_integer() ? model::member(object, "code").get<int>() : 0;

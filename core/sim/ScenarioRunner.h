@@ -19,7 +19,7 @@ namespace rvscope::history {
 class Journal;
 }
 namespace rvscope::api {
-class WatchStream;
+class Watcher;
 }
 
 namespace rvscope::sim {
@@ -97,7 +97,7 @@ private:
     QCoro::Task<StepResult> runStep(ScenarioStep step, std::size_t index);
     QCoro::Task<> runWorkload(ScenarioStep step, StepResult *result);
     QCoro::Task<> runSweep(ScenarioStep step, StepResult *result);
-    void openWatch(const ScenarioStep &step, std::shared_ptr<api::WatchStream> stream, StepResult &result);
+    void openWatch(const ScenarioStep &step, std::shared_ptr<api::Watcher> stream, StepResult &result);
     ClientState &client(const std::string &name);
     // The transport of a client: with its identity's bearer token when it has one.
     std::shared_ptr<Transport> transportFor(const std::string &client);

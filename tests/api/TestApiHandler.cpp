@@ -5,7 +5,7 @@
 
 #include "RegistryTestSupport.h"
 #include "api/ApiHandler.h"
-#include "api/WatchStream.h"
+#include "api/Watcher.h"
 
 using namespace rvscope;
 using api::ApiRequest;

@@ -6,7 +6,7 @@
 
 #include "SimTestSupport.h"
 #include "api/AccessControl.h"
-#include "api/WatchStream.h"
+#include "api/Watcher.h"
 #include "auth/Policy.h"
 #include "auth/TokenFile.h"
 #include "sim/NodeGraphFeeder.h"

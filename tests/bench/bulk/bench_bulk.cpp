@@ -67,10 +67,10 @@ int serve(int argc, char **argv)
     QCoro::waitFor(registry->bootstrap()).value();
     auto handler = std::make_shared<api::ApiHandler>(registry);
     server::ApiServer server(handler);
-    bulk::BulkWatchSession::Options options;
+    api::BulkWatchSession::Options options;
     options.maxChannels = 100000;
     server.setBulkWatchOptions(options);
-    server.setMaxWatches(100000);
+    handler->openWatches().setMax(100000);
     const quint16 port = server.start(QHostAddress::LocalHost, 0);
     std::printf("%u\n", unsigned(port));
     std::fflush(stdout);

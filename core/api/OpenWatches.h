@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <unordered_map>
+
+#include "api/WatchLimits.h"
+#include "auth/Attributes.h"
+#include "model/Status.h"
+
+namespace rvscope::api {
+
+class AccessControl;
+class Watcher;
+
+// Every open watch of the API, whatever carries it (a watch request over HTTP or WebSocket,
+// a bulk watch channel, or the lab's in-process clients): the one place that owns them while
+// they are open, bounds how many may be open at once, re-authorizes them, and ends those of a
+// server that stops. A watcher leaves when it ends or closes. Core thread only.
+class OpenWatches final {
+public:
+    OpenWatches();
+    ~OpenWatches();
+    OpenWatches(const OpenWatches &) = delete;
+    OpenWatches &operator=(const OpenWatches &) = delete;
+
+    void setMax(std::size_t max) { m_max = max; }
+    // The 429 for one more watch, or nullopt when there is room.
+    std::optional<model::Status> admit() const;
+    // Holds `watcher` until it ends. With `attributes` (access control is on), the re-check
+    // authorizes them again and again.
+    void add(const std::shared_ptr<Watcher> &watcher, std::optional<auth::Attributes> attributes = {});
+    // Ends, with an ERROR event carrying the 403 Status, every watch `access` no longer
+    // allows. Returns how many.
+    int recheck(const AccessControl &access);
+    // `server` carries `watcher` (an HTTP or WebSocket watch it attached a transport to).
+    void claim(const std::shared_ptr<Watcher> &watcher, const void *server);
+    // Ends, through their transports, the watches `server` carries (a chunked stream gets
+    // its last chunk): the server stops.
+    void endAll(const void *server);
+
+    std::size_t count() const { return m_state->watches.size(); }
+    // The watches `server` carries.
+    std::size_t countOf(const void *server) const;
+    // Those re-checked against access control.
+    std::size_t authorizedCount() const;
+
+private:
+    struct Entry {
+        std::shared_ptr<Watcher> watcher;
+        std::optional<auth::Attributes> attributes;
+        const void *server = nullptr;
+    };
+    // Shared with the watchers' finished callbacks, which may outlive this.
+    struct State {
+        std::unordered_map<const Watcher *, Entry> watches;
+    };
+    std::shared_ptr<State> m_state;
+    std::size_t m_max = DEFAULT_MAX_WATCHES;
+};
+
+} // namespace rvscope::api

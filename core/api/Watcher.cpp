@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: MIT
+#include "api/Watcher.h"
+
+#include "model/StatusErrors.h"
+
+namespace rvscope::api {
+namespace {
+// A timer may be stopped from its own timeout: let the event loop delete it.
+void dropTimer(std::unique_ptr<QTimer> &timer)
+{
+    if (timer) {
+        timer->stop();
+        timer.release()->deleteLater();
+    }
+}
+
+registry::WatchEvent errorEvent(const model::Status &status)
+{
+    registry::WatchEvent event;
+    event.type = registry::WatchEventType::Error;
+    event.error = status;
+    return event;
+}
+} // namespace
+
+Watcher::Watcher(Options options)
+    : m_options(std::move(options))
+{
+}
+
+Watcher::~Watcher()
+{
+    stopTimers();
+}
+
+registry::WatchSink Watcher::sink()
+{
+    std::weak_ptr<Watcher> weak = weak_from_this();
+    return [weak](const registry::WatchEvent &event) {
+        auto self = weak.lock();
+        if (!self || self->m_ended || self->m_finishPending)
+            return;
+        self->deliver(registry::watchEventLine(event), event);
+        if (event.type == registry::WatchEventType::Error)
+            self->finish(/*tooSlow=*/false);
+    };
+}
+
+void Watcher::setHandle(storage::WatchHandle handle)
+{
+    m_handle = std::move(handle);
+}
+
+void Watcher::deliver(std::shared_ptr<const std::string> line, const registry::WatchEvent &event)
+{
+    if (!m_transport) {
+        m_pending.emplace_back(std::move(line), event);
+        return;
+    }
+    if (endIfTooSlow())
+        return;
+    hand(*line, event);
+}
+
+void Watcher::hand(const std::string &line, const registry::WatchEvent &event)
+{
+    m_transport->send(line);
+    if (m_options.onDelivered)
+        m_options.onDelivered(event);
+}
+
+bool Watcher::endIfTooSlow()
+{
+    if (m_options.maxBacklogBytes == 0)
+        return false;
+    const std::size_t backlog = m_transport->backlog();
+    if (backlog <= m_options.maxBacklogBytes)
+        return false;
+    const registry::WatchEvent error = errorEvent(model::errors::watchTooSlow(backlog, m_options.maxBacklogBytes));
+    hand(registry::watchEventJson(error), error);
+    finish(/*tooSlow=*/true);
+    return true;
+}
+
+void Watcher::attach(std::shared_ptr<WatchTransport> transport)
+{
+    m_transport = std::move(transport);
+    // Queued before the transport existed: handed over whole (the backlog check starts now).
+    while (!m_pending.empty() && m_transport) {
+        auto [line, event] = std::move(m_pending.front());
+        m_pending.pop_front();
+        hand(*line, event);
+    }
+    if (m_finishPending) {
+        finish(/*tooSlow=*/false);
+        return;
+    }
+    if (!m_transport || m_ended)
+        return;
+    std::weak_ptr<Watcher> weak = weak_from_this();
+    if (m_options.timeoutMs > 0) {
+        m_timeout = std::make_unique<QTimer>();
+        m_timeout->setSingleShot(true);
+        QObject::connect(m_timeout.get(), &QTimer::timeout, m_timeout.get(), [weak] {
+            if (auto self = weak.lock())
+                self->finish(/*tooSlow=*/false);
+        });
+        m_timeout->start(m_options.timeoutMs);
+    }
+    if (m_options.bookmarkIntervalMs > 0 && m_options.currentRevision) {
+        m_bookmarks = std::make_unique<QTimer>();
+        QObject::connect(m_bookmarks.get(), &QTimer::timeout, m_bookmarks.get(), [weak] {
+            if (auto self = weak.lock())
+                self->sendBookmark();
+        });
+        m_bookmarks->start(m_options.bookmarkIntervalMs);
+    }
+}
+
+void Watcher::attach(std::function<void(const std::string &)> onEvent, std::function<void()> onEnd)
+{
+    attach(std::make_shared<CallbackTransport>(std::move(onEvent), std::move(onEnd)));
+}
+
+QCoro::Task<> Watcher::sendBookmark()
+{
+    std::weak_ptr<Watcher> weak = weak_from_this();
+    const std::int64_t revision = co_await m_options.currentRevision();
+    auto self = weak.lock();
+    if (!self || self->m_ended)
+        co_return;
+    const registry::WatchEvent bookmark = registry::bookmarkEvent(m_options.kind, m_options.apiVersion, revision);
+    deliver(registry::watchEventLine(bookmark), bookmark);
+}
+
+void Watcher::endWithError(const model::Status &status)
+{
+    sink()(errorEvent(status));
+}
+
+void Watcher::finish(bool tooSlow)
+{
+    if (m_ended)
+        return;
+    if (!m_transport) {
+        // Not attached yet: end right after the queued events are handed over.
+        m_finishPending = true;
+        m_handle.stop();
+        return;
+    }
+    m_ended = true;
+    m_handle.stop();
+    stopTimers();
+    // Keeps the watcher alive through the transport's end, which may drop the last owner.
+    std::shared_ptr<Watcher> self = shared_from_this();
+    std::shared_ptr<WatchTransport> transport = std::move(m_transport);
+    transport->end(tooSlow);
+    notifyFinished();
+}
+
+void Watcher::close()
+{
+    // Alive to the end of this, even if notifyFinished() drops the last owner.
+    std::shared_ptr<Watcher> self = weak_from_this().lock();
+    m_ended = true;
+    m_handle.stop();
+    stopTimers();
+    m_transport.reset();
+    m_pending.clear();
+    notifyFinished();
+}
+
+void Watcher::stopTimers()
+{
+    dropTimer(m_timeout);
+    dropTimer(m_bookmarks);
+}
+
+void Watcher::notifyFinished()
+{
+    if (auto onFinished = std::move(m_onFinished))
+        onFinished();
+}
+
+} // namespace rvscope::api

@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include <QtCore/QTimer>
+#include <qcoro/qcorotask.h>
+
+#include "model/Status.h"
+#include "registry/StoreTypes.h"
+#include "storage/WatchHandle.h"
+
+namespace rvscope::api {
+
+// Where a watcher's events go: chunked JSON lines of an HTTP response, WebSocket text
+// frames, a bulk watch channel's frames (server/WatchTransports.h, api/BulkWatchSession),
+// or callbacks in process. Core thread only.
+class WatchTransport {
+public:
+    virtual ~WatchTransport() = default;
+    // One event's JSON ({"type":...,"object":...}, no newline), in order.
+    virtual void send(const std::string &event) = 0;
+    // Bytes handed to send() that the client has not taken yet; 0 when none or unknown.
+    virtual std::size_t backlog() const { return 0; }
+    // The watch is over, after its last event (the ERROR, when it ended with one). Called
+    // once. `tooSlow`: it ended because its client fell too far behind.
+    virtual void end(bool tooSlow) = 0;
+};
+
+// A transport of callbacks: the lab's own watches (scenarios, the window) and tests.
+class CallbackTransport final : public WatchTransport {
+public:
+    CallbackTransport(std::function<void(const std::string &event)> onEvent, std::function<void()> onEnd)
+        : m_onEvent(std::move(onEvent))
+        , m_onEnd(std::move(onEnd))
+    {
+    }
+    void send(const std::string &event) override { m_onEvent(event); }
+    void end(bool) override
+    {
+        if (auto onEnd = std::move(m_onEnd))
+            onEnd();
+    }
+
+private:
+    std::function<void(const std::string &)> m_onEvent;
+    std::function<void()> m_onEnd;
+};
+
+// One open watch as the API delivers it, whatever carries it (a watch request over HTTP or
+// WebSocket, or one channel of a bulk watch session): the registry's events in their wire
+// form (serialized once for every watcher of the event: registry::watchEventLine), queued
+// until a transport attaches, then handed over in order. It ends with an ERROR event (a
+// too-old resourceVersion, an endWithError() such as the ACL re-check's 403), at its timeout
+// (timeoutSeconds, or 30-60 minutes like upstream), or silently with close() (the client
+// left, the server stops). Optional BOOKMARK events carry the current revision.
+//
+// A client that stops reading never slows writers or other watchers: once the transport
+// holds more than maxBacklogBytes for the client, the next event is replaced by an ERROR
+// event with a 410 Expired Status (watchTooSlow) and the watch ends, so that the client
+// relists, as the apiserver's cacher drops a watcher whose buffer stays full. Every event
+// handed over (ERROR and BOOKMARK included) goes to onDelivered (the journal). Core thread
+// only; hold by shared_ptr.
+class Watcher final : public std::enable_shared_from_this<Watcher> {
+public:
+    struct Options {
+        std::string kind; // of the watched type, for BOOKMARK objects
+        std::string apiVersion;
+        int timeoutMs = 0;          // 0: none
+        int bookmarkIntervalMs = 0; // 0: no bookmarks
+        // For bookmarks: the revision the watch has caught up with (storage's current).
+        std::function<QCoro::Task<std::int64_t>()> currentRevision;
+        std::size_t maxBacklogBytes = 0; // 0: unbounded
+        // Each event as it is handed to the transport (never before attach()).
+        std::function<void(const registry::WatchEvent &)> onDelivered;
+        // The bulk watch channel it is (its id in its session); 0 for a watch of its own.
+        std::int64_t channel = 0;
+    };
+
+    explicit Watcher(Options options);
+    ~Watcher();
+    Watcher(const Watcher &) = delete;
+    Watcher &operator=(const Watcher &) = delete;
+
+    // The sink to give the registry; it may be called before attach().
+    registry::WatchSink sink();
+    void setHandle(storage::WatchHandle handle);
+
+    // Starts delivering through `transport`: first what was queued, then as it comes. Starts
+    // the timers; the backlog limit applies from then on.
+    void attach(std::shared_ptr<WatchTransport> transport);
+    // attach() with a CallbackTransport.
+    void attach(std::function<void(const std::string &event)> onEvent, std::function<void()> onEnd);
+    // Ends the watch with an ERROR event carrying `status`, after what was queued.
+    void endWithError(const model::Status &status);
+    // Ends the watch as its timeout does: the transport's end, no event (the server stops).
+    void end() { finish(/*tooSlow=*/false); }
+    // The client went away or the server stops: nothing more is sent, the transport is
+    // dropped without end().
+    void close();
+    // Called once when the watch ends or closes (OpenWatches forgets it then).
+    void setOnFinished(std::function<void()> onFinished) { m_onFinished = std::move(onFinished); }
+
+    bool ended() const { return m_ended; }
+    std::int64_t channel() const { return m_options.channel; }
+    void setChannel(std::int64_t channel) { m_options.channel = channel; }
+    const Options &options() const { return m_options; }
+
+private:
+    void deliver(std::shared_ptr<const std::string> line, const registry::WatchEvent &event);
+    void hand(const std::string &line, const registry::WatchEvent &event);
+    // True (and the watch ended with the 410) when the client fell too far behind.
+    bool endIfTooSlow();
+    void finish(bool tooSlow);
+    void stopTimers();
+    void notifyFinished();
+    QCoro::Task<> sendBookmark();
+
+    Options m_options;
+    storage::WatchHandle m_handle;
+    // Queued before attach(): the line and the event it came from (for onDelivered).
+    std::deque<std::pair<std::shared_ptr<const std::string>, registry::WatchEvent>> m_pending;
+    std::shared_ptr<WatchTransport> m_transport;
+    std::unique_ptr<QTimer> m_timeout;
+    std::unique_ptr<QTimer> m_bookmarks;
+    std::function<void()> m_onFinished;
+    bool m_ended = false;
+    bool m_finishPending = false;
+};
+
+} // namespace rvscope::api
