@@ -11,38 +11,22 @@
 #include <QtNetwork/QTcpSocket>
 #include <QtTest/QtTest>
 
+#include "RawHttp.h"
+
 namespace {
 
 constexpr int WAIT_MS = 5000;
 
-struct HttpReply {
-    int status = 0;
-    QByteArray body;
-};
+using rvscope::testing::HttpReply;
 
-// One request on its own connection (Connection: close), optionally with a bearer token.
+// One request on its own connection, optionally with a bearer token.
 HttpReply http(quint16 port, const QByteArray &method, const QByteArray &path, const QByteArray &body = {},
                const QByteArray &token = {}, const QByteArray &contentType = "application/json")
 {
-    QTcpSocket socket;
-    socket.connectToHost(QHostAddress::LocalHost, port);
-    if (!socket.waitForConnected(WAIT_MS))
-        return {};
-    QByteArray request = method + ' ' + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
-                         "Accept: application/json\r\n";
+    QList<QByteArray> headers{"Accept: application/json"};
     if (!token.isEmpty())
-        request += "Authorization: Bearer " + token + "\r\n";
-    if (!body.isEmpty())
-        request += "Content-Type: " + contentType + "\r\nContent-Length: " + QByteArray::number(body.size()) + "\r\n";
-    socket.write(request + "\r\n" + body);
-    QByteArray response;
-    while (socket.state() == QAbstractSocket::ConnectedState && socket.waitForReadyRead(WAIT_MS))
-        response += socket.readAll();
-    response += socket.readAll();
-    HttpReply reply;
-    reply.status = response.mid(9, 3).toInt();
-    reply.body = response.mid(response.indexOf("\r\n\r\n") + 4);
-    return reply;
+        headers << "Authorization: Bearer " + token;
+    return rvscope::testing::exchange(port, method, path, body, headers, contentType);
 }
 
 QByteArray configMap(const QByteArray &name, const QByteArray &value)

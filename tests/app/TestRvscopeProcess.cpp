@@ -14,45 +14,16 @@
 
 #include <nlohmann/json.hpp>
 
+#include "RawHttp.h"
+
 namespace {
 
-struct HttpReply {
-    int status = 0;
-    QByteArray headers;
-    QByteArray body;
-};
-
-// Reads one Content-Length-framed response from a keep-alive connection.
-HttpReply readReply(QTcpSocket &socket)
-{
-    QByteArray buffer;
-    HttpReply reply;
-    QElapsedTimer timer;
-    timer.start();
-    while (timer.elapsed() < 5000) {
-        const qsizetype end = buffer.indexOf("\r\n\r\n");
-        if (end >= 0) {
-            reply.headers = buffer.left(end);
-            const auto length = QRegularExpression(QStringLiteral("Content-Length: (\\d+)"),
-                                                   QRegularExpression::CaseInsensitiveOption)
-                                    .match(QString::fromLatin1(reply.headers));
-            const qsizetype bodyLength = length.hasMatch() ? length.captured(1).toLongLong() : 0;
-            if (buffer.size() >= end + 4 + bodyLength) {
-                reply.status = reply.headers.mid(9, 3).toInt();
-                reply.body = buffer.mid(end + 4, bodyLength);
-                return reply;
-            }
-        }
-        if (!socket.waitForReadyRead(1000) && socket.state() != QAbstractSocket::ConnectedState)
-            break;
-        buffer += socket.readAll();
-    }
-    return reply;
-}
+using rvscope::testing::HttpReply;
+using rvscope::testing::readReply;
 
 HttpReply request(QTcpSocket &socket, const QByteArray &path)
 {
-    socket.write("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: application/json\r\n\r\n");
+    socket.write(rvscope::testing::rawRequest("GET", path, {}, {"Accept: application/json"}));
     return readReply(socket);
 }
 
@@ -287,8 +258,7 @@ void TestRvscopeProcess::testSeparateStorageSeries()
     socket.connectToHost(QHostAddress::LocalHost, port);
     QVERIFY(socket.waitForConnected(5000));
     auto post = [&socket](const QByteArray &path, const QByteArray &body) {
-        socket.write("POST " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                     "Content-Length: " + QByteArray::number(body.size()) + "\r\n\r\n" + body);
+        socket.write(rvscope::testing::rawRequest("POST", path, body));
         return readReply(socket);
     };
     auto rvOf = [](const HttpReply &reply) {
@@ -397,14 +367,8 @@ void TestRvscopeProcess::testClientProcessAgainstServe()
     const int landed = summary.value(QStringLiteral("succeeded")).toInt();
     QCOMPARE(landed + summary.value(QStringLiteral("failed")).toInt(), 60);
     // The counter holds exactly the landed increments: no update was lost over HTTP either.
-    QTcpSocket socket;
-    socket.connectToHost(QHostAddress::LocalHost, port);
-    QVERIFY(socket.waitForConnected(5000));
-    socket.write("GET /api/v1/namespaces/default/configmaps/counter-0 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
-    QByteArray response;
-    while (socket.waitForReadyRead(5000))
-        response += socket.readAll();
-    const QJsonObject object = QJsonDocument::fromJson(response.mid(response.indexOf("\r\n\r\n") + 4)).object();
+    const HttpReply counter = rvscope::testing::exchange(port, "GET", "/api/v1/namespaces/default/configmaps/counter-0");
+    const QJsonObject object = QJsonDocument::fromJson(counter.body).object();
     QCOMPARE(object.value(QStringLiteral("data")).toObject().value(QStringLiteral("counter")).toString(),
              QString::number(landed));
     server.terminate();

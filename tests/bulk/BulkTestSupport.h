@@ -6,61 +6,15 @@
 
 #include <nlohmann/json.hpp>
 
-#include "RegistryTestSupport.h"
-#include "api/ApiHandler.h"
-#include "server/ApiServer.h"
+#include "ServerFixture.h"
 
-// A registry served by a real ApiServer on 127.0.0.1 (port 0), and a bulk watch client.
+// A bulk watch client on a ServerFixture.
 namespace rvscope::testing {
 
 inline const QString BULK_PATH = QStringLiteral("/apis/bulk.k8s.io/v1/bulkgetoperations");
 
-struct BulkFixture {
-    RegistryFixture registryFixture;
-    std::shared_ptr<registry::Registry> registry;
-    std::shared_ptr<api::ApiHandler> handler;
-    std::unique_ptr<server::ApiServer> server;
-    quint16 port = 0;
-
-    explicit BulkFixture(std::map<std::string, std::shared_ptr<storage::Storage>> separate = {},
-                         api::ApiHandler::Options handlerOptions = {})
-        : registryFixture(std::move(separate))
-        , registry(registryFixture.registry.get(), [](registry::Registry *) {})
-        , handler(std::make_shared<api::ApiHandler>(registry, handlerOptions))
-        , server(std::make_unique<server::ApiServer>(handler))
-    {
-        port = server->start(QHostAddress::LocalHost, 0);
-    }
-
-    std::shared_ptr<registry::Store> store(const std::string &resource) const
-    {
-        return registryFixture.store("", "v1", resource);
-    }
-    model::ObjectPtr create(const std::string &resource, nlohmann::json object, const std::string &ns = "default")
-    {
-        auto created = run(store(resource)->create(ns, model::Object(std::move(object)), registry::WriteOptions()));
-        return created.value();
-    }
-    model::ObjectPtr createConfigMap(const std::string &name, const std::string &ns = "default",
-                                     const std::map<std::string, std::string> &labels = {})
-    {
-        nlohmann::json object = {{"metadata", {{"name", name}}}, {"data", {{"a", "1"}}}};
-        if (!labels.empty())
-            object["metadata"]["labels"] = labels;
-        return create("configmaps", std::move(object), ns);
-    }
-    model::ObjectPtr createSecret(const std::string &name, const std::string &ns = "default")
-    {
-        return create("secrets", {{"metadata", {{"name", name}}}, {"data", {{"k", "dg=="}}}}, ns);
-    }
-    model::ObjectPtr touchConfigMap(const std::string &name, const std::string &value, const std::string &ns = "default")
-    {
-        const std::string patch = R"({"data":{"a":")" + value + R"("}})";
-        auto updated = run(store("configmaps")->update(ns, name, mergePatch(patch.c_str()), registry::WriteOptions()));
-        return updated.value().object;
-    }
-    std::int64_t currentRevision() const { return run(registryFixture.storage->currentRevision()).value(); }
-};
+// The bulk tests' server: a registry served on 127.0.0.1 (ServerFixture.h).
+using BulkFixture = ServerFixture;
 
 inline nlohmann::json selector(const std::string &resource, nlohmann::json options = nlohmann::json::object())
 {
@@ -123,6 +77,15 @@ public:
     {
         return QTest::qWaitFor([&] { return events(channel).size() >= count; }, timeoutMs);
     }
+    // A barrier instead of a wait: a request the session always answers (closing a channel
+    // that does not exist), sent now. Frames reach the client in the order the server wrote
+    // them, so once its answer is here, every event of what happened before it is too.
+    bool sync()
+    {
+        const std::int64_t id = m_nextSyncId++;
+        send({{"id", id}, {"closeWatch", {{"channel", 1 << 30}}}});
+        return !response(id).is_null();
+    }
     std::size_t eventCount() const
     {
         std::size_t count = 0;
@@ -135,6 +98,7 @@ public:
 
 private:
     QWebSocket m_socket;
+    std::int64_t m_nextSyncId = 1'000'000'000;
 };
 
 } // namespace rvscope::testing

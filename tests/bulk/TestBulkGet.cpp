@@ -4,11 +4,15 @@
 #include <QtNetwork/QTcpSocket>
 
 #include "BulkTestSupport.h"
+#include "RawHttp.h"
 #include "bulk/BulkGet.h"
 #include "model/StatusErrors.h"
 
 using namespace rvscope;
 using testing::BulkFixture;
+using testing::HttpReply;
+using testing::rawRequest;
+using testing::readReply;
 using testing::run;
 using testing::selector;
 
@@ -203,13 +207,11 @@ void TestBulkGet::testOverRealSocket()
     QTcpSocket socket;
     socket.connectToHost(QHostAddress::LocalHost, fixture.port);
     QVERIFY(socket.waitForConnected(5000));
-    socket.write("POST /apis/bulk.k8s.io/v1/bulkgetoperations HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                 "Content-Length: "
-                 + QByteArray::number(body.size()) + "\r\n\r\n" + body);
-    QByteArray answer;
-    QVERIFY(QTest::qWaitFor([&] { answer += socket.readAll(); return answer.endsWith("]}\n"); }, 5000));
-    QCOMPARE(answer.mid(9, 3), QByteArray("200"));
-    const auto list = nlohmann::json::parse(answer.mid(answer.indexOf("\r\n\r\n") + 4).toStdString());
+    socket.write(rawRequest("POST", "/apis/bulk.k8s.io/v1/bulkgetoperations", body));
+    const HttpReply answer = readReply(socket);
+    QVERIFY(answer.body.endsWith("]}\n"));
+    QCOMPARE(answer.status, 200);
+    const auto list = nlohmann::json::parse(answer.body.toStdString());
     QCOMPARE(names(list), (std::vector<std::string>{"ConfigMap/c1", "Secret/s1"}));
 }
 

@@ -4,11 +4,14 @@
 #include <QtNetwork/QTcpSocket>
 
 #include "BulkTestSupport.h"
+#include "RawHttp.h"
 #include "model/StatusErrors.h"
 
 using namespace rvscope;
 using testing::BulkClient;
 using testing::BulkFixture;
+using testing::rawRequest;
+using testing::readReply;
 using testing::run;
 using testing::selector;
 using testing::watchRequest;
@@ -115,7 +118,7 @@ void TestBulkWatchSession::testSameObjectOnTwoChannels()
     QVERIFY(client.waitEvents(2, 1));
     QCOMPARE(nameOf(client.events(1)[0]), "shared");
     QCOMPARE(client.events(1)[0], client.events(2)[0]);
-    QTest::qWait(50);
+    QVERIFY(client.sync()); // every event before it has arrived
     QCOMPARE(client.events(3).size(), std::size_t(0));
 }
 
@@ -179,7 +182,7 @@ void TestBulkWatchSession::testCloseWatch()
     QCOMPARE(client.response(3), nlohmann::json({{"requestId", 3}, {"channel", 1}}));
     fixture.createConfigMap("after");
     QVERIFY(client.waitEvents(2, 1));
-    QTest::qWait(50);
+    QVERIFY(client.sync()); // every event before it has arrived
     QCOMPARE(client.events(1).size(), std::size_t(0));
     QCOMPARE(fixture.server->bulkWatchSessions().at(0)->channelCount(), std::size_t(1));
 }
@@ -291,15 +294,14 @@ void TestBulkWatchSession::testMalformedFramesNeverKillTheSession()
     QTcpSocket http;
     http.connectToHost(QHostAddress::LocalHost, fixture.port);
     QVERIFY(http.waitForConnected(5000));
-    http.write("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n");
-    QByteArray answer;
-    QVERIFY(QTest::qWaitFor([&] { answer += http.readAll(); return answer.endsWith("ok"); }, 5000));
+    http.write(rawRequest("GET", "/healthz"));
+    QCOMPARE(readReply(http).body, QByteArray("ok"));
 }
 
 void TestBulkWatchSession::testChannelLimit()
 {
     BulkFixture fixture;
-    bulk::BulkWatchSession::Options options;
+    api::BulkWatchSession::Options options;
     options.maxChannels = 2;
     fixture.server->setBulkWatchOptions(options);
     BulkClient client(fixture.port);
@@ -321,7 +323,7 @@ void TestBulkWatchSession::testChannelLimit()
 void TestBulkWatchSession::testAuthorizerRejectsPerChannel()
 {
     BulkFixture fixture;
-    bulk::BulkWatchSession::Options options;
+    api::BulkWatchSession::Options options;
     options.user = "system:node:n1";
     std::vector<std::string> asked;
     options.authorize = [&asked](const std::string &user, const std::string &verb, const std::string &,
@@ -346,7 +348,7 @@ void TestBulkWatchSession::testAuthorizerRejectsPerChannel()
     fixture.createSecret("allowed");
     fixture.createSecret("other");
     QVERIFY(client.waitEvents(1, 1));
-    QTest::qWait(50);
+    QVERIFY(client.sync()); // every event before it has arrived
     QCOMPARE(client.events(1).size(), std::size_t(1));
     QCOMPARE(nameOf(client.events(1)[0]), "allowed");
 }
@@ -370,14 +372,14 @@ void TestBulkWatchSession::testCloseChannelSendsErrorAndOthersContinue()
     fixture.createSecret("s");
     fixture.createConfigMap("c");
     QVERIFY(client.waitEvents(2, 1));
-    QTest::qWait(50);
+    QVERIFY(client.sync()); // every event before it has arrived
     QCOMPARE(client.events(1).size(), std::size_t(1));
 }
 
 void TestBulkWatchSession::testStalledReaderLosesOnlyItsBusyChannels()
 {
     BulkFixture fixture;
-    fixture.server->setMaxWatchBacklog(1024 * 1024);
+    fixture.handler->setMaxWatchBacklog(1024 * 1024);
     BulkClient client(fixture.port);
     QVERIFY(client.waitConnected());
     client.send(watchRequest(1, selector("configmaps", {{"namespace", "default"}})));
@@ -417,7 +419,7 @@ void TestBulkWatchSession::testStalledReaderLosesOnlyItsBusyChannels()
     QVERIFY(client.waitEvents(2, 1));
     QCOMPARE(client.events(2)[0]["object"]["metadata"]["name"], "after");
     fixture.createConfigMap("ignored");
-    QTest::qWait(50);
+    QVERIFY(client.sync()); // every event before it has arrived
     QCOMPARE(client.events(1).size(), events.size());
 }
 
@@ -425,12 +427,28 @@ void TestBulkWatchSession::testChannelsAreJournaledLikeWatches()
 {
     BulkFixture fixture;
     std::vector<api::OperationReport> operations;
-    std::vector<api::DeliveryReport> deliveries;
+    // What the journal would record of each delivery (history::WatchDelivery's fields).
+    struct Delivery {
+        std::uint64_t operationId = 0;
+        std::string type;
+        std::string key;
+        std::string message;
+    };
+    std::vector<Delivery> deliveries;
     fixture.handler->setObserver([&operations](const api::OperationReport &report) -> std::uint64_t {
         operations.push_back(report);
         return 100 + operations.size();
     });
-    fixture.handler->setDeliveryObserver([&deliveries](const api::DeliveryReport &report) { deliveries.push_back(report); });
+    fixture.handler->setDeliveryObserver(
+        [&deliveries](std::uint64_t operationId, const std::string &resource, const registry::WatchEvent &event) {
+            Delivery delivery{operationId, registry::watchEventTypeName(event.type), {}, {}};
+            if (event.object && !event.object->name().empty())
+                delivery.key = resource + '/' + event.object->namespaceName() + '/' + event.object->name();
+            if (event.error)
+                delivery.message = std::to_string(event.error->code) + ' ' + event.error->reason + ": "
+                    + event.error->message;
+            deliveries.push_back(delivery);
+        });
     fixture.createConfigMap("before");
     BulkClient client(fixture.port);
     QVERIFY(client.waitConnected());
@@ -486,7 +504,7 @@ void TestBulkWatchSession::testChannelsIntrospection()
 void TestBulkWatchSession::testClosingTheSocketClosesEveryChannel()
 {
     BulkFixture fixture;
-    std::shared_ptr<bulk::BulkWatchSession> session;
+    std::shared_ptr<api::BulkWatchSession> session;
     {
         BulkClient client(fixture.port);
         QVERIFY(client.waitConnected());

@@ -2,8 +2,10 @@
 """Starts `rvscope serve --listen 127.0.0.1:0` for an end-to-end test and stops it."""
 import os
 import re
+import select
 import subprocess
 import tempfile
+import time
 
 
 class RvscopeServer:
@@ -41,3 +43,31 @@ def kubectl(server, *args, input=None, env=None, check=True):
     if check and result.returncode != 0:
         raise AssertionError(f"{' '.join(args)} failed ({result.returncode}):\n{result.stdout}\n{result.stderr}")
     return result
+
+
+class LineReader:
+    """The stdout of a running process, line by line, with a deadline instead of sleeps."""
+
+    def __init__(self, process):
+        self.process = process
+        self.buffer = ""
+
+    def until(self, wanted, timeout=20):
+        """Returns the lines read until one contains `wanted` (that line included)."""
+        lines = []
+        deadline = time.monotonic() + timeout
+        while True:
+            while "\n" in self.buffer:
+                line, self.buffer = self.buffer.split("\n", 1)
+                lines.append(line)
+                if wanted in line:
+                    return lines
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"no line with {wanted!r} after {lines!r}")
+            ready, _, _ = select.select([self.process.stdout], [], [], left)
+            if ready:
+                chunk = os.read(self.process.stdout.fileno(), 65536).decode()
+                if not chunk:
+                    raise AssertionError(f"the process ended before {wanted!r}: {lines!r}")
+                self.buffer += chunk

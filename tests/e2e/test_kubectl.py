@@ -9,7 +9,7 @@ import tempfile
 import time
 import unittest
 
-from rvscope_server import RvscopeServer, kubectl
+from rvscope_server import LineReader, RvscopeServer, kubectl
 
 BINARY = os.environ["RVSCOPE_BINARY"]
 
@@ -109,13 +109,17 @@ class KubectlEndToEnd(unittest.TestCase):
         watcher = subprocess.Popen(
             ["kubectl", f"--server={self.server.url}", f"--cache-dir={cache}", "get", "cm", "foo", "-w",
              "--output-watch-events", "-o", "json"],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        time.sleep(1.5)
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        # Barriers instead of sleeps: the first event says the watch is open, the DELETED
+        # one that everything before it arrived.
+        reader = LineReader(watcher)
+        lines = reader.until('"type":"ADDED"')
         self.k("patch", "cm", "foo", "--type", "merge", "-p", '{"data":{"a":"2"}}')
         self.k("delete", "cm", "foo")
-        time.sleep(1.0)
+        lines += reader.until('"type":"DELETED"')  # kubectl prints each event on one line
         watcher.terminate()
-        out, err = watcher.communicate(timeout=10)
+        _, err = watcher.communicate(timeout=10)
+        out = "\n".join(lines)
         decoder = json.JSONDecoder()
         events, index = [], 0
         while index < len(out.strip()):
@@ -124,7 +128,7 @@ class KubectlEndToEnd(unittest.TestCase):
             index = end
             while index < len(out) and out[index].isspace():
                 index += 1
-        self.assertEqual(events[-2:], ["MODIFIED", "DELETED"], out + err)
+        self.assertEqual(events[-2:], ["MODIFIED", "DELETED"], out + err.decode())
 
 
 if __name__ == "__main__":

@@ -6,7 +6,6 @@ be deleted, Status bodies byte for byte as Go writes them, upstream's decode and
 error texts, and the bound on a request's head."""
 import json
 import os
-import select
 import socket
 import subprocess
 import tempfile
@@ -15,7 +14,7 @@ import unittest
 import urllib.error
 import urllib.request
 
-from rvscope_server import RvscopeServer, kubectl
+from rvscope_server import LineReader, RvscopeServer, kubectl
 
 BINARY = os.environ["RVSCOPE_BINARY"]
 
@@ -30,34 +29,6 @@ spec:
   - name: kubernetes-serve-hostname
     image: registry.k8s.io/serve_hostname
 """
-
-
-class LineReader:
-    """The stdout of a running process, line by line, with a deadline instead of sleeps."""
-
-    def __init__(self, process):
-        self.process = process
-        self.buffer = ""
-
-    def until(self, wanted, timeout=20):
-        """Returns the lines read until one contains `wanted` (that line included)."""
-        lines = []
-        deadline = time.monotonic() + timeout
-        while True:
-            while "\n" in self.buffer:
-                line, self.buffer = self.buffer.split("\n", 1)
-                lines.append(line)
-                if wanted in line:
-                    return lines
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise AssertionError(f"no line with {wanted!r} after {lines!r}")
-            ready, _, _ = select.select([self.process.stdout], [], [], left)
-            if ready:
-                chunk = os.read(self.process.stdout.fileno(), 65536).decode()
-                if not chunk:
-                    raise AssertionError(f"the process ended before {wanted!r}: {lines!r}")
-                self.buffer += chunk
 
 
 class KubectlWire(unittest.TestCase):

@@ -9,6 +9,7 @@
 #include <QtTest/QtTest>
 
 #include "EngineTestSupport.h"
+#include "RawHttp.h"
 #include "engine/Engine.h"
 
 using rvscope::engine::BulkSessionList;
@@ -20,20 +21,11 @@ using rvscope::engine::ServerState;
 using rvscope::engine::test::collected;
 
 namespace {
+// One request on its own connection: the whole raw answer (empty when none came).
 QByteArray httpRequest(quint16 port, const QByteArray &method, const QByteArray &path, const QByteArray &body = {})
 {
-    QTcpSocket socket;
-    socket.connectToHost(QHostAddress::LocalHost, port);
-    if (!socket.waitForConnected(5000))
-        return {};
-    QByteArray request = method + ' ' + path + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n";
-    if (!body.isEmpty())
-        request += "Content-Type: application/json\r\nContent-Length: " + QByteArray::number(body.size()) + "\r\n";
-    socket.write(request + "\r\n" + body);
-    QByteArray response;
-    while (socket.waitForReadyRead(5000))
-        response += socket.readAll();
-    return response;
+    const rvscope::testing::HttpReply reply = rvscope::testing::exchange(port, method, path, body);
+    return reply.status == 0 ? QByteArray() : reply.headers + "\r\n\r\n" + reply.body;
 }
 } // namespace
 
@@ -159,7 +151,7 @@ void TestEngine::testHttpWatchDeliveriesAreJournaled()
     QTcpSocket watch;
     watch.connectToHost(QHostAddress::LocalHost, port);
     QVERIFY(watch.waitForConnected(5000));
-    watch.write("GET /api/v1/namespaces/default/configmaps?watch=true HTTP/1.1\r\nHost: x\r\n\r\n");
+    watch.write(rvscope::testing::rawRequest("GET", "/api/v1/namespaces/default/configmaps?watch=true"));
     QVERIFY(watch.waitForReadyRead(5000)); // the response head: the watch is registered
     for (int i = 0; i < 3; ++i)
         httpRequest(port, "POST", "/api/v1/namespaces/default/configmaps",

@@ -5,52 +5,17 @@
 #include <QtTest/QtTest>
 #include <QtWebSockets/QWebSocket>
 
-#include "RegistryTestSupport.h"
-#include "api/ApiHandler.h"
-#include "server/ApiServer.h"
+#include "RawHttp.h"
+#include "ServerFixture.h"
 
 using namespace rvscope;
 
 namespace {
-struct Fixture {
-    testing::RegistryFixture registryFixture;
-    std::shared_ptr<api::ApiHandler> handler;
-    std::unique_ptr<server::ApiServer> server;
-    quint16 port = 0;
-
-    Fixture()
-    {
-        std::shared_ptr<registry::Registry> registry(registryFixture.registry.get(), [](registry::Registry *) {});
-        handler = std::make_shared<api::ApiHandler>(registry);
-        server = std::make_unique<server::ApiServer>(handler);
-        port = server->start(QHostAddress::LocalHost, 0);
-    }
-};
-
-QByteArray request(const QByteArray &method, const QByteArray &path, const QByteArray &body = {})
-{
-    QByteArray out = method + ' ' + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n";
-    if (!body.isEmpty())
-        out += "Content-Type: application/json\r\nContent-Length: " + QByteArray::number(body.size()) + "\r\n";
-    return out + "\r\n" + body;
-}
-
-// Reads until `done(buffer)` holds, with the event loop running (the server is in-process).
-bool readUntil(QTcpSocket &socket, QByteArray &buffer, const std::function<bool(const QByteArray &)> &done)
-{
-    QElapsedTimer timer;
-    timer.start();
-    while (!done(buffer) && timer.elapsed() < 5000) {
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
-        buffer += socket.readAll();
-    }
-    return done(buffer);
-}
-
-int statusOf(const QByteArray &response)
-{
-    return response.mid(9, 3).toInt();
-}
+using testing::readUntil;
+using testing::readUntilClosed;
+using testing::statusOf;
+using testing::rawRequest;
+using Fixture = testing::ServerFixture;
 
 const QByteArray CM = R"({"metadata":{"name":"foo"},"data":{"a":"1"}})";
 } // namespace
@@ -81,11 +46,11 @@ void TestApiServer::testKeepAliveServesSeveralRequests()
     socket.connectToHost(QHostAddress::LocalHost, fixture.port);
     QVERIFY(socket.waitForConnected(5000));
     QByteArray buffer;
-    socket.write(request("POST", "/api/v1/namespaces/default/configmaps", CM));
+    socket.write(rawRequest("POST", "/api/v1/namespaces/default/configmaps", CM));
     QVERIFY(readUntil(socket, buffer, [](const QByteArray &b) { return b.contains("\"foo\""); }));
     QCOMPARE(statusOf(buffer), 201);
     buffer.clear();
-    socket.write(request("GET", "/api/v1/namespaces/default/configmaps/foo"));
+    socket.write(rawRequest("GET", "/api/v1/namespaces/default/configmaps/foo"));
     QVERIFY(readUntil(socket, buffer, [](const QByteArray &b) { return b.contains("\"foo\""); }));
     QCOMPARE(statusOf(buffer), 200);
     QVERIFY(buffer.contains("Content-Length: "));
@@ -97,7 +62,7 @@ void TestApiServer::testChunkedWatchStream()
     QTcpSocket watcher;
     watcher.connectToHost(QHostAddress::LocalHost, fixture.port);
     QVERIFY(watcher.waitForConnected(5000));
-    watcher.write(request("GET", "/api/v1/namespaces/default/configmaps?watch=true"));
+    watcher.write(rawRequest("GET", "/api/v1/namespaces/default/configmaps?watch=true"));
     QByteArray stream;
     QVERIFY(readUntil(watcher, stream, [](const QByteArray &b) { return b.contains("\r\n\r\n"); }));
     QCOMPARE(statusOf(stream), 200);
@@ -106,7 +71,7 @@ void TestApiServer::testChunkedWatchStream()
     QTcpSocket writer;
     writer.connectToHost(QHostAddress::LocalHost, fixture.port);
     QVERIFY(writer.waitForConnected(5000));
-    writer.write(request("POST", "/api/v1/namespaces/default/configmaps", CM));
+    writer.write(rawRequest("POST", "/api/v1/namespaces/default/configmaps", CM));
     QVERIFY(readUntil(watcher, stream, [](const QByteArray &b) { return b.contains("\"type\":\"ADDED\""); }));
     // Each event is one chunk ending in a newline (the Python client splits on it).
     QVERIFY(stream.contains("}\n\r\n"));
@@ -118,7 +83,7 @@ void TestApiServer::testWatchTimeoutEndsStream()
     QTcpSocket watcher;
     watcher.connectToHost(QHostAddress::LocalHost, fixture.port);
     QVERIFY(watcher.waitForConnected(5000));
-    watcher.write(request("GET", "/api/v1/namespaces/default/configmaps?watch=1&timeoutSeconds=1"));
+    watcher.write(rawRequest("GET", "/api/v1/namespaces/default/configmaps?watch=1&timeoutSeconds=1"));
     QByteArray stream;
     QVERIFY(readUntil(watcher, stream, [](const QByteArray &b) { return b.endsWith("0\r\n\r\n"); }));
     QCOMPARE(fixture.server->openWatchCount(), std::size_t(0));
@@ -130,7 +95,7 @@ void TestApiServer::testShutdownEndsWatches()
     QTcpSocket watcher;
     watcher.connectToHost(QHostAddress::LocalHost, fixture.port);
     QVERIFY(watcher.waitForConnected(5000));
-    watcher.write(request("GET", "/api/v1/namespaces/default/configmaps?watch=1"));
+    watcher.write(rawRequest("GET", "/api/v1/namespaces/default/configmaps?watch=1"));
     QByteArray stream;
     QVERIFY(readUntil(watcher, stream, [](const QByteArray &b) { return b.contains("\r\n\r\n"); }));
     QTRY_COMPARE(fixture.server->openWatchCount(), std::size_t(1));
@@ -153,7 +118,7 @@ void TestApiServer::testWebSocketWatch()
     QTcpSocket writer;
     writer.connectToHost(QHostAddress::LocalHost, fixture.port);
     QVERIFY(writer.waitForConnected(5000));
-    writer.write(request("POST", "/api/v1/namespaces/default/configmaps", CM));
+    writer.write(rawRequest("POST", "/api/v1/namespaces/default/configmaps", CM));
     QTRY_COMPARE(messages.size(), 1);
     const auto event = nlohmann::json::parse(messages[0].toStdString());
     QCOMPARE(event["type"], "ADDED");
@@ -171,12 +136,16 @@ void TestApiServer::testGarbageDoesNotStopTheServer()
     QVERIFY(garbage.waitForConnected(5000));
     garbage.write(QByteArray("\x00\x01\x02 this is not HTTP\r\n\r\n", 25));
     garbage.write(QByteArray(70000, 'x'));
-    QTest::qWait(50);
+    // As from Go's server: 400, then the connection closes (the barrier: it was handled).
+    QByteArray answer;
+    QVERIFY(readUntilClosed(garbage, answer));
+    QCOMPARE(statusOf(answer), 400);
+    QVERIFY(answer.contains("malformed HTTP request line"));
     QTcpSocket socket;
     socket.connectToHost(QHostAddress::LocalHost, fixture.port);
     QVERIFY(socket.waitForConnected(5000));
     QByteArray buffer;
-    socket.write(request("GET", "/healthz"));
+    socket.write(rawRequest("GET", "/healthz"));
     QVERIFY(readUntil(socket, buffer, [](const QByteArray &b) { return b.endsWith("ok"); }));
     QCOMPARE(statusOf(buffer), 200);
 }
@@ -184,24 +153,24 @@ void TestApiServer::testGarbageDoesNotStopTheServer()
 void TestApiServer::testWatchLimitRefusesWith429()
 {
     Fixture fixture;
-    fixture.server->setMaxWatches(1);
+    fixture.handler->openWatches().setMax(1);
     QTcpSocket first;
     first.connectToHost(QHostAddress::LocalHost, fixture.port);
     QVERIFY(first.waitForConnected(5000));
-    first.write(request("GET", "/api/v1/configmaps?watch=1"));
+    first.write(rawRequest("GET", "/api/v1/configmaps?watch=1"));
     QByteArray stream;
     QVERIFY(readUntil(first, stream, [](const QByteArray &b) { return b.contains("\r\n\r\n"); }));
     QTcpSocket second;
     second.connectToHost(QHostAddress::LocalHost, fixture.port);
     QVERIFY(second.waitForConnected(5000));
-    second.write(request("GET", "/api/v1/configmaps?watch=1"));
+    second.write(rawRequest("GET", "/api/v1/configmaps?watch=1"));
     QByteArray refused;
     QVERIFY(readUntil(second, refused, [](const QByteArray &b) { return b.contains("TooManyRequests"); }));
     QCOMPARE(statusOf(refused), 429);
     QVERIFY(refused.contains("Retry-After: 1"));
     // Plain requests are not limited.
     QByteArray listed;
-    second.write(request("GET", "/api/v1/configmaps"));
+    second.write(rawRequest("GET", "/api/v1/configmaps"));
     QVERIFY(readUntil(second, listed, [](const QByteArray &b) { return b.contains("ConfigMapList"); }));
 }
 
@@ -212,7 +181,7 @@ void TestApiServer::testIdleKeepAliveConnectionIsClosedButWatchesStay()
     QTcpSocket watcher;
     watcher.connectToHost(QHostAddress::LocalHost, fixture.port);
     QVERIFY(watcher.waitForConnected(5000));
-    watcher.write(request("GET", "/api/v1/namespaces/default/configmaps?watch=1"));
+    watcher.write(rawRequest("GET", "/api/v1/namespaces/default/configmaps?watch=1"));
     QByteArray stream;
     QVERIFY(readUntil(watcher, stream, [](const QByteArray &b) { return b.contains("\r\n\r\n"); }));
 
@@ -221,7 +190,7 @@ void TestApiServer::testIdleKeepAliveConnectionIsClosedButWatchesStay()
     idle.connectToHost(QHostAddress::LocalHost, fixture.port);
     QVERIFY(idle.waitForConnected(5000));
     QByteArray buffer;
-    idle.write(request("GET", "/healthz"));
+    idle.write(rawRequest("GET", "/healthz"));
     QVERIFY(readUntil(idle, buffer, [](const QByteArray &b) { return b.endsWith("ok"); }));
     // Idle after its response: the server hangs up (the 150 ms idle timeout).
     QVERIFY(closed.wait(5000));
@@ -231,7 +200,7 @@ void TestApiServer::testIdleKeepAliveConnectionIsClosedButWatchesStay()
     QTcpSocket writer;
     writer.connectToHost(QHostAddress::LocalHost, fixture.port);
     QVERIFY(writer.waitForConnected(5000));
-    writer.write(request("POST", "/api/v1/namespaces/default/configmaps", CM));
+    writer.write(rawRequest("POST", "/api/v1/namespaces/default/configmaps", CM));
     QVERIFY(readUntil(watcher, stream, [](const QByteArray &b) { return b.contains("\"type\":\"ADDED\""); }));
 }
 
@@ -251,21 +220,8 @@ void TestApiServer::testOversizedHeadersGet431()
     next.connectToHost(QHostAddress::LocalHost, fixture.port);
     QVERIFY(next.waitForConnected(5000));
     QByteArray reply;
-    next.write(request("GET", "/healthz"));
+    next.write(rawRequest("GET", "/healthz"));
     QVERIFY(readUntil(next, reply, [](const QByteArray &b) { return b.endsWith("ok"); }));
-}
-
-// Whether the peer closed the connection (after what it sent is read into `buffer`).
-bool readUntilClosed(QTcpSocket &socket, QByteArray &buffer)
-{
-    QElapsedTimer timer;
-    timer.start();
-    while (socket.state() == QAbstractSocket::ConnectedState && timer.elapsed() < 5000) {
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
-        buffer += socket.readAll();
-    }
-    buffer += socket.readAll();
-    return socket.state() != QAbstractSocket::ConnectedState;
 }
 
 void TestApiServer::testRequestHeadBounds_data()
@@ -317,7 +273,7 @@ void TestApiServer::testRequestHeadBounds()
     next.connectToHost(QHostAddress::LocalHost, fixture.port);
     QVERIFY(next.waitForConnected(5000));
     QByteArray reply;
-    next.write(request("GET", "/healthz"));
+    next.write(rawRequest("GET", "/healthz"));
     QVERIFY(readUntil(next, reply, [](const QByteArray &b) { return b.endsWith("ok"); }));
 }
 
@@ -361,7 +317,7 @@ void TestApiServer::testStalledWatcherGets410WhileOthersContinue()
 {
     Fixture fixture;
     constexpr std::size_t LIMIT = 4 * 1024 * 1024;
-    fixture.server->setMaxWatchBacklog(LIMIT);
+    fixture.handler->setMaxWatchBacklog(LIMIT);
     const QByteArray watchPath = "/api/v1/namespaces/default/configmaps?watch=1";
 
     // The stalled client reads its headers, then nothing: Qt stops taking bytes off the
@@ -370,13 +326,13 @@ void TestApiServer::testStalledWatcherGets410WhileOthersContinue()
     stalled.setReadBufferSize(4096);
     stalled.connectToHost(QHostAddress::LocalHost, fixture.port);
     QVERIFY(stalled.waitForConnected(5000));
-    stalled.write(request("GET", watchPath));
+    stalled.write(rawRequest("GET", watchPath));
     QByteArray stalledStream;
     QVERIFY(readUntil(stalled, stalledStream, [](const QByteArray &b) { return b.contains("\r\n\r\n"); }));
     QTcpSocket reader; // reads everything as it comes
     reader.connectToHost(QHostAddress::LocalHost, fixture.port);
     QVERIFY(reader.waitForConnected(5000));
-    reader.write(request("GET", watchPath));
+    reader.write(rawRequest("GET", watchPath));
     QByteArray readerStream;
     QVERIFY(readUntil(reader, readerStream, [](const QByteArray &b) { return b.contains("\r\n\r\n"); }));
     QTRY_COMPARE(fixture.server->openWatchCount(), std::size_t(2));
@@ -391,7 +347,7 @@ void TestApiServer::testStalledWatcherGets410WhileOthersContinue()
         const QByteArray body = R"({"metadata":{"name":"big-)" + QByteArray::number(written) + R"("},"data":{"v":")"
             + value + R"("}})";
         QByteArray reply;
-        writer.write(request("POST", "/api/v1/namespaces/default/configmaps", body));
+        writer.write(rawRequest("POST", "/api/v1/namespaces/default/configmaps", body));
         QVERIFY(readUntil(writer, reply, [](const QByteArray &b) { return b.contains("\r\n\r\n") && b.endsWith("}\n"); }));
         QCOMPARE(statusOf(reply), 201); // never slowed down or refused by the stalled reader
         ++written;

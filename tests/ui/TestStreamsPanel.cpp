@@ -19,6 +19,7 @@
 #include <QtWidgets/QTreeView>
 #include <QtWebSockets/QWebSocket>
 
+#include "RawHttp.h"
 #include "engine/Engine.h"
 #include "streams/StreamsPanel.h"
 #include "streams/WatchEventModel.h"
@@ -498,8 +499,7 @@ void TestStreamsPanel::testBulkSessionOfARealWebSocket()
     writer.connectToHost(QHostAddress::LocalHost, engine.serverState().port);
     QVERIFY(writer.waitForConnected(5000));
     const QByteArray body = R"({"metadata":{"name":"seen-by-bulk"}})";
-    writer.write("POST /api/v1/namespaces/default/configmaps HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                 "Content-Length: " + QByteArray::number(body.size()) + "\r\n\r\n" + body);
+    writer.write(rvscope::testing::rawRequest("POST", "/api/v1/namespaces/default/configmaps", body));
     QTRY_COMPARE(frames.size(), 2); // the response, then the ADDED event
     QTRY_VERIFY(watchers->rowOf(channelWatcher) >= 0);
     QSignalSpy selected(&panel, &StreamsPanel::watcherSelected);
