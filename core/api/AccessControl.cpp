@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "api/AccessControl.h"
 
-#include "api/QueryOptions.h"
 #include "api/OpenWatches.h"
 #include "registry/selection/FieldSelector.h"
 
@@ -50,11 +49,26 @@ std::optional<model::Status> AccessControl::authorizeBulk(const std::string &use
     return m_authorizer.check(bulkAttributes(user, verb, group, resource, namespaceName, name));
 }
 
-std::optional<auth::Attributes> AccessControl::attributesFor(const Route &route, const ApiRequest &request,
+model::Result<std::optional<auth::Attributes>> AccessControl::admit(const RequestScope &scope, ApiRequest &request)
+{
+    auto user = authenticate(request);
+    if (!user)
+        return std::move(user).error();
+    request.user = user->name;
+    std::optional<auth::Attributes> attributes = attributesFor(scope, request, *user);
+    if (attributes) {
+        if (auto refused = authorize(*attributes))
+            return std::move(*refused);
+    }
+    return attributes;
+}
+
+std::optional<auth::Attributes> AccessControl::attributesFor(const RequestScope &scope, const ApiRequest &request,
                                                              const auth::UserInfo &user)
 {
-    if (route.kind != Route::Kind::Collection && route.kind != Route::Kind::Item)
+    if (!scope.isResource())
         return std::nullopt;
+    const Route &route = scope.route;
     auth::Attributes attributes;
     attributes.user = user;
     attributes.resource = auth::Attributes::resourceFor(model::GroupResource{route.group, route.resource});
@@ -62,21 +76,7 @@ std::optional<auth::Attributes> AccessControl::attributesFor(const Route &route,
     attributes.namespaceName = route.namespaceName;
     attributes.name = route.name;
     attributes.path = request.path;
-    const bool collection = route.kind == Route::Kind::Collection;
-    const auto watching = isWatchRequest(request);
-    const std::string &method = request.method;
-    if (method == "GET" || method == "HEAD")
-        attributes.verb = watching && *watching ? "watch" : collection ? "list" : "get";
-    else if (method == "POST")
-        attributes.verb = "create";
-    else if (method == "PUT")
-        attributes.verb = "update";
-    else if (method == "PATCH")
-        attributes.verb = "patch";
-    else if (method == "DELETE")
-        attributes.verb = collection ? "deletecollection" : "delete";
-    else
-        attributes.verb = method;
+    attributes.verb = scope.verbName;
     if (attributes.verb == "list" || attributes.verb == "watch") {
         if (const std::string *selector = request.queryValue("fieldSelector")) {
             if (auto parsed = registry::FieldSelector::parse(*selector))

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "api/ApiTypes.h"
-#include "api/Route.h"
+#include "api/RequestScope.h"
 #include "auth/Attributes.h"
 #include "auth/Authorizer.h"
 #include "auth/TokenFile.h"
@@ -50,9 +50,13 @@ public:
     std::optional<model::Status> authorizeBulk(const std::string &user, const std::string &verb, const std::string &group,
                                                const std::string &resource, const std::string &namespaceName,
                                                const std::string &name) const;
-    // The attributes of a request for `route`; nullopt for requests that need none beyond
-    // authentication (discovery, OpenAPI, /version, health).
-    static std::optional<auth::Attributes> attributesFor(const Route &route, const ApiRequest &request,
+    // The authentication and authorization filters: names request.user and returns the
+    // request's attributes (nullopt for discovery, OpenAPI, /version and health, which need
+    // no more than authentication), or the 401 or 403 Status.
+    model::Result<std::optional<auth::Attributes>> admit(const RequestScope &scope, ApiRequest &request);
+    // The attributes of a request addressing `scope`; nullopt for requests that need none
+    // beyond authentication.
+    static std::optional<auth::Attributes> attributesFor(const RequestScope &scope, const ApiRequest &request,
                                                          const auth::UserInfo &user);
     std::optional<model::Status> authorize(const auth::Attributes &attributes) const;
 

@@ -48,38 +48,22 @@ void ApiHandler::setAccessControl(std::shared_ptr<AccessControl> access)
 QCoro::Task<ApiResponse> ApiHandler::handle(ApiRequest request)
 {
     const std::int64_t startNs = model::steadyNowNs();
-    Route route = resolveRoute(request.path, *m_registry);
-    // Authentication and authorization run before any handler, as the apiserver's filters do.
+    // The apiserver's filter chain, in its order: what the request addresses (RequestInfo),
+    // who sends it (authentication), whether they may (authorization), then the verb's
+    // handler inside a panic recovery.
+    RequestScope scope = resolveScope(request, *m_registry);
     std::optional<model::Status> refused;
     std::optional<auth::Attributes> attributes;
     if (m_access) {
-        auto user = m_access->authenticate(request);
-        if (!user) {
-            refused = user.error();
-        } else {
-            request.user = user->name;
-            attributes = AccessControl::attributesFor(route, request, *user);
-            if (attributes)
-                refused = m_access->authorize(*attributes);
-        }
+        auto admitted = m_access->admit(scope, request);
+        if (admitted)
+            attributes = std::move(admitted).value();
+        else
+            refused = std::move(admitted).error();
     }
-    const bool reported = m_observer && (route.kind == Route::Kind::Collection || route.kind == Route::Kind::Item);
     std::optional<OperationReport> pending;
-    if (reported) {
-        pending.emplace();
-        pending->clientId = request.header("x-rvscope-client");
-        if (pending->clientId.empty()) {
-            const std::string agent = request.header("user-agent");
-            pending->clientId = agent.substr(0, agent.find_first_of(" /"));
-        }
-        if (pending->clientId.empty())
-            pending->clientId = request.user;
-        pending->strategy = request.header("x-rvscope-strategy");
-        pending->verb = request.method;
-        constexpr std::size_t MAX_JOURNALED_BODY = 64 * 1024;
-        if ((request.method == "PUT" || request.method == "PATCH" || request.method == "POST")
-            && request.body.size() <= MAX_JOURNALED_BODY)
-            pending->requestBody = request.body;
+    if (m_observer && scope.isResource()) {
+        pending = pendingReport(scope, request);
         pending->startNs = startNs;
     }
     ApiResponse response;
@@ -89,20 +73,39 @@ QCoro::Task<ApiResponse> ApiHandler::handle(ApiRequest request)
         if (refused)
             response = statusResponse(*refused);
         else
-            response = co_await dispatch(route, std::move(request));
+            response = co_await dispatch(scope, std::move(request));
     } catch (const std::exception &error) {
         response = statusResponse(model::Status::internalError(
             std::string("an error on the server (\"") + error.what() + "\") has prevented the request from succeeding"));
     }
     if (response.watch)
-        m_openWatches->add(response.watch, m_access ? attributes : std::nullopt);
+        m_openWatches->add(response.watch, std::move(attributes));
     if (pending) {
         const std::shared_ptr<std::uint64_t> watchOperation = response.outcome.watchOperation;
-        const std::uint64_t id = report(route, std::move(*pending), response);
+        const std::uint64_t id = report(scope, std::move(*pending), response);
         if (response.watch && watchOperation)
             *watchOperation = id;
     }
     co_return response;
+}
+
+OperationReport ApiHandler::pendingReport(const RequestScope &scope, const ApiRequest &request)
+{
+    OperationReport pending;
+    pending.clientId = request.header("x-rvscope-client");
+    if (pending.clientId.empty()) {
+        const std::string agent = request.header("user-agent");
+        pending.clientId = agent.substr(0, agent.find_first_of(" /"));
+    }
+    if (pending.clientId.empty())
+        pending.clientId = request.user;
+    pending.strategy = request.header("x-rvscope-strategy");
+    pending.verb = scope.verbName;
+    constexpr std::size_t MAX_JOURNALED_BODY = 64 * 1024;
+    const bool write = scope.verb == Verb::Create || scope.verb == Verb::Update || scope.verb == Verb::Patch;
+    if (write && request.body.size() <= MAX_JOURNALED_BODY)
+        pending.requestBody = request.body;
+    return pending;
 }
 
 model::Result<std::string> ApiHandler::authenticate(const ApiRequest &request)
@@ -146,24 +149,9 @@ void ApiHandler::reportDelivery(std::uint64_t operationId, const std::string &re
         m_deliveryObserver(operationId, resource, event);
 }
 
-std::uint64_t ApiHandler::report(const Route &route, OperationReport report, ApiResponse &response) const
+std::uint64_t ApiHandler::report(const RequestScope &scope, OperationReport report, ApiResponse &response) const
 {
-    const std::string method = std::move(report.verb);
-    const bool collection = route.kind == Route::Kind::Collection;
-    if (response.watch)
-        report.verb = "watch";
-    else if (method == "GET")
-        report.verb = collection ? "list" : "get";
-    else if (method == "POST")
-        report.verb = "create";
-    else if (method == "PUT")
-        report.verb = "update";
-    else if (method == "PATCH")
-        report.verb = "patch";
-    else if (method == "DELETE")
-        report.verb = collection ? "deletecollection" : "delete";
-    else
-        report.verb = method;
+    const Route &route = scope.route;
     // A create names its object in the body: the key is the created object's.
     const std::string &name = route.name.empty() ? response.outcome.objectName : route.name;
     report.key.reserve(route.resource.size() + route.namespaceName.size() + name.size() + route.subresource.size() + 3);
@@ -180,8 +168,9 @@ std::uint64_t ApiHandler::report(const Route &route, OperationReport report, Api
     return m_observer(std::move(report));
 }
 
-QCoro::Task<ApiResponse> ApiHandler::dispatch(Route route, ApiRequest request)
+QCoro::Task<ApiResponse> ApiHandler::dispatch(RequestScope scope, ApiRequest request)
 {
+    const Route &route = scope.route;
     switch (route.kind) {
     case Route::Kind::Health: {
         ApiResponse ok;
@@ -201,11 +190,8 @@ QCoro::Task<ApiResponse> ApiHandler::dispatch(Route route, ApiRequest request)
                 model::errors::methodNotAllowed("the server does not allow this method on the requested resource"));
         co_return discovery(route, request);
     case Route::Kind::Collection:
-        co_return co_await collection(route, std::move(request));
     case Route::Kind::Item:
-        if (!route.subresource.empty())
-            co_return co_await subresource(route, std::move(request));
-        co_return co_await item(route, std::move(request));
+        co_return co_await resource(std::move(scope), std::move(request));
     case Route::Kind::BulkGet: {
         if (request.method != "POST")
             co_return statusResponse(

@@ -10,7 +10,7 @@
 #include <qcoro/qcorotask.h>
 
 #include "api/ApiTypes.h"
-#include "api/Route.h"
+#include "api/RequestScope.h"
 #include "api/OpenWatches.h"
 #include "api/Watcher.h"
 
@@ -91,14 +91,22 @@ public:
     }
 
 private:
-    QCoro::Task<ApiResponse> dispatch(Route route, ApiRequest request);
+    QCoro::Task<ApiResponse> dispatch(RequestScope scope, ApiRequest request);
+    // What the journal records of a resource request, taken before the request runs.
+    static OperationReport pendingReport(const RequestScope &scope, const ApiRequest &request);
     // Takes the response's outcome (the transport does not need it).
-    std::uint64_t report(const Route &route, OperationReport report, ApiResponse &response) const;
+    std::uint64_t report(const RequestScope &scope, OperationReport report, ApiResponse &response) const;
     ApiResponse discovery(const Route &route, const ApiRequest &request);
-    QCoro::Task<ApiResponse> collection(Route route, ApiRequest request);
-    QCoro::Task<ApiResponse> item(Route route, ApiRequest request);
-    QCoro::Task<ApiResponse> subresource(Route route, ApiRequest request);
-    QCoro::Task<ApiResponse> watch(Route route, ApiRequest request);
+    // The resource verbs (ResourceVerbs.cpp): `resource` answers 404/405 for what no verb
+    // serves and hands the rest to the verb's handler.
+    QCoro::Task<ApiResponse> resource(RequestScope scope, ApiRequest request);
+    QCoro::Task<ApiResponse> list(RequestScope scope, ApiRequest request);
+    QCoro::Task<ApiResponse> watch(RequestScope scope, ApiRequest request);
+    QCoro::Task<ApiResponse> create(RequestScope scope, ApiRequest request);
+    QCoro::Task<ApiResponse> get(RequestScope scope);
+    QCoro::Task<ApiResponse> update(RequestScope scope, ApiRequest request); // PUT and PATCH
+    QCoro::Task<ApiResponse> remove(RequestScope scope, ApiRequest request);
+    QCoro::Task<ApiResponse> removeCollection(RequestScope scope, ApiRequest request);
     ApiResponse cachedJson(const std::string &key, const std::function<std::string()> &build);
 
     std::shared_ptr<registry::Registry> m_registry;

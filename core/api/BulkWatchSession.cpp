@@ -135,7 +135,7 @@ QCoro::Task<> BulkWatchSession::openWatch(nlohmann::json requestId, bulk::Resour
 {
     std::shared_ptr<BulkWatchSession> self = shared_from_this();
     std::shared_ptr<ApiHandler> handler = m_handler;
-    const registry::Registry::Entry *entry = handler->registry()->find(selector.resource);
+    const std::shared_ptr<const registry::Registry::Entry> entry = handler->registry()->find(selector.resource);
     if (!entry || (!entry->type->namespaced() && !selector.namespaceName.empty())) {
         sendError(requestId, model::errors::pathNotFound());
         co_return;

@@ -59,6 +59,9 @@ std::optional<bool> parseGoBool(const std::string &text)
 
 model::Result<registry::ListOptions> listOptionsFrom(const ApiRequest &request)
 {
+    // `watch` is part of upstream's ListOptions: malformed, it fails the list as well.
+    if (auto watch = boolParameter(request, "watch"); !watch)
+        return std::move(watch).error();
     registry::ListOptions options;
     auto text = [&request](const char *name) {
         const std::string *value = request.queryValue(name);

@@ -17,6 +17,7 @@ namespace rvscope::api {
 // "1 t T TRUE true True" / "0 f F FALSE false False"; anything else is nullopt.
 std::optional<bool> parseGoBool(const std::string &text);
 
+// ListOptions of a list or watch; a malformed `watch` parameter is a 400 too.
 model::Result<registry::ListOptions> listOptionsFrom(const ApiRequest &request);
 // The `watch` parameter (false when absent).
 model::Result<bool> isWatchRequest(const ApiRequest &request);

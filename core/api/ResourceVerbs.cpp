@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
-// ApiHandler: the resource verbs (list, watch, create, get, update, patch, delete,
-// deletecollection) and the /status and /scale subresources.
+// ApiHandler: the resource verbs, one handler each (list, watch, create, get, update and
+// patch, delete, deletecollection), for resources and their /status and /scale alike.
 #include <chrono>
 #include <random>
 
 #include "api/ApiHandler.h"
 #include "api/QueryOptions.h"
+#include "api/RequestScope.h"
 #include "api/Responses.h"
 #include "api/Watcher.h"
 #include "model/JsonAccess.h"
@@ -13,7 +14,6 @@
 #include "model/StatusErrors.h"
 #include "patch/PatchType.h"
 #include "registry/Registry.h"
-#include "registry/ScaleStore.h"
 #include "storage/Storage.h"
 
 namespace rvscope::api {
@@ -25,13 +25,21 @@ ApiResponse methodNotAllowed(const std::string &verb, const registry::ResourceTy
                                                           + type.groupResource().toString() + "\""));
 }
 
-// A namespaced type needs a namespace in the URL to name one object; a cluster-scoped one
-// must not have one.
-std::optional<model::Status> checkScope(const Route &route, const registry::ResourceType &type)
+ApiResponse methodNotAllowed()
 {
-    if (!type.namespaced() && !route.namespaceName.empty())
-        return model::errors::pathNotFound();
-    return std::nullopt;
+    return statusResponse(
+        model::errors::methodNotAllowed("the server does not allow this method on the requested resource"));
+}
+
+// What no verb may address (404): one object of a namespaced type without a namespace, or a
+// subresource the type does not have. (Routing never puts a cluster-scoped type under a
+// namespace: /namespaces/<ns>/nodes names a subresource of the namespace.)
+bool addressable(const RequestScope &scope)
+{
+    const Route &route = scope.route;
+    if (route.kind != Route::Kind::Item)
+        return true;
+    return scope.target && (!route.entry->type->namespaced() || !route.namespaceName.empty());
 }
 
 std::shared_ptr<const registry::UpdatedObjectInfo> withDelay(std::shared_ptr<const registry::UpdatedObjectInfo> info,
@@ -68,12 +76,12 @@ struct UpdateIntent {
     std::string sent;
 };
 
-model::Result<UpdateIntent> decodeUpdate(const ApiRequest &request, const std::string &kind,
-                                         const std::string &apiVersion, bool strategicMerge,
+model::Result<UpdateIntent> decodeUpdate(const ApiRequest &request, const registry::ObjectStore &target,
                                          registry::WriteOptions &options, std::size_t maxBodyBytes)
 {
+    const std::string kind = target.kind();
     if (request.method == "PUT") {
-        auto object = decodeBody(request, kind, apiVersion, maxBodyBytes);
+        auto object = decodeBody(request, kind, target.apiVersion(), maxBodyBytes);
         if (!object)
             return std::move(object).error();
         std::string sent = object->resourceVersion();
@@ -81,7 +89,8 @@ model::Result<UpdateIntent> decodeUpdate(const ApiRequest &request, const std::s
     }
     if (request.body.size() > maxBodyBytes)
         return model::errors::requestEntityTooLarge("Request entity too large");
-    auto patch = registry::makePatchInfo(kind, strategicMerge, request.header("content-type"), request.body);
+    auto patch = registry::makePatchInfo(kind, target.supportsStrategicMerge(), request.header("content-type"),
+                                         request.body);
     if (!patch)
         return std::move(patch).error();
     // Server-side apply creates missing objects (kubectl apply --server-side sends no GET first).
@@ -118,175 +127,130 @@ int upstreamDefaultTimeoutMs()
 
 } // namespace
 
-QCoro::Task<ApiResponse> ApiHandler::collection(Route route, ApiRequest request)
+QCoro::Task<ApiResponse> ApiHandler::resource(RequestScope scope, ApiRequest request)
 {
-    const registry::Registry::Entry *entry = m_registry->find(route.group, route.version, route.resource);
-    const registry::ResourceType &type = *entry->type;
-    std::shared_ptr<registry::Store> store = entry->store;
-    std::shared_ptr<registry::Registry> keepRegistry = m_registry;
-    if (auto wrongScope = checkScope(route, type))
-        co_return statusResponse(*wrongScope);
-
-    if (request.method == "GET") {
-        auto watching = isWatchRequest(request);
-        if (!watching)
-            co_return statusResponse(watching.error());
-        if (*watching)
-            co_return co_await watch(route, std::move(request));
-        auto options = listOptionsFrom(request);
-        if (!options)
-            co_return statusResponse(options.error());
-        const std::string sent = options->resourceVersion;
-        auto listed = co_await store->list(route.namespaceName, std::move(options).value());
-        if (!listed)
-            co_return withResourceVersionSent(statusResponse(listed.error()), sent);
-        co_return withResourceVersionSent(listResponse(type, *listed), sent);
+    if (!addressable(scope))
+        co_return statusResponse(model::errors::pathNotFound());
+    switch (scope.verb) {
+    case Verb::List:
+        co_return co_await list(std::move(scope), std::move(request));
+    case Verb::Watch:
+        co_return co_await watch(std::move(scope), std::move(request));
+    case Verb::Create:
+        co_return co_await create(std::move(scope), std::move(request));
+    case Verb::Get:
+        co_return co_await get(std::move(scope));
+    case Verb::Update:
+    case Verb::Patch:
+        co_return co_await update(std::move(scope), std::move(request));
+    case Verb::Delete:
+        co_return co_await remove(std::move(scope), std::move(request));
+    case Verb::DeleteCollection:
+        co_return co_await removeCollection(std::move(scope), std::move(request));
+    case Verb::None:
+    case Verb::Unsupported:
+        break;
     }
-    if (request.method == "POST") {
-        if (type.namespaced() && route.namespaceName.empty())
-            co_return methodNotAllowed("create", type);
-        auto options = writeOptionsFrom(request);
-        if (!options)
-            co_return statusResponse(options.error());
-        auto object = decodeBody(request, type.kind, type.apiVersion(), m_options.maxBodyBytes);
-        if (!object)
-            co_return statusResponse(object.error());
-        const std::string name = object->name();
-        auto created = co_await store->create(route.namespaceName, std::move(object).value(), *options);
-        ApiResponse response = created ? objectResponse(*created, 201) : statusResponse(created.error());
-        response.outcome.objectName = created ? (*created)->name() : name;
-        co_return response;
-    }
-    if (request.method == "DELETE") {
-        if (type.gvr.resource == "namespaces")
-            co_return methodNotAllowed("deletecollection", type);
-        auto options = deleteOptionsFrom(request);
-        if (!options)
-            co_return statusResponse(options.error());
-        auto listOptions = listOptionsFrom(request);
-        if (!listOptions)
-            co_return statusResponse(listOptions.error());
-        auto removed = co_await store->removeCollection(route.namespaceName, *options, std::move(listOptions).value());
-        if (!removed)
-            co_return statusResponse(removed.error());
-        co_return listResponse(type, *removed);
-    }
-    co_return statusResponse(
-        model::errors::methodNotAllowed("the server does not allow this method on the requested resource"));
+    co_return methodNotAllowed();
 }
 
-QCoro::Task<ApiResponse> ApiHandler::item(Route route, ApiRequest request)
+QCoro::Task<ApiResponse> ApiHandler::list(RequestScope scope, ApiRequest request)
 {
-    const registry::Registry::Entry *entry = m_registry->find(route.group, route.version, route.resource);
-    const registry::ResourceType &type = *entry->type;
-    std::shared_ptr<registry::Store> store = entry->store;
-    std::shared_ptr<registry::Registry> registry = m_registry;
-    if (auto wrongScope = checkScope(route, type))
-        co_return statusResponse(*wrongScope);
-    if (type.namespaced() && route.namespaceName.empty())
-        co_return statusResponse(model::errors::pathNotFound());
-
-    if (request.method == "GET") {
-        auto watching = isWatchRequest(request);
-        if (watching && *watching) {
-            // The legacy single-object watch is the collection watch on that name.
-            request.query["fieldSelector"] = "metadata.name=" + route.name;
-            co_return co_await watch(route, std::move(request));
-        }
-        auto got = co_await store->get(route.namespaceName, route.name);
-        if (!got)
-            co_return statusResponse(got.error());
-        co_return objectResponse(*got);
-    }
-    if (request.method == "PUT" || request.method == "PATCH") {
-        auto options = writeOptionsFrom(request);
-        if (!options)
-            co_return statusResponse(options.error());
-        auto intent = decodeUpdate(request, type.kind, type.apiVersion(), type.strategy->supportsStrategicMerge(),
-                                   *options, m_options.maxBodyBytes);
-        if (!intent)
-            co_return statusResponse(intent.error());
-        std::shared_ptr<const registry::UpdatedObjectInfo> info = std::move(intent->info);
-        const std::string sent = std::move(intent->sent);
-        auto updated = co_await store->update(route.namespaceName, route.name,
-                                              withDelay(std::move(info), m_options.processingDelayMs), *options);
-        if (!updated)
-            co_return withResourceVersionSent(statusResponse(updated.error()), sent);
-        co_return updatedResponse(*updated, sent);
-    }
-    if (request.method == "DELETE") {
-        auto options = deleteOptionsFrom(request);
-        if (!options)
-            co_return statusResponse(options.error());
-        const std::string sent = options->preconditions.resourceVersion.value_or(std::string());
-        model::Result<registry::DeleteResponse> removed;
-        if (type.gvr.resource == "namespaces" && type.gvr.group.empty())
-            removed = co_await registry->removeNamespace(route.name, *options);
-        else
-            removed = co_await store->remove(route.namespaceName, route.name, *options);
-        if (!removed)
-            co_return withResourceVersionSent(statusResponse(removed.error()), sent);
-        co_return withResourceVersionSent(deleteResponse(type, *removed), sent);
-    }
-    co_return statusResponse(
-        model::errors::methodNotAllowed("the server does not allow this method on the requested resource"));
+    auto options = listOptionsFrom(request);
+    if (!options)
+        co_return statusResponse(options.error());
+    const std::string sent = options->resourceVersion;
+    std::shared_ptr<registry::Store> store = scope.route.entry->store;
+    auto listed = co_await store->list(scope.route.namespaceName, std::move(options).value());
+    if (!listed)
+        co_return withResourceVersionSent(statusResponse(listed.error()), sent);
+    co_return withResourceVersionSent(listResponse(*scope.route.entry->type, *listed), sent);
 }
 
-QCoro::Task<ApiResponse> ApiHandler::subresource(Route route, ApiRequest request)
+QCoro::Task<ApiResponse> ApiHandler::create(RequestScope scope, ApiRequest request)
 {
-    const registry::Registry::Entry *entry = m_registry->find(route.group, route.version, route.resource);
-    const registry::ResourceType &type = *entry->type;
-    std::shared_ptr<registry::Registry> registry = m_registry;
-    if (auto wrongScope = checkScope(route, type))
-        co_return statusResponse(*wrongScope);
-    const bool isStatus = route.subresource == "status" && entry->status;
-    const bool isScale = route.subresource == "scale" && entry->scale;
-    if (!isStatus && !isScale)
-        co_return statusResponse(model::errors::pathNotFound());
-    std::shared_ptr<registry::Store> status = entry->status;
-    std::shared_ptr<registry::ScaleStore> scale = entry->scale;
-
-    if (request.method == "GET") {
-        model::Result<model::ObjectPtr> got;
-        if (isScale)
-            got = co_await scale->get(route.namespaceName, route.name);
-        else
-            got = co_await status->get(route.namespaceName, route.name);
-        if (!got)
-            co_return statusResponse(got.error());
-        co_return objectResponse(*got);
-    }
-    if (request.method != "PUT" && request.method != "PATCH")
-        co_return statusResponse(
-            model::errors::methodNotAllowed("the server does not allow this method on the requested resource"));
+    const registry::ResourceType &type = *scope.route.entry->type;
+    if (type.namespaced() && scope.route.namespaceName.empty())
+        co_return methodNotAllowed("create", type);
     auto options = writeOptionsFrom(request);
     if (!options)
         co_return statusResponse(options.error());
-    const std::string kind = isScale ? "Scale" : type.kind;
-    const std::string apiVersion = isScale ? "autoscaling/v1" : type.apiVersion();
-    auto intent = decodeUpdate(request, kind, apiVersion, isScale || type.strategy->supportsStrategicMerge(), *options,
-                               m_options.maxBodyBytes);
+    auto object = decodeBody(request, type.kind, type.apiVersion(), m_options.maxBodyBytes);
+    if (!object)
+        co_return statusResponse(object.error());
+    const std::string name = object->name();
+    std::shared_ptr<registry::Store> store = scope.route.entry->store;
+    auto created = co_await store->create(scope.route.namespaceName, std::move(object).value(), *options);
+    ApiResponse response = created ? objectResponse(*created, 201) : statusResponse(created.error());
+    response.outcome.objectName = created ? (*created)->name() : name;
+    co_return response;
+}
+
+QCoro::Task<ApiResponse> ApiHandler::get(RequestScope scope)
+{
+    std::shared_ptr<registry::ObjectStore> target = scope.target;
+    auto got = co_await target->get(scope.route.namespaceName, scope.route.name);
+    if (!got)
+        co_return statusResponse(got.error());
+    co_return objectResponse(*got);
+}
+
+QCoro::Task<ApiResponse> ApiHandler::update(RequestScope scope, ApiRequest request)
+{
+    auto options = writeOptionsFrom(request);
+    if (!options)
+        co_return statusResponse(options.error());
+    std::shared_ptr<registry::ObjectStore> target = scope.target;
+    auto intent = decodeUpdate(request, *target, *options, m_options.maxBodyBytes);
     if (!intent)
         co_return statusResponse(intent.error());
-    std::shared_ptr<const registry::UpdatedObjectInfo> info = std::move(intent->info);
+    std::shared_ptr<const registry::UpdatedObjectInfo> info = withDelay(std::move(intent->info), m_options.processingDelayMs);
     const std::string sent = std::move(intent->sent);
-    info = withDelay(std::move(info), m_options.processingDelayMs);
-    // Not a conditional expression: g++ 12 miscompiles co_await inside ?:.
-    model::Result<registry::UpdateResponse> updated;
-    if (isScale)
-        updated = co_await scale->update(route.namespaceName, route.name, info, *options);
-    else
-        updated = co_await status->update(route.namespaceName, route.name, info, *options);
+    auto updated = co_await target->update(scope.route.namespaceName, scope.route.name, std::move(info), *options);
     if (!updated)
         co_return withResourceVersionSent(statusResponse(updated.error()), sent);
     co_return updatedResponse(*updated, sent);
 }
 
-QCoro::Task<ApiResponse> ApiHandler::watch(Route route, ApiRequest request)
+QCoro::Task<ApiResponse> ApiHandler::remove(RequestScope scope, ApiRequest request)
 {
-    const registry::Registry::Entry *entry = m_registry->find(route.group, route.version, route.resource);
-    const registry::ResourceType &type = *entry->type;
-    std::shared_ptr<registry::Store> store = entry->store;
+    auto options = deleteOptionsFrom(request);
+    if (!options)
+        co_return statusResponse(options.error());
+    const std::string sent = options->preconditions.resourceVersion.value_or(std::string());
+    std::shared_ptr<registry::Registry> registry = m_registry;
+    auto removed = co_await registry->remove(scope.route.entry, scope.route.namespaceName, scope.route.name, *options);
+    if (!removed)
+        co_return withResourceVersionSent(statusResponse(removed.error()), sent);
+    co_return withResourceVersionSent(deleteResponse(*scope.route.entry->type, *removed), sent);
+}
+
+QCoro::Task<ApiResponse> ApiHandler::removeCollection(RequestScope scope, ApiRequest request)
+{
+    const registry::ResourceType &type = *scope.route.entry->type;
+    std::shared_ptr<registry::Store> store = scope.route.entry->store;
+    if (!store->allowsDeleteCollection())
+        co_return methodNotAllowed("deletecollection", type);
+    auto options = deleteOptionsFrom(request);
+    if (!options)
+        co_return statusResponse(options.error());
+    auto listOptions = listOptionsFrom(request);
+    if (!listOptions)
+        co_return statusResponse(listOptions.error());
+    auto removed = co_await store->removeCollection(scope.route.namespaceName, *options, std::move(listOptions).value());
+    if (!removed)
+        co_return statusResponse(removed.error());
+    co_return listResponse(type, *removed);
+}
+
+QCoro::Task<ApiResponse> ApiHandler::watch(RequestScope scope, ApiRequest request)
+{
+    const Route &route = scope.route;
+    // The legacy single-object watch is the collection watch on that name.
+    if (route.kind == Route::Kind::Item)
+        request.query["fieldSelector"] = "metadata.name=" + route.name;
+    const registry::ResourceType &type = *route.entry->type;
+    std::shared_ptr<registry::Store> store = route.entry->store;
     auto options = listOptionsFrom(request);
     if (!options)
         co_return statusResponse(options.error());
@@ -303,7 +267,7 @@ QCoro::Task<ApiResponse> ApiHandler::watch(Route route, ApiRequest request)
         : upstreamDefaultTimeoutMs();
     if (options->allowWatchBookmarks) {
         watcherOptions.bookmarkIntervalMs = m_options.bookmarkIntervalMs;
-        watcherOptions.currentRevision = currentRevisionOf(entry->type);
+        watcherOptions.currentRevision = currentRevisionOf(route.entry->type);
     }
     std::shared_ptr<std::uint64_t> watchOperation;
     if (m_observer && m_deliveryObserver) {

@@ -33,7 +33,7 @@ Route resourceRoute(Route route, std::span<const std::string_view> rest, const r
 {
     // /namespaces/<ns>/<resource>... names a namespaced resource; /namespaces/<name>/status
     // names the namespace's own subresource.
-    const registry::Registry::Entry *entry = nullptr;
+    std::shared_ptr<const registry::Registry::Entry> entry;
     bool namespacedPath = false;
     if (rest.size() >= 3 && rest[0] == "namespaces") {
         entry = registry.find(route.group, route.version, rest[2]);
@@ -61,6 +61,7 @@ Route resourceRoute(Route route, std::span<const std::string_view> rest, const r
     }
     if (route.kind != Route::Kind::NotFound && !entry)
         route.kind = Route::Kind::NotFound;
+    route.entry = std::move(entry);
     return route;
 }
 } // namespace

@@ -1,12 +1,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include <optional>
+#include <memory>
 #include <string>
 
-namespace rvscope::registry {
-class Registry;
-}
+#include "registry/Registry.h"
 
 namespace rvscope::api {
 
@@ -35,6 +33,9 @@ struct Route final {
     std::string name;
     std::string subresource;
     std::string openApiKey; // "api/v1" or "apis/apps/v1"
+    // The served type a Collection or Item names (never null for those), held for the
+    // request's whole run.
+    std::shared_ptr<const registry::Registry::Entry> entry;
 };
 
 // Resolves `path` against the types the registry serves (a segment after

@@ -23,7 +23,7 @@ struct Operation final {
 // A namespace given for a cluster-scoped type names nothing, as the URL would.
 model::Result<Operation> resolve(const registry::Registry &registry, ResourceSelector selector)
 {
-    const registry::Registry::Entry *entry = registry.find(selector.resource);
+    const std::shared_ptr<const registry::Registry::Entry> entry = registry.find(selector.resource);
     if (!entry || (!entry->type->namespaced() && !selector.namespaceName.empty()))
         return model::errors::pathNotFound();
     Operation operation;

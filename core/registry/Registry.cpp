@@ -115,13 +115,13 @@ void Registry::add(std::shared_ptr<ResourceType> type)
     hub->addRoot(type->storagePrefix + '/');
     type->storage = std::move(hub);
     type->revisionSeries = std::move(series);
-    Entry entry;
-    entry.type = type;
-    entry.store = std::make_shared<Store>(type, type->strategy, m_environment);
+    auto entry = std::make_shared<Entry>();
+    entry->type = type;
+    entry->store = std::make_shared<Store>(type, type->strategy, m_environment);
     if (type->hasStatus && type->statusStrategy)
-        entry.status = std::make_shared<Store>(type, type->statusStrategy, m_environment);
+        entry->status = std::make_shared<Store>(type, type->statusStrategy, m_environment);
     if (type->hasScale)
-        entry.scale = std::make_shared<ScaleStore>(entry.store);
+        entry->scale = std::make_shared<ScaleStore>(entry->store);
     m_entries[{type->gvr.group, type->gvr.version, type->gvr.resource}] = std::move(entry);
     ++m_typesGeneration;
     if (m_typesChanged)
@@ -137,11 +137,22 @@ void Registry::removeType(const model::GroupVersionResource &gvr)
         m_typesChanged();
 }
 
-const Registry::Entry *Registry::find(std::string_view group, std::string_view version,
-                                      std::string_view resource) const
+std::shared_ptr<ObjectStore> Registry::Entry::objectStore(std::string_view subresource) const
+{
+    if (subresource.empty())
+        return store;
+    if (subresource == "status")
+        return status;
+    if (subresource == "scale")
+        return scale;
+    return nullptr;
+}
+
+std::shared_ptr<const Registry::Entry> Registry::find(std::string_view group, std::string_view version,
+                                                      std::string_view resource) const
 {
     auto it = m_entries.find(std::tuple<std::string_view, std::string_view, std::string_view>(group, version, resource));
-    return it == m_entries.end() ? nullptr : &it->second;
+    return it == m_entries.end() ? nullptr : it->second;
 }
 
 std::vector<std::shared_ptr<const ResourceType>> Registry::types() const
@@ -149,7 +160,7 @@ std::vector<std::shared_ptr<const ResourceType>> Registry::types() const
     std::vector<std::shared_ptr<const ResourceType>> result;
     result.reserve(m_entries.size());
     for (const auto &[key, entry] : m_entries)
-        result.push_back(entry.type);
+        result.push_back(entry->type);
     return result;
 }
 
@@ -164,7 +175,7 @@ QCoro::Task<model::VoidResult> Registry::bootstrap()
     }
     // A restored store (a data directory) may hold CustomResourceDefinitions: serve their
     // types again, as the apiserver does when it starts on an existing etcd.
-    const Entry *crds = find(CRDS);
+    const std::shared_ptr<const Entry> crds = find(CRDS);
     auto listed = co_await crds->store->list(std::string(), ListOptions());
     if (!listed)
         co_return std::move(listed).error();
@@ -222,6 +233,15 @@ QCoro::Task<> Registry::removeCustomObjects(std::shared_ptr<storage::Storage> st
     }
 }
 
+QCoro::Task<model::Result<DeleteResponse>> Registry::remove(std::shared_ptr<const Entry> entry, std::string ns,
+                                                            std::string name, DeleteOptions options)
+{
+    if (entry->type->gvr == NAMESPACES)
+        co_return co_await removeNamespace(std::move(name), std::move(options));
+    std::shared_ptr<Store> store = entry->store;
+    co_return co_await store->remove(std::move(ns), std::move(name), std::move(options));
+}
+
 QCoro::Task<model::Result<DeleteResponse>> Registry::removeNamespace(std::string name, DeleteOptions options)
 {
     std::shared_ptr<Store> namespaces = find(NAMESPACES)->store;
@@ -254,8 +274,8 @@ QCoro::Task<model::Result<DeleteResponse>> Registry::removeNamespace(std::string
     }
     std::vector<std::shared_ptr<Store>> stores;
     for (const auto &[key, entry] : m_entries) {
-        if (entry.type->namespaced())
-            stores.push_back(entry.store);
+        if (entry->type->namespaced())
+            stores.push_back(entry->store);
     }
     for (const auto &store : stores)
         co_await store->removeCollection(name, DeleteOptions(), ListOptions());
@@ -268,14 +288,14 @@ QCoro::Task<model::Result<DeleteResponse>> Registry::removeNamespace(std::string
 
 QCoro::Task<> Registry::finalizeNamespaceIfEmpty(std::string ns)
 {
-    const Entry *nsEntry = find(NAMESPACES);
+    const std::shared_ptr<const Entry> nsEntry = find(NAMESPACES);
     auto current = co_await nsEntry->store->get(std::string(), ns);
     if (!current || current.value()->deletionTimestamp().empty())
         co_return;
     std::vector<std::shared_ptr<const ResourceType>> namespacedTypes;
     for (const auto &[key, entry] : m_entries) {
-        if (entry.type->namespaced())
-            namespacedTypes.push_back(entry.type);
+        if (entry->type->namespaced())
+            namespacedTypes.push_back(entry->type);
     }
     for (const auto &type : namespacedTypes) {
         storage::ListOptions one;

@@ -39,11 +39,17 @@ public:
         std::map<std::string, std::shared_ptr<storage::Storage>> separateStorage;
     };
 
+    // A served type and its stores. Shared and immutable: a request holds its entry while
+    // it runs, even when a CustomResourceDefinition's deletion unserves the type meanwhile.
     struct Entry {
         std::shared_ptr<const ResourceType> type;
         std::shared_ptr<Store> store;
         std::shared_ptr<Store> status; // null without a /status subresource
         std::shared_ptr<ScaleStore> scale; // null without a /scale subresource
+
+        // What GET/PUT/PATCH of one object at `subresource` address: "" the resource's
+        // store, "status", "scale"; null for a subresource the type does not have.
+        std::shared_ptr<ObjectStore> objectStore(std::string_view subresource) const;
     };
 
     explicit Registry(std::shared_ptr<storage::Storage> storage);
@@ -54,10 +60,10 @@ public:
 
     QCoro::Task<model::VoidResult> bootstrap();
 
-    // The entry serving group/version/resource, or nullptr (no copy of the names is made:
+    // The entry serving group/version/resource, or null (no copy of the names is made:
     // every request looks its type up).
-    const Entry *find(std::string_view group, std::string_view version, std::string_view resource) const;
-    const Entry *find(const model::GroupVersionResource &gvr) const
+    std::shared_ptr<const Entry> find(std::string_view group, std::string_view version, std::string_view resource) const;
+    std::shared_ptr<const Entry> find(const model::GroupVersionResource &gvr) const
     {
         return find(gvr.group, gvr.version, gvr.resource);
     }
@@ -72,6 +78,10 @@ public:
     std::uint64_t typesGeneration() const { return m_typesGeneration; }
     void setTypesChangedCallback(std::function<void()> callback) { m_typesChanged = std::move(callback); }
 
+    // DELETE of one object of `entry`'s type: the store's delete, except for a namespace,
+    // whose lifecycle is the registry's (removeNamespace).
+    QCoro::Task<model::Result<DeleteResponse>> remove(std::shared_ptr<const Entry> entry, std::string ns,
+                                                      std::string name, DeleteOptions options);
     // DELETE of a namespace: marks it Terminating, deletes its objects, and removes it once
     // it is empty (objects with finalizers keep it Terminating until they go).
     QCoro::Task<model::Result<DeleteResponse>> removeNamespace(std::string name, DeleteOptions options);
@@ -93,7 +103,7 @@ private:
     std::shared_ptr<watch::WatchHub> m_storage;
     std::map<std::string, std::shared_ptr<watch::WatchHub>> m_separateStorage;
     std::shared_ptr<StoreEnvironment> m_environment;
-    std::map<std::tuple<std::string, std::string, std::string>, Entry, std::less<>> m_entries;
+    std::map<std::tuple<std::string, std::string, std::string>, std::shared_ptr<const Entry>, std::less<>> m_entries;
     std::uint64_t m_typesGeneration = 0;
     std::function<void()> m_typesChanged;
     // Guards the hooks captured by the environment against a destroyed registry.

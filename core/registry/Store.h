@@ -5,6 +5,7 @@
 #include <string>
 
 #include "registry/ListOptions.h"
+#include "registry/ObjectStore.h"
 #include "registry/ResourceType.h"
 #include "registry/StoreTypes.h"
 #include "registry/UpdatedObjectInfo.h"
@@ -25,24 +26,29 @@ namespace rvscope::registry {
 // a concurrent commit wins the compare-and-swap.
 //
 // Core thread only. Coroutines keep the Store alive while they run.
-class Store final : public std::enable_shared_from_this<Store> {
+class Store final : public ObjectStore, public std::enable_shared_from_this<Store> {
 public:
     Store(std::shared_ptr<const ResourceType> type, std::shared_ptr<const Strategy> strategy,
           std::shared_ptr<StoreEnvironment> environment);
 
     const ResourceType &type() const { return *m_type; }
+    std::string kind() const override { return m_type->kind; }
+    std::string apiVersion() const override { return m_type->apiVersion(); }
+    bool supportsStrategicMerge() const override { return m_strategy->supportsStrategicMerge(); }
+    // Whether DELETE of the collection is served (not for namespaces, which go one by one).
+    bool allowsDeleteCollection() const { return m_strategy->allowDeleteCollection(); }
 
     // Creates `object` in `ns` (ignored for cluster-scoped types): fills name (from
     // generateName), uid, creationTimestamp, generation; 409 AlreadyExists, 422 Invalid,
     // 400 for a namespace mismatch, 404/403 when the namespace cannot take objects.
     QCoro::Task<model::Result<ObjectPtr>> create(std::string ns, model::Object object, WriteOptions options);
-    QCoro::Task<model::Result<ObjectPtr>> get(std::string ns, std::string name);
+    QCoro::Task<model::Result<ObjectPtr>> get(std::string ns, std::string name) override;
     // Lists with selectors, pagination and the resourceVersion semantics of the wire
     // contract §6.3 (latest, not-older-than, exact; 410 when too old, 504 when too new).
     QCoro::Task<model::Result<ListResponse>> list(std::string ns, ListOptions options);
     QCoro::Task<model::Result<UpdateResponse>> update(std::string ns, std::string name,
                                                       std::shared_ptr<const UpdatedObjectInfo> info,
-                                                      WriteOptions options);
+                                                      WriteOptions options) override;
     // Deletes honouring preconditions; objects with finalizers get deletionTimestamp and
     // stay until an update removes the last finalizer.
     QCoro::Task<model::Result<DeleteResponse>> remove(std::string ns, std::string name, DeleteOptions options);

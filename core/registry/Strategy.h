@@ -28,6 +28,8 @@ public:
     virtual bool allowUnconditionalUpdate() const { return true; }
     // DELETE answers with the deleted object instead of a success Status (pods).
     virtual bool returnDeletedObject() const { return false; }
+    // DELETE of the collection is served (namespaces: 405, they are deleted one by one).
+    virtual bool allowDeleteCollection() const { return true; }
     virtual bool supportsStrategicMerge() const { return true; }
     virtual NameRule nameRule() const { return NameRule::Dns1123Subdomain; }
 

@@ -22,7 +22,7 @@ model::Result<std::shared_ptr<NodeGraphFeeder>> NodeGraphFeeder::start(registry:
                                                                        const std::shared_ptr<api::AccessControl> &access,
                                                                        Recheck recheck)
 {
-    const registry::Registry::Entry *pods = registry.find("", "v1", "pods");
+    const std::shared_ptr<const registry::Registry::Entry> pods = registry.find("", "v1", "pods");
     if (!pods)
         return model::errors::pathNotFound();
     std::shared_ptr<NodeGraphFeeder> feeder(new NodeGraphFeeder(access, std::move(recheck)));

@@ -80,6 +80,8 @@ private Q_SLOTS:
     void testWatchTooOldIsErrorEventInA200Stream();
     void testDeleteResponses();
     void testScaleSubresource();
+    void testOneHandlerPerVerb_data();
+    void testOneHandlerPerVerb();
     void testDryRunCreate();
     void testHostileBodiesGetStatuses_data();
     void testHostileBodiesGetStatuses();
@@ -324,6 +326,75 @@ void TestApiHandler::testScaleSubresource()
     QCOMPARE(json(scaled)["apiVersion"], "autoscaling/v1");
     QCOMPARE(json(scaled)["spec"]["replicas"], 3);
     QCOMPARE(json(scaled)["status"]["selector"], "app=web");
+}
+
+void TestApiHandler::testOneHandlerPerVerb_data()
+{
+    QTest::addColumn<QString>("method");
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<int>("status");
+    QTest::addColumn<bool>("watch");
+    QTest::addColumn<QString>("verb"); // as the journal and the authorizer see it
+    QTest::addColumn<QString>("kind"); // of the body
+
+    const QString pods = "/api/v1/namespaces/default/pods";
+    QTest::newRow("list") << "GET" << pods << 200 << false << "list" << "PodList";
+    QTest::newRow("watch") << "GET" << pods + "?watch=true" << 200 << true << "watch" << "";
+    QTest::newRow("malformed watch is a list's 400") << "GET" << pods + "?watch=maybe" << 400 << false << "list"
+                                                     << "Status";
+    QTest::newRow("legacy watch of one object") << "GET" << pods + "/p?watch=1" << 200 << true << "watch" << "";
+    QTest::newRow("get") << "GET" << pods + "/p" << 200 << false << "get" << "Pod";
+    QTest::newRow("get status") << "GET" << pods + "/p/status" << 200 << false << "get" << "Pod";
+    QTest::newRow("a subresource is read, not watched")
+        << "GET" << pods + "/p/status?watch=true" << 200 << false << "get" << "Pod";
+    QTest::newRow("get scale") << "GET" << "/apis/apps/v1/namespaces/default/deployments/web/scale" << 200 << false
+                               << "get" << "Scale";
+    QTest::newRow("delete of a subresource") << "DELETE" << pods + "/p/status" << 405 << false << "delete" << "Status";
+    QTest::newRow("post to one object") << "POST" << pods + "/p" << 405 << false << "create" << "Status";
+    QTest::newRow("put to a collection") << "PUT" << pods << 405 << false << "update" << "Status";
+    QTest::newRow("head") << "HEAD" << pods + "/p" << 405 << false << "get" << "Status";
+    QTest::newRow("options") << "OPTIONS" << pods << 405 << false << "OPTIONS" << "Status";
+    QTest::newRow("create without a namespace") << "POST" << "/api/v1/pods" << 405 << false << "create" << "Status";
+    QTest::newRow("deletecollection of namespaces") << "DELETE" << "/api/v1/namespaces" << 405 << false
+                                                    << "deletecollection" << "Status";
+    QTest::newRow("namespaced object without a namespace") << "GET" << "/api/v1/pods/p/status" << 404 << false
+                                                           << "get" << "Status";
+    QTest::newRow("a subresource the type lacks") << "GET" << pods + "/p/scale" << 404 << false << "get" << "Status";
+    // A cluster-scoped type under /namespaces/<ns>/ names a subresource of that namespace.
+    QTest::newRow("cluster-scoped type in a namespace")
+        << "GET" << "/api/v1/namespaces/default/nodes" << 404 << false << "get" << "Status";
+}
+
+// Every resource request resolves once to a scope whose verb picks its handler, whose
+// target (the store, /status or /scale) answers it, and whose verb the journal records.
+void TestApiHandler::testOneHandlerPerVerb()
+{
+    QFETCH(QString, method);
+    QFETCH(QString, path);
+    QFETCH(int, status);
+    QFETCH(bool, watch);
+    QFETCH(QString, verb);
+    QFETCH(QString, kind);
+    Fixture fixture;
+    const char *pod = R"({"metadata":{"name":"p"},"spec":{"containers":[{"name":"c","image":"nginx"}]}})";
+    QCOMPARE(fixture.call("POST", "/api/v1/namespaces/default/pods", pod).status, 201);
+    const char *deployment = R"({"metadata":{"name":"web"},"spec":{"selector":{"matchLabels":{"app":"web"}},
+        "template":{"metadata":{"labels":{"app":"web"}},"spec":{"containers":[{"name":"c","image":"nginx"}]}}}})";
+    QCOMPARE(fixture.call("POST", "/apis/apps/v1/namespaces/default/deployments", deployment).status, 201);
+    std::vector<api::OperationReport> reports;
+    fixture.handler.setObserver([&reports](api::OperationReport &&report) {
+        reports.push_back(std::move(report));
+        return std::uint64_t(reports.size());
+    });
+
+    const ApiResponse response = fixture.call(method.toStdString(), path.toStdString());
+    QVERIFY2(response.status == status, response.body.c_str());
+    QCOMPARE(bool(response.watch), watch);
+    if (!watch)
+        QCOMPARE(QString::fromStdString(json(response)["kind"].get<std::string>()), kind);
+    QCOMPARE(reports.size(), std::size_t(1));
+    QCOMPARE(QString::fromStdString(reports.front().verb), verb);
+    QCOMPARE(reports.front().statusCode, status);
 }
 
 void TestApiHandler::testDryRunCreate()

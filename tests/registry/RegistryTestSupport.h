@@ -31,7 +31,7 @@ struct RegistryFixture {
     std::shared_ptr<registry::Store> store(const std::string &group, const std::string &version,
                                            const std::string &resource) const
     {
-        const auto *entry = registry->find(group, version, resource);
+        const auto entry = registry->find(group, version, resource);
         return entry ? entry->store : nullptr;
     }
     std::shared_ptr<registry::Store> configMaps() const { return store("", "v1", "configmaps"); }

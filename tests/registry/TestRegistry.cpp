@@ -70,7 +70,7 @@ void TestRegistry::testBuiltinTypes()
         {"apiextensions.k8s.io", "v1", "customresourcedefinitions", false},
     };
     for (const auto &[group, version, resource, namespaced] : expected) {
-        const auto *entry = fixture.registry->find(group, version, resource);
+        const auto entry = fixture.registry->find(group, version, resource);
         QVERIFY2(entry, resource.c_str());
         QCOMPARE(entry->type->namespaced(), namespaced);
     }
@@ -92,7 +92,7 @@ void TestRegistry::testCrdRegistersAndRemovesItsType()
     QCOMPARE(changes, 1);
     QVERIFY(fixture.registry->typesGeneration() > generation);
 
-    const auto *entry = fixture.registry->find("example.com", "v1", "widgets");
+    const auto entry = fixture.registry->find("example.com", "v1", "widgets");
     QVERIFY(entry);
     QCOMPARE(entry->type->kind, std::string("Widget"));
     QCOMPARE(entry->type->shortNames, std::vector<std::string>{"wd"});
@@ -111,7 +111,7 @@ void TestRegistry::testCustomResourceRules()
     testing::RegistryFixture fixture;
     run(fixture.store("apiextensions.k8s.io", "v1", "customresourcedefinitions")->create("", widgetCrd(), WriteOptions()))
         .value();
-    const auto *entry = fixture.registry->find("example.com", "v1", "widgets");
+    const auto entry = fixture.registry->find("example.com", "v1", "widgets");
     const auto created = run(entry->store->create("default", widget("w1"), WriteOptions())).value();
     QCOMPARE(created->generation().value_or(-1), std::int64_t(1));
 
@@ -225,7 +225,7 @@ void TestRegistry::testSeparateStorageHasItsOwnRevisionSeries()
     // A custom resource configured apart lives (and is deleted) in its own storage.
     auto crds = fixture.store("apiextensions.k8s.io", "v1", "customresourcedefinitions");
     run(crds->create("", widgetCrd(), WriteOptions())).value();
-    const auto *widgetType = fixture.registry->find("example.com", "v1", "widgets");
+    const auto widgetType = fixture.registry->find("example.com", "v1", "widgets");
     QCOMPARE(widgetType->type->revisionSeries, std::string("widgets.example.com"));
     run(widgetType->store->create("default", widget("w1"), WriteOptions())).value();
     QCOMPARE(widgets->objectCount(), std::size_t(1));

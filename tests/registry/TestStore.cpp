@@ -439,7 +439,7 @@ void TestStore::testDeploymentPatchesAreDefaulted()
 void TestStore::testStatusSubresourceChangesOnlyStatus()
 {
     testing::RegistryFixture fixture;
-    const auto *entry = fixture.registry->find("apps", "v1", "deployments");
+    const auto entry = fixture.registry->find("apps", "v1", "deployments");
     QVERIFY(entry && entry->status && entry->scale);
     run(entry->store->create("default", deployment("web"), WriteOptions())).value();
     auto updated = run(entry->status->update(

@@ -12,6 +12,7 @@ class NamespaceStrategy final : public Strategy {
 public:
     bool namespaced() const override { return false; }
     NameRule nameRule() const override { return NameRule::Dns1123Label; }
+    bool allowDeleteCollection() const override { return false; }
     void prepareForCreate(model::Object &object) const override;
     void prepareForUpdate(model::Object &object, const model::Object &old) const override;
 };
