@@ -81,10 +81,9 @@ QCoro::Task<ApiResponse> ApiHandler::handle(ApiRequest request)
     if (response.watch)
         m_openWatches->add(response.watch, std::move(attributes));
     if (pending) {
-        const std::shared_ptr<std::uint64_t> watchOperation = response.outcome.watchOperation;
         const std::uint64_t id = report(scope, std::move(*pending), response);
-        if (response.watch && watchOperation)
-            *watchOperation = id;
+        if (response.watch)
+            response.watch->setOperationId(id); // before any transport attaches
     }
     co_return response;
 }
@@ -118,12 +117,17 @@ model::Result<std::string> ApiHandler::authenticate(const ApiRequest &request)
     return user->name;
 }
 
-std::function<QCoro::Task<std::int64_t>()> ApiHandler::currentRevisionOf(std::shared_ptr<const registry::ResourceType> type)
+Watcher::Options ApiHandler::watcherOptions(std::shared_ptr<const registry::ResourceType> type, bool bookmarks,
+                                            bool bounded) const
 {
-    return [type]() -> QCoro::Task<std::int64_t> {
-        auto revision = co_await type->storage->currentRevision();
-        co_return revision ? *revision : 0;
-    };
+    Watcher::Options options;
+    options.type = std::move(type);
+    options.maxBacklogBytes = bounded ? m_options.maxWatchBacklog : 0;
+    if (bookmarks)
+        options.bookmarkIntervalMs = m_options.bookmarkIntervalMs;
+    if (m_observer)
+        options.deliveries = m_deliveryObserver;
+    return options;
 }
 
 std::uint64_t ApiHandler::reportWatch(const std::string &clientId, const std::string &key,
@@ -140,13 +144,6 @@ std::uint64_t ApiHandler::reportWatch(const std::string &clientId, const std::st
     report.statusCode = 200;
     report.outcome.resourceVersionSent = resourceVersionSent;
     return m_observer(std::move(report));
-}
-
-void ApiHandler::reportDelivery(std::uint64_t operationId, const std::string &resource,
-                                const registry::WatchEvent &event) const
-{
-    if (m_deliveryObserver && operationId != 0)
-        m_deliveryObserver(operationId, resource, event);
 }
 
 std::uint64_t ApiHandler::report(const RequestScope &scope, OperationReport report, ApiResponse &response) const

@@ -52,20 +52,25 @@ public:
     // health requests are not reported. Every event a reported watch hands to its transport
     // goes to the delivery observer, with the watch's operation id.
     using OperationObserver = std::function<std::uint64_t(OperationReport &&)>;
-    // The watch operation's id, its resource ("configmaps") and the event, as it goes out.
-    using DeliveryObserver =
-        std::function<void(std::uint64_t operationId, const std::string &resource, const registry::WatchEvent &event)>;
+    using DeliveryObserver = api::DeliveryObserver;
 
     // Never throws: anything unexpected below becomes a 500 Status for this request only.
     QCoro::Task<ApiResponse> handle(ApiRequest request);
     void setObserver(OperationObserver observer) { m_observer = std::move(observer); }
-    void setDeliveryObserver(DeliveryObserver observer) { m_deliveryObserver = std::move(observer); }
+    void setDeliveryObserver(DeliveryObserver observer)
+    {
+        m_deliveryObserver = observer ? std::make_shared<const DeliveryObserver>(std::move(observer)) : nullptr;
+    }
     // A watch opened elsewhere than an HTTP request (a bulk watch channel), reported like
     // one (verb watch, `key` such as "secrets/default/db"): the id its deliveries carry, 0
-    // when nothing observes. Then each event it hands to its transport.
+    // when nothing observes.
     std::uint64_t reportWatch(const std::string &clientId, const std::string &key,
                               const std::string &resourceVersionSent) const;
-    void reportDelivery(std::uint64_t operationId, const std::string &resource, const registry::WatchEvent &event) const;
+    // A watcher of `type` as this handler opens them (a watch request, a bulk channel): the
+    // backlog bound when `bounded` (the transport can tell its backlog), bookmarks at the
+    // handler's interval when asked for, journaled when something observes.
+    Watcher::Options watcherOptions(std::shared_ptr<const registry::ResourceType> type, bool bookmarks,
+                                    bool bounded) const;
     // Authentication and authorization for every request (null: none, everyone is
     // system:anonymous and allowed, the lab's default on loopback).
     void setAccessControl(std::shared_ptr<AccessControl> access);
@@ -74,8 +79,6 @@ public:
     model::Result<std::string> authenticate(const ApiRequest &request);
     // Every open watch (requests and bulk channels): the limit, the ACL re-check, shutdown.
     OpenWatches &openWatches() { return *m_openWatches; }
-    // For bookmarks: the current revision of `type`'s storage.
-    static std::function<QCoro::Task<std::int64_t>()> currentRevisionOf(std::shared_ptr<const registry::ResourceType> type);
     const std::shared_ptr<AccessControl> &accessControl() const { return m_access; }
     const Options &options() const { return m_options; }
     const std::shared_ptr<registry::Registry> &registry() const { return m_registry; }
@@ -112,7 +115,7 @@ private:
     std::shared_ptr<registry::Registry> m_registry;
     Options m_options;
     OperationObserver m_observer;
-    DeliveryObserver m_deliveryObserver;
+    std::shared_ptr<const DeliveryObserver> m_deliveryObserver; // shared by every watcher
     std::shared_ptr<bulk::BulkGet> m_bulkGet;
     std::shared_ptr<AccessControl> m_access;
     std::shared_ptr<OpenWatches> m_openWatches = std::make_shared<OpenWatches>();

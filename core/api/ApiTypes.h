@@ -41,8 +41,6 @@ struct ApiOutcome final {
     std::string objectName; // a create's object name (its URL names none)
     int casRetries = 0;
     bool noop = false;
-    // A reported watch: where the handler puts the watch's operation id for its deliveries.
-    std::shared_ptr<std::uint64_t> watchOperation;
 };
 
 // A complete response, or the start of a watch stream (status 200, chunked JSON lines or

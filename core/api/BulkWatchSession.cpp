@@ -24,13 +24,13 @@ std::string eventFrame(std::int64_t channel, const std::string &event)
 }
 
 // The journal's key of a channel's watch: resource[/namespace][/name].
-std::string journalKey(const BulkWatchSession::ChannelInfo &info)
+std::string journalKey(const std::string &resource, const std::string &ns, const std::string &name)
 {
-    std::string key = info.resource.resource;
-    if (!info.namespaceName.empty())
-        key += '/' + info.namespaceName;
-    if (!info.name.empty())
-        key += '/' + info.name;
+    std::string key = resource;
+    if (!ns.empty())
+        key += '/' + ns;
+    if (!name.empty())
+        key += '/' + name;
     return key;
 }
 } // namespace
@@ -156,32 +156,16 @@ QCoro::Task<> BulkWatchSession::openWatch(nlohmann::json requestId, bulk::Resour
         co_return;
     }
 
-    ChannelInfo info;
-    info.resource = selector.resource;
-    info.namespaceName = selector.namespaceName;
-    info.name = selector.objectName();
-    info.labelSelector = selector.options.labelSelector;
-    info.fieldSelector = selector.options.fieldSelector;
-    info.user = m_options.user;
-    info.resourceVersion = selector.options.resourceVersion;
+    Channel channel;
+    channel.namespaceName = selector.namespaceName;
+    channel.name = selector.objectName();
+    channel.labelSelector = selector.options.labelSelector;
+    channel.fieldSelector = selector.options.fieldSelector;
+    channel.resourceVersion = selector.options.resourceVersion;
 
-    const std::shared_ptr<const registry::ResourceType> type = entry->type;
-    Watcher::Options watcherOptions;
-    watcherOptions.kind = type->kind;
-    watcherOptions.apiVersion = type->apiVersion();
-    watcherOptions.maxBacklogBytes = m_options.backlog ? handler->options().maxWatchBacklog : 0;
-    if (selector.options.allowWatchBookmarks) {
-        watcherOptions.bookmarkIntervalMs = handler->options().bookmarkIntervalMs;
-        watcherOptions.currentRevision = handler->currentRevisionOf(type);
-    }
     // Journaled like a watch: the operation id is known once the channel opens.
-    auto journalId = std::make_shared<std::uint64_t>(0);
-    std::weak_ptr<ApiHandler> weakHandler = handler;
-    const std::string resource = selector.resource.resource;
-    watcherOptions.onDelivered = [weakHandler, journalId, resource](const registry::WatchEvent &event) {
-        if (auto live = weakHandler.lock())
-            live->reportDelivery(*journalId, resource, event);
-    };
+    Watcher::Options watcherOptions =
+        handler->watcherOptions(entry->type, selector.options.allowWatchBookmarks, bool(m_options.backlog));
     auto watcher = std::make_shared<Watcher>(std::move(watcherOptions));
     std::shared_ptr<registry::Store> store = entry->store;
     std::string ns = selector.namespaceName;
@@ -203,15 +187,18 @@ QCoro::Task<> BulkWatchSession::openWatch(nlohmann::json requestId, bulk::Resour
     else
         watcher->endWithError(handle.error());
     const std::int64_t id = m_nextChannel++;
-    info.channel = id;
-    info.journalId = handler->reportWatch("bulk:" + info.user, journalKey(info), info.resourceVersion);
-    *journalId = info.journalId;
+    const model::GroupVersionResource &resource = selector.resource;
+    channel.journalId = handler->reportWatch("bulk:" + m_options.user,
+                                             journalKey(resource.resource, channel.namespaceName, channel.name),
+                                             channel.resourceVersion);
+    watcher->setOperationId(channel.journalId);
     watcher->setChannel(id);
     std::optional<auth::Attributes> attributes;
     if (const std::shared_ptr<AccessControl> &access = handler->accessControl())
-        attributes = access->bulkAttributes(info.user, "watch", info.resource.group, info.resource.resource,
-                                            info.namespaceName, info.name);
-    m_channels.emplace(id, Channel{info, watcher});
+        attributes = access->bulkAttributes(m_options.user, "watch", resource.group, resource.resource,
+                                            channel.namespaceName, channel.name);
+    channel.watcher = watcher;
+    m_channels.emplace(id, std::move(channel));
     handler->openWatches().add(watcher, std::move(attributes));
     nlohmann::json response = {{"requestId", requestId}, {"channel", id}};
     m_send(response.dump());
@@ -282,8 +269,19 @@ std::vector<BulkWatchSession::ChannelInfo> BulkWatchSession::channels() const
 {
     std::vector<ChannelInfo> out;
     out.reserve(m_channels.size());
-    for (const auto &[id, channel] : m_channels)
-        out.push_back(channel.info);
+    for (const auto &[id, channel] : m_channels) {
+        ChannelInfo info;
+        info.channel = id;
+        info.resource = channel.watcher->options().type->gvr;
+        info.namespaceName = channel.namespaceName;
+        info.name = channel.name;
+        info.labelSelector = channel.labelSelector;
+        info.fieldSelector = channel.fieldSelector;
+        info.user = m_options.user;
+        info.resourceVersion = channel.resourceVersion;
+        info.journalId = channel.journalId;
+        out.push_back(std::move(info));
+    }
     return out;
 }
 

@@ -91,9 +91,16 @@ public:
 
 private:
     class ChannelTransport;
+    // What channels() reports of one, without what the session or the watcher already
+    // holds (its user, its resource): a server holds tens of thousands.
     struct Channel {
-        ChannelInfo info;
         std::shared_ptr<Watcher> watcher;
+        std::string namespaceName;
+        std::string name;
+        std::string labelSelector;
+        std::string fieldSelector;
+        std::string resourceVersion;
+        std::uint64_t journalId = 0;
     };
     QCoro::Task<> openWatch(nlohmann::json requestId, bulk::ResourceSelector selector);
     void closeWatch(const nlohmann::json &requestId, const nlohmann::json &body);

@@ -31,12 +31,12 @@ void OpenWatches::add(const std::shared_ptr<Watcher> &watcher, std::optional<aut
     if (watcher->ended())
         return;
     const Watcher *key = watcher.get();
-    std::weak_ptr<State> state = m_state;
-    watcher->setOnFinished([state, key] {
-        if (auto shared = state.lock())
-            shared->watches.erase(key);
-    });
-    m_state->watches[key] = Entry{watcher, std::move(attributes)};
+    watcher->setOwner(m_state);
+    Entry entry;
+    entry.watcher = watcher;
+    if (attributes)
+        entry.attributes = std::make_unique<const auth::Attributes>(std::move(*attributes));
+    m_state->watches.insert_or_assign(key, std::move(entry));
 }
 
 int OpenWatches::recheck(const AccessControl &access)
@@ -82,7 +82,7 @@ std::size_t OpenWatches::countOf(const void *server) const
 std::size_t OpenWatches::authorizedCount() const
 {
     return std::size_t(std::count_if(m_state->watches.begin(), m_state->watches.end(),
-                                     [](const auto &entry) { return entry.second.attributes.has_value(); }));
+                                     [](const auto &entry) { return entry.second.attributes != nullptr; }));
 }
 
 } // namespace rvscope::api

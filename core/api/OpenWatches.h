@@ -7,13 +7,13 @@
 #include <unordered_map>
 
 #include "api/WatchLimits.h"
+#include "api/Watcher.h"
 #include "auth/Attributes.h"
 #include "model/Status.h"
 
 namespace rvscope::api {
 
 class AccessControl;
-class Watcher;
 
 // Every open watch of the API, whatever carries it (a watch request over HTTP or WebSocket,
 // a bulk watch channel, or the lab's in-process clients): the one place that owns them while
@@ -50,11 +50,13 @@ public:
 private:
     struct Entry {
         std::shared_ptr<Watcher> watcher;
-        std::optional<auth::Attributes> attributes;
+        // Held apart: most watches have none, and an inline optional would triple the entry.
+        std::unique_ptr<const auth::Attributes> attributes;
         const void *server = nullptr;
     };
-    // Shared with the watchers' finished callbacks, which may outlive this.
-    struct State {
+    // The watchers' owner, shared with them (they may outlive this).
+    struct State final : WatcherOwner {
+        void forget(const Watcher *watcher) override { watches.erase(watcher); }
         std::unordered_map<const Watcher *, Entry> watches;
     };
     std::shared_ptr<State> m_state;

@@ -249,7 +249,6 @@ QCoro::Task<ApiResponse> ApiHandler::watch(RequestScope scope, ApiRequest reques
     // The legacy single-object watch is the collection watch on that name.
     if (route.kind == Route::Kind::Item)
         request.query["fieldSelector"] = "metadata.name=" + route.name;
-    const registry::ResourceType &type = *route.entry->type;
     std::shared_ptr<registry::Store> store = route.entry->store;
     auto options = listOptionsFrom(request);
     if (!options)
@@ -258,33 +257,16 @@ QCoro::Task<ApiResponse> ApiHandler::watch(RequestScope scope, ApiRequest reques
 
     if (auto full = m_openWatches->admit())
         co_return statusResponse(*full);
-    Watcher::Options watcherOptions;
-    watcherOptions.kind = type.kind;
-    watcherOptions.apiVersion = type.apiVersion();
-    watcherOptions.maxBacklogBytes = m_options.maxWatchBacklog;
+    Watcher::Options watcherOptions = this->watcherOptions(route.entry->type, options->allowWatchBookmarks, true);
     watcherOptions.timeoutMs = options->timeoutSeconds && *options->timeoutSeconds > 0
         ? static_cast<int>(std::min<std::int64_t>(*options->timeoutSeconds, 24 * 3600) * 1000)
         : upstreamDefaultTimeoutMs();
-    if (options->allowWatchBookmarks) {
-        watcherOptions.bookmarkIntervalMs = m_options.bookmarkIntervalMs;
-        watcherOptions.currentRevision = currentRevisionOf(route.entry->type);
-    }
-    std::shared_ptr<std::uint64_t> watchOperation;
-    if (m_observer && m_deliveryObserver) {
-        watchOperation = std::make_shared<std::uint64_t>(0);
-        DeliveryObserver observer = m_deliveryObserver;
-        const std::string resource = route.resource;
-        watcherOptions.onDelivered = [observer, watchOperation, resource](const registry::WatchEvent &event) {
-            observer(*watchOperation, resource, event);
-        };
-    }
     auto watcher = std::make_shared<Watcher>(std::move(watcherOptions));
     registry::WatchSink sink = watcher->sink();
     auto handle = co_await store->watch(route.namespaceName, std::move(options).value(), std::move(sink));
     ApiResponse response;
     response.watch = watcher;
     response.outcome.resourceVersionSent = sent;
-    response.outcome.watchOperation = watchOperation;
     if (!handle) {
         // A too-old resourceVersion is not an HTTP error: the stream opens and carries one
         // ERROR event (upstream's newErrWatcher); clients relist on it.

@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "api/Watcher.h"
 
+#include <utility>
+
 #include "model/StatusErrors.h"
+#include "registry/ResourceType.h"
+#include "storage/Storage.h"
 
 namespace rvscope::api {
 namespace {
@@ -65,8 +69,8 @@ void Watcher::deliver(std::shared_ptr<const std::string> line, const registry::W
 void Watcher::hand(const std::string &line, const registry::WatchEvent &event)
 {
     m_transport->send(line);
-    if (m_options.onDelivered)
-        m_options.onDelivered(event);
+    if (m_options.deliveries && m_operationId != 0)
+        (*m_options.deliveries)(m_operationId, m_options.type->gvr.resource, event);
 }
 
 bool Watcher::endIfTooSlow()
@@ -86,11 +90,10 @@ void Watcher::attach(std::shared_ptr<WatchTransport> transport)
 {
     m_transport = std::move(transport);
     // Queued before the transport existed: handed over whole (the backlog check starts now).
-    while (!m_pending.empty() && m_transport) {
-        auto [line, event] = std::move(m_pending.front());
-        m_pending.pop_front();
-        hand(*line, event);
-    }
+    auto pending = std::move(m_pending);
+    m_pending.clear();
+    for (std::size_t i = 0; i < pending.size() && m_transport; ++i)
+        hand(*pending[i].first, pending[i].second);
     if (m_finishPending) {
         finish(/*tooSlow=*/false);
         return;
@@ -107,7 +110,7 @@ void Watcher::attach(std::shared_ptr<WatchTransport> transport)
         });
         m_timeout->start(m_options.timeoutMs);
     }
-    if (m_options.bookmarkIntervalMs > 0 && m_options.currentRevision) {
+    if (m_options.bookmarkIntervalMs > 0 && m_options.type) {
         m_bookmarks = std::make_unique<QTimer>();
         QObject::connect(m_bookmarks.get(), &QTimer::timeout, m_bookmarks.get(), [weak] {
             if (auto self = weak.lock())
@@ -125,11 +128,13 @@ void Watcher::attach(std::function<void(const std::string &)> onEvent, std::func
 QCoro::Task<> Watcher::sendBookmark()
 {
     std::weak_ptr<Watcher> weak = weak_from_this();
-    const std::int64_t revision = co_await m_options.currentRevision();
+    std::shared_ptr<const registry::ResourceType> type = m_options.type;
+    auto current = co_await type->storage->currentRevision();
     auto self = weak.lock();
     if (!self || self->m_ended)
         co_return;
-    const registry::WatchEvent bookmark = registry::bookmarkEvent(m_options.kind, m_options.apiVersion, revision);
+    const registry::WatchEvent bookmark =
+        registry::bookmarkEvent(type->kind, type->apiVersion(), current ? *current : 0);
     deliver(registry::watchEventLine(bookmark), bookmark);
 }
 
@@ -178,8 +183,8 @@ void Watcher::stopTimers()
 
 void Watcher::notifyFinished()
 {
-    if (auto onFinished = std::move(m_onFinished))
-        onFinished();
+    if (auto owner = std::exchange(m_owner, {}).lock())
+        owner->forget(this);
 }
 
 } // namespace rvscope::api

@@ -3,10 +3,10 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <QtCore/QTimer>
 #include <qcoro/qcorotask.h>
@@ -14,6 +14,10 @@
 #include "model/Status.h"
 #include "registry/StoreTypes.h"
 #include "storage/WatchHandle.h"
+
+namespace rvscope::registry {
+struct ResourceType;
+}
 
 namespace rvscope::api {
 
@@ -30,6 +34,23 @@ public:
     // The watch is over, after its last event (the ERROR, when it ended with one). Called
     // once. `tooSlow`: it ended because its client fell too far behind.
     virtual void end(bool tooSlow) = 0;
+};
+
+// Where every event a journaled watch hands to its transport is reported: the watch's
+// operation id, its resource ("configmaps") and the event. One per handler, shared by its
+// watchers (ApiHandler::setDeliveryObserver).
+using DeliveryObserver =
+    std::function<void(std::uint64_t operationId, const std::string &resource, const registry::WatchEvent &event)>;
+
+class Watcher;
+
+// What holds open watchers (OpenWatches), told once when one ends or closes.
+class WatcherOwner {
+public:
+    virtual void forget(const Watcher *watcher) = 0;
+
+protected:
+    ~WatcherOwner() = default;
 };
 
 // A transport of callbacks: the lab's own watches (scenarios, the window) and tests.
@@ -64,20 +85,21 @@ private:
 // holds more than maxBacklogBytes for the client, the next event is replaced by an ERROR
 // event with a 410 Expired Status (watchTooSlow) and the watch ends, so that the client
 // relists, as the apiserver's cacher drops a watcher whose buffer stays full. Every event
-// handed over (ERROR and BOOKMARK included) goes to onDelivered (the journal). Core thread
+// handed over (ERROR and BOOKMARK included) goes to the journal (Options::deliveries). Core thread
 // only; hold by shared_ptr.
 class Watcher final : public std::enable_shared_from_this<Watcher> {
 public:
+    // Kept small: a server holds tens of thousands of watchers (bulk channels).
     struct Options {
-        std::string kind; // of the watched type, for BOOKMARK objects
-        std::string apiVersion;
+        // The watched type: its kind and apiVersion for BOOKMARK objects, its storage's
+        // current revision as their resourceVersion, its resource for the journal.
+        std::shared_ptr<const registry::ResourceType> type;
         int timeoutMs = 0;          // 0: none
         int bookmarkIntervalMs = 0; // 0: no bookmarks
-        // For bookmarks: the revision the watch has caught up with (storage's current).
-        std::function<QCoro::Task<std::int64_t>()> currentRevision;
         std::size_t maxBacklogBytes = 0; // 0: unbounded
-        // Each event as it is handed to the transport (never before attach()).
-        std::function<void(const registry::WatchEvent &)> onDelivered;
+        // Each event handed to the transport goes here with the watch's operation id (once
+        // setOperationId() gave one). Null: not journaled.
+        std::shared_ptr<const DeliveryObserver> deliveries;
         // The bulk watch channel it is (its id in its session); 0 for a watch of its own.
         std::int64_t channel = 0;
     };
@@ -103,12 +125,14 @@ public:
     // The client went away or the server stops: nothing more is sent, the transport is
     // dropped without end().
     void close();
-    // Called once when the watch ends or closes (OpenWatches forgets it then).
-    void setOnFinished(std::function<void()> onFinished) { m_onFinished = std::move(onFinished); }
+    // Told once when the watch ends or closes.
+    void setOwner(std::weak_ptr<WatcherOwner> owner) { m_owner = std::move(owner); }
 
     bool ended() const { return m_ended; }
     std::int64_t channel() const { return m_options.channel; }
     void setChannel(std::int64_t channel) { m_options.channel = channel; }
+    // The journal's id of this watch, which its deliveries carry (set before attach()).
+    void setOperationId(std::uint64_t id) { m_operationId = id; }
     const Options &options() const { return m_options; }
 
 private:
@@ -123,12 +147,14 @@ private:
 
     Options m_options;
     storage::WatchHandle m_handle;
-    // Queued before attach(): the line and the event it came from (for onDelivered).
-    std::deque<std::pair<std::shared_ptr<const std::string>, registry::WatchEvent>> m_pending;
+    // Queued before attach(): the line and the event it came from (for the journal). A
+    // vector, not a deque: an empty deque allocates, and most watchers queue nothing.
+    std::vector<std::pair<std::shared_ptr<const std::string>, registry::WatchEvent>> m_pending;
+    std::uint64_t m_operationId = 0;
     std::shared_ptr<WatchTransport> m_transport;
     std::unique_ptr<QTimer> m_timeout;
     std::unique_ptr<QTimer> m_bookmarks;
-    std::function<void()> m_onFinished;
+    std::weak_ptr<WatcherOwner> m_owner;
     bool m_ended = false;
     bool m_finishPending = false;
 };
