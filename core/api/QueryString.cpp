@@ -3,19 +3,10 @@
 
 #include <optional>
 
+#include "model/Utf8.h"
+
 namespace rvscope::api {
 namespace {
-
-int hexValue(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
 
 // Go's url.QueryUnescape: nullopt for a '%' without two hex digits after it.
 std::optional<std::string> queryUnescape(std::string_view text)
@@ -27,8 +18,8 @@ std::optional<std::string> queryUnescape(std::string_view text)
         if (c == '+') {
             out += ' ';
         } else if (c == '%') {
-            const int high = i + 1 < text.size() ? hexValue(text[i + 1]) : -1;
-            const int low = i + 2 < text.size() ? hexValue(text[i + 2]) : -1;
+            const int high = i + 1 < text.size() ? model::hexDigitValue(text[i + 1]) : -1;
+            const int low = i + 2 < text.size() ? model::hexDigitValue(text[i + 2]) : -1;
             if (high < 0 || low < 0)
                 return std::nullopt;
             out += static_cast<char>(high * 16 + low);

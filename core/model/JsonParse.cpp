@@ -30,17 +30,6 @@ constexpr std::array<bool, 256> STRING_STOPS = [] {
     return stops;
 }();
 
-int hexValue(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 void appendUtf8(std::string &out, std::uint32_t codePoint)
 {
     if (codePoint < 0x80) {
@@ -311,7 +300,7 @@ private:
             return -1;
         int value = 0;
         for (int i = 0; i < 4; ++i) {
-            const int digit = hexValue(m_p[i]);
+            const int digit = hexDigitValue(m_p[i]);
             if (digit < 0)
                 return -1;
             value = value * 16 + digit;

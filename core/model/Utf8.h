@@ -6,6 +6,18 @@
 
 namespace rvscope::model {
 
+// The value of one hex digit (either case), -1 for anything else.
+inline int hexDigitValue(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
 // The length of the valid UTF-8 sequence starting at text[i], 0 if there is none
 // (Unicode table 3-7: no overlongs, no surrogates, nothing above U+10FFFF).
 inline std::size_t utf8SequenceLength(std::string_view text, std::size_t i)

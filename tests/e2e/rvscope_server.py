@@ -3,9 +3,11 @@
 import os
 import re
 import select
+import shutil
 import subprocess
 import tempfile
 import time
+import unittest
 
 
 class RvscopeServer:
@@ -39,10 +41,47 @@ def kubectl(server, *args, input=None, env=None, check=True):
     cache = tempfile.mkdtemp(prefix="kubectl-cache-")
     command = ["kubectl", f"--server={server.url}", f"--cache-dir={cache}", *args]
     full_env = dict(os.environ, **(env or {}))
-    result = subprocess.run(command, input=input, capture_output=True, text=True, env=full_env, timeout=60)
+    try:
+        result = subprocess.run(command, input=input, capture_output=True, text=True, env=full_env, timeout=60)
+    finally:
+        shutil.rmtree(cache, ignore_errors=True)
     if check and result.returncode != 0:
         raise AssertionError(f"{' '.join(args)} failed ({result.returncode}):\n{result.stdout}\n{result.stderr}")
     return result
+
+
+class KubectlTestCase(unittest.TestCase):
+    """A fresh `rvscope serve` per test (RVSCOPE_BINARY), kubectl against it, and manifests
+    written to files that go when the test does."""
+
+    def setUp(self):
+        self.server = RvscopeServer(os.environ["RVSCOPE_BINARY"])
+        self.manifests = []
+        self.caches = []
+
+    def tearDown(self):
+        for path in self.manifests:
+            os.unlink(path)
+        for path in self.caches:
+            shutil.rmtree(path, ignore_errors=True)
+        self.assertEqual(self.server.stop(), 0)
+
+    def k(self, *args, **kwargs):
+        return kubectl(self.server, *args, **kwargs)
+
+    def start_kubectl(self, *args):
+        """kubectl left running (`get -w`), its stdout piped; the caller terminates it."""
+        cache = tempfile.mkdtemp(prefix="kubectl-cache-")
+        self.caches.append(cache)
+        return subprocess.Popen(["kubectl", f"--server={self.server.url}", f"--cache-dir={cache}", *args],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+    def write(self, text):
+        handle = tempfile.NamedTemporaryFile("w", suffix=".yaml", delete=False)
+        handle.write(text)
+        handle.close()
+        self.manifests.append(handle.name)
+        return handle.name
 
 
 class LineReader:

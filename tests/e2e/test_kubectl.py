@@ -3,33 +3,12 @@
 """kubectl 1.32 against a real `rvscope serve` (wire contract §9.3 commands)."""
 import json
 import os
-import subprocess
-import sys
-import tempfile
-import time
 import unittest
 
-from rvscope_server import LineReader, RvscopeServer, kubectl
-
-BINARY = os.environ["RVSCOPE_BINARY"]
+from rvscope_server import KubectlTestCase, LineReader
 
 
-class KubectlEndToEnd(unittest.TestCase):
-    def setUp(self):
-        self.server = RvscopeServer(BINARY)
-
-    def tearDown(self):
-        self.assertEqual(self.server.stop(), 0)
-
-    def k(self, *args, **kwargs):
-        return kubectl(self.server, *args, **kwargs)
-
-    def write(self, text):
-        handle = tempfile.NamedTemporaryFile("w", suffix=".yaml", delete=False)
-        handle.write(text)
-        handle.close()
-        return handle.name
-
+class KubectlEndToEnd(KubectlTestCase):
     def test_api_resources(self):
         out = self.k("api-resources").stdout
         for line in ("configmaps", "cm", "deployments", "deploy", "leases", "customresourcedefinitions"):
@@ -105,11 +84,7 @@ class KubectlEndToEnd(unittest.TestCase):
 
     def test_get_watch_output_watch_events(self):
         self.k("create", "configmap", "foo", "--from-literal=a=1")
-        cache = tempfile.mkdtemp()
-        watcher = subprocess.Popen(
-            ["kubectl", f"--server={self.server.url}", f"--cache-dir={cache}", "get", "cm", "foo", "-w",
-             "--output-watch-events", "-o", "json"],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        watcher = self.start_kubectl("get", "cm", "foo", "-w", "--output-watch-events", "-o", "json")
         # Barriers instead of sleeps: the first event says the watch is open, the DELETED
         # one that everything before it arrived.
         reader = LineReader(watcher)

@@ -7,16 +7,11 @@ error texts, and the bound on a request's head."""
 import json
 import os
 import socket
-import subprocess
-import tempfile
-import time
 import unittest
 import urllib.error
 import urllib.request
 
-from rvscope_server import LineReader, RvscopeServer, kubectl
-
-BINARY = os.environ["RVSCOPE_BINARY"]
+from rvscope_server import KubectlTestCase, LineReader
 
 VALID_POD = """apiVersion: v1
 kind: Pod
@@ -31,22 +26,7 @@ spec:
 """
 
 
-class KubectlWire(unittest.TestCase):
-    def setUp(self):
-        self.server = RvscopeServer(BINARY)
-
-    def tearDown(self):
-        self.assertEqual(self.server.stop(), 0)
-
-    def k(self, *args, **kwargs):
-        return kubectl(self.server, *args, **kwargs)
-
-    def write(self, text):
-        handle = tempfile.NamedTemporaryFile("w", suffix=".yaml", delete=False)
-        handle.write(text)
-        handle.close()
-        return handle.name
-
+class KubectlWire(KubectlTestCase):
     def raw(self, method, path, body=None, content_type="application/json"):
         request = urllib.request.Request(self.server.url + path, method=method, data=body,
                                          headers={"Content-Type": content_type} if body is not None else {})
@@ -94,11 +74,7 @@ class KubectlWire(unittest.TestCase):
         self.assertIn("c", self.names())
 
     def test_set_based_selector_on_get_watch(self):
-        cache = tempfile.mkdtemp()
-        watcher = subprocess.Popen(
-            ["kubectl", f"--server={self.server.url}", f"--cache-dir={cache}", "get", "configmaps", "-w",
-             "-l", "name in (valid-pod),!excluded", "-o", "name"],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        watcher = self.start_kubectl("get", "configmaps", "-w", "-l", "name in (valid-pod),!excluded", "-o", "name")
         try:
             reader = LineReader(watcher)
             # Objects the selector leaves out come first; the one it selects is the barrier:
