@@ -3,55 +3,34 @@
 
 #include <deque>
 #include <functional>
-#include <map>
 #include <memory>
 #include <vector>
 
 #include <QtCore/QObject>
 #include <QtCore/QPointer>
-#include <QtCore/QTimer>
 #include <qcoro/qcorotask.h>
 
 #include "engine/ClientValues.h"
+#include "engine/Core.h"
 #include "engine/EngineTypes.h"
 #include "engine/ScenarioValues.h"
 
-class QProcess;
-
-namespace rvscope::storage {
-class MemoryStorage;
-class WatchHandle;
-}
-namespace rvscope::registry {
-class Registry;
-}
-namespace rvscope::api {
-class ApiHandler;
-class Watcher;
-class BulkWatchSession;
-}
-namespace rvscope::server {
-class ApiServer;
-}
-namespace rvscope::history {
-class Journal;
-}
-namespace rvscope::sim {
-class NodeGraphFeeder;
-class ScenarioPlayer;
-class Transport;
-class Workload;
-struct CheckResult;
-struct StepResult;
-}
-
 namespace rvscope::engine {
 
-// Everything of the core, living in the core thread: storage, registry, API handler, the
-// operation journal, the embedded server, scenarios and competing clients. Created and
-// driven by the Engine only; its slots run in the core thread (queued), its signals carry
-// values. Operations reach the GUI in batches from the stats timer (~33 ms), never one
-// signal per operation.
+class AccessController;
+class GuiWatchController;
+class HistoryController;
+class JournalFeed;
+class ScenarioController;
+class ServerController;
+class WorkloadController;
+
+// The core thread's root: holds the current Core and the controllers that work on it (the
+// server, the journal's batches, history, scenarios, competing clients, access control,
+// the GUI's watches), and hands them the Engine's requests once the core is built. Created
+// and driven by the Engine only; its slots run in the core thread (queued), its signals
+// carry values (the controllers' own, forwarded). Operations reach the GUI in batches from
+// the stats timer (~33 ms), never one signal per operation.
 class CoreWorker final : public QObject {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(CoreWorker)
@@ -64,13 +43,13 @@ public:
     // is: requests run in the order they came, never on a half-built core.
     void whenReady(std::function<void()> request);
 
+    // The Engine's requests, each handed to the controller that holds what it is about.
 public Q_SLOTS:
     void start();
     void startServer(const QHostAddress &address, quint16 port);
     void stopServer();
     void compact();
 
-    // Scenarios (CoreWorkerScenario.cpp).
     void loadScenario(const QString &nameOrPath, quint64 seed);
     void playScenario();
     void pauseScenario();
@@ -79,15 +58,12 @@ public Q_SLOTS:
     void restartScenario();
     void setScenarioSpeed(double speed);
 
-    // Competing clients (CoreWorkerClients.cpp).
     void launchClients(const rvscope::engine::ClientLaunch &launch);
     void stopClients();
 
-    // Watches opened from the GUI (CoreWorkerWatches.cpp).
     void openWatch(const QString &collection, const QString &fromResourceVersion);
     void closeWatch(quint64 id);
 
-    // History (CoreWorkerHistory.cpp).
     void exportHistory(const QString &path);
     void importHistory(const QString &path);
     void checkHistory();
@@ -135,85 +111,30 @@ private:
         QPointer<CoreWorker> m_worker;
     };
     void runDeferred();
+    void forwardSignals();
     QCoro::Task<> startCore(ScenarioList builtIns);
-    // `durable`: the storages come from EngineOptions::dataDir when it is set. The caller
-    // holds a RebuildGuard.
+    // Replaces the core and tells the controllers. The caller holds a RebuildGuard.
     QCoro::Task<> buildCore(bool durable);
+    // ScenarioController::FreshCore: a scenario's fresh, in-memory core; the server, if
+    // running, keeps its port and serves it.
+    QCoro::Task<> freshCore(std::function<void()> then);
     QCoro::Task<> compactAll(std::vector<std::shared_ptr<storage::MemoryStorage>> storages);
-    std::shared_ptr<storage::MemoryStorage> makeStorage(bool durable, const std::string &series);
     void handleStatsTimer();
-    void flushOperations();
-    void flushWatchEvents();
-    QCoro::Task<> startWatch(QString collection, QString fromResourceVersion);
-    void emitScenarioState();
-    // A fresh core and a player for the loaded scenario, run to step `runTo`.
-    QCoro::Task<> createPlayer(std::size_t runTo);
-    void handleStepCompleted(const sim::StepResult &result);
-    void handleScenarioFinished(const std::vector<sim::CheckResult> &checks);
-    // A member coroutine, not a lambda: a lambda's captures die with the lambda object.
-    QCoro::Task<> driveWorkload(std::shared_ptr<sim::Workload> workload);
-    void finishWorkload(const std::shared_ptr<sim::Workload> &workload);
-    void handleProcessFinished(QProcess *process);
 
     EngineOptions m_options;
     int m_rebuilding = 0; // RebuildGuards alive
     std::deque<std::function<void()>> m_deferred; // the Engine's requests held back meanwhile
-    std::shared_ptr<storage::MemoryStorage> m_storage; // the main revision series
-    // EngineOptions::separateStorage: group resource -> its storage (its own series).
-    std::map<std::string, std::shared_ptr<storage::MemoryStorage>> m_separateStorage;
-    // The main storage first, then every separate one.
-    std::vector<std::shared_ptr<storage::MemoryStorage>> allStorages() const;
-    std::shared_ptr<registry::Registry> m_registry;
-    std::shared_ptr<api::ApiHandler> m_handler;
-    std::shared_ptr<history::Journal> m_journal;
-    std::unique_ptr<server::ApiServer> m_server;
-    QHostAddress m_serverAddress;
-    QTimer *m_statsTimer = nullptr;
+    Core m_core; // the controllers hold a reference: they always see the current one
     CoreStats m_lastStats;
-    bool m_operationBatchesWanted = false;
-    bool m_watchEventBatchesWanted = false;
-    std::uint64_t m_nextBatchId = 1;
-    std::uint64_t m_watchEventsSent = 0; // deliveries ever appended to the journal and sent
-    // Access control (CoreWorkerAccess.cpp): built from the options with the core.
-    void buildAccessControl();
-    void recheckWatches();
-    QString m_accessError; // why access control could not be set up (the server refuses to start)
-    QString m_storageError; // a --separate-storage type that is not served (likewise)
-    std::shared_ptr<sim::NodeGraphFeeder> m_nodeGraphFeeder; // feeds the node authorizer's graph
-    // The in-process transport for the GUI's own requests (watches, launched clients): as
-    // the current scenario's setup identity when it has an "access" section.
-    std::shared_ptr<sim::Transport> guiTransport() const;
-    std::string m_guiToken;
-    QTimer *m_aclTimer = nullptr;
-    std::map<quint64, std::shared_ptr<api::Watcher>> m_guiWatches;
-
-    // Bulk watch sessions of the server (CoreWorkerBulk.cpp), checked on the stats timer.
-    void reportBulkSessions();
-    struct KnownBulkSession {
-        std::weak_ptr<api::BulkWatchSession> session;
-        quint64 id = 0;
-    };
-    std::map<const api::BulkWatchSession *, KnownBulkSession> m_bulkIds;
-    quint64 m_nextBulkId = 1;
-    std::vector<std::pair<const api::BulkWatchSession *, std::size_t>> m_bulkFingerprint;
-    unsigned m_bulkTicks = 0;
-    BulkSessionList m_lastBulkSessions;
-
-    // Scenario.
-    QString m_scenarioSource;
-    quint64 m_scenarioSeed = 1;
-    std::unique_ptr<sim::ScenarioPlayer> m_player;
-
-    // Clients.
-    std::vector<std::shared_ptr<sim::Workload>> m_workloads;
-    // The `rvscope client` processes of one launch and the summaries they printed.
-    struct ProcessGroup {
-        std::vector<QProcess *> processes;
-        int running = 0;
-        WorkloadReport report;
-        QStringList errors;
-    };
-    std::vector<std::unique_ptr<ProcessGroup>> m_processGroups;
+    // Children, so that they move to the core thread with the worker; held here so that they
+    // go, in the reverse order, before the core they refer to.
+    std::unique_ptr<JournalFeed> m_feed;
+    std::unique_ptr<AccessController> m_access;
+    std::unique_ptr<GuiWatchController> m_watches;
+    std::unique_ptr<ServerController> m_server;
+    std::unique_ptr<HistoryController> m_history;
+    std::unique_ptr<WorkloadController> m_workloads;
+    std::unique_ptr<ScenarioController> m_scenarios;
 };
 
 } // namespace rvscope::engine

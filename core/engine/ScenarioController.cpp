@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
-// CoreWorker: playing scenarios. Restarting or stepping back replays from a fresh core, which
-// gives the same history again because a scenario run is a function of its seed.
-#include "engine/CoreWorker.h"
+#include "engine/ScenarioController.h"
+
+#include <QtCore/QPointer>
 
 #include "api/ApiHandler.h"
+#include "engine/AccessController.h"
+#include "engine/Core.h"
+#include "engine/JournalFeed.h"
 #include "history/Journal.h"
-#include "server/ApiServer.h"
 #include "sim/Clock.h"
 #include "sim/ScenarioAccess.h"
 #include "sim/ScenarioLibrary.h"
@@ -39,48 +41,69 @@ ScenarioInfo infoOf(const sim::Scenario &scenario)
 
 } // namespace
 
-void CoreWorker::loadScenario(const QString &nameOrPath, quint64 seed)
+ScenarioController::ScenarioController(const Core &core, AccessController &access, JournalFeed &feed,
+                                       FreshCore freshCore, QObject *parent)
+    : QObject(parent)
+    , m_core(core)
+    , m_access(access)
+    , m_feed(feed)
+    , m_freshCore(std::move(freshCore))
+{
+}
+
+ScenarioController::~ScenarioController() = default;
+
+ScenarioList ScenarioController::builtIns()
+{
+    ScenarioList builtIns;
+    for (const sim::Scenario &scenario : sim::ScenarioLibrary::builtIns()) {
+        ScenarioInfo info;
+        info.name = toQ(scenario.name);
+        info.title = toQ(scenario.title);
+        info.description = toQ(scenario.description);
+        builtIns.append(info);
+    }
+    return builtIns;
+}
+
+void ScenarioController::load(const QString &nameOrPath, quint64 seed)
 {
     auto scenario = sim::ScenarioLibrary::load(nameOrPath.toStdString());
     if (!scenario) {
         Q_EMIT errorOccurred(toQ(scenario.error().message));
         return;
     }
-    m_scenarioSource = nameOrPath;
-    m_scenarioSeed = seed;
+    m_source = nameOrPath;
+    m_seed = seed;
     Q_EMIT scenarioLoaded(infoOf(*scenario));
-    createPlayer(0);
+    replay(0, std::nullopt);
 }
 
-QCoro::Task<> CoreWorker::createPlayer(std::size_t runTo)
+void ScenarioController::replay(std::size_t runTo, std::optional<double> speed)
 {
-    auto scenario = sim::ScenarioLibrary::load(m_scenarioSource.toStdString());
+    auto scenario = sim::ScenarioLibrary::load(m_source.toStdString());
     if (!scenario)
-        co_return;
-    // A scenario starts from a fresh core: revisions from 1, an empty journal. The server,
-    // if running, keeps its port and serves the new core.
-    QPointer<CoreWorker> self(this);
-    const RebuildGuard guard(this);
+        return;
     m_player.reset();
-    const bool serving = m_server != nullptr;
-    const quint16 port = serving ? m_server->port() : 0;
-    if (serving)
-        stopServer();
-    co_await buildCore(/*durable=*/false);
-    if (!self)
-        co_return;
-    Q_EMIT historyReset();
-    if (serving)
-        startServer(m_serverAddress, port);
+    // A copyable hold on the scenario: std::function wants a copyable callable.
+    auto loaded = std::make_shared<sim::Scenario>(std::move(scenario).value());
+    m_freshCore([this, loaded, runTo, speed] {
+        startPlayer(std::move(*loaded), runTo);
+        if (speed)
+            m_player->setSpeed(*speed);
+    });
+}
 
+void ScenarioController::startPlayer(sim::Scenario scenario, std::size_t runTo)
+{
     auto clock = std::make_shared<sim::VirtualClock>();
     sim::ScenarioContext context;
-    context.transport = std::make_shared<sim::InProcessTransport>(m_handler);
+    context.transport = std::make_shared<sim::InProcessTransport>(m_core.handler);
     context.clock = clock;
-    context.journal = m_journal;
-    context.seed = m_scenarioSeed;
+    context.journal = m_core.journal;
+    context.seed = m_seed;
     // Every series at its own current revision; the step reports the main series'.
-    std::vector<std::shared_ptr<storage::MemoryStorage>> storages = allStorages();
+    std::vector<std::shared_ptr<storage::MemoryStorage>> storages = m_core.allStorages();
     context.compact = [storages]() -> QCoro::Task<model::Result<std::int64_t>> {
         const std::int64_t revision = storages.front()->revision();
         for (const auto &storage : storages) {
@@ -92,69 +115,67 @@ QCoro::Task<> CoreWorker::createPlayer(std::size_t runTo)
     };
     // A scenario with an "access" section runs its clients as its identities; the GUI's own
     // requests (watches, launched clients) then act as its setup identity.
-    if (auto access = sim::installScenarioAccess(*scenario, *m_handler, *m_registry, context, [self] {
-            if (self)
-                self->recheckWatches();
+    QPointer<AccessController> access(&m_access);
+    if (auto installed = sim::installScenarioAccess(scenario, *m_core.handler, *m_core.registry, context, [access] {
+            if (access)
+                access->recheckWatches();
         });
-        !access)
-        Q_EMIT errorOccurred(toQ(access.error().message));
-    m_guiToken.clear();
-    if (scenario->access)
-        if (const sim::ScenarioIdentity *setup = scenario->access->identity("setup"))
-            m_guiToken = setup->token;
-    m_player = std::make_unique<sim::ScenarioPlayer>(std::move(scenario).value(), std::move(context), clock);
-    connect(m_player.get(), &sim::ScenarioPlayer::stepCompleted, this, &CoreWorker::handleStepCompleted);
-    connect(m_player.get(), &sim::ScenarioPlayer::finishedPlaying, this, &CoreWorker::handleScenarioFinished);
-    connect(m_player.get(), &sim::ScenarioPlayer::stateChanged, this, &CoreWorker::emitScenarioState);
+        !installed)
+        Q_EMIT errorOccurred(toQ(installed.error().message));
+    std::string guiToken;
+    if (scenario.access)
+        if (const sim::ScenarioIdentity *setup = scenario.access->identity("setup"))
+            guiToken = setup->token;
+    m_access.setGuiToken(std::move(guiToken));
+    m_player = std::make_unique<sim::ScenarioPlayer>(std::move(scenario), std::move(context), clock);
+    connect(m_player.get(), &sim::ScenarioPlayer::stepCompleted, this, &ScenarioController::handleStepCompleted);
+    connect(m_player.get(), &sim::ScenarioPlayer::finishedPlaying, this, &ScenarioController::handleFinished);
+    connect(m_player.get(), &sim::ScenarioPlayer::stateChanged, this, &ScenarioController::emitState);
     if (runTo > 0)
         m_player->runTo(runTo);
-    emitScenarioState();
+    emitState();
 }
 
-void CoreWorker::playScenario()
+void ScenarioController::play()
 {
     if (m_player)
         m_player->play();
 }
 
-void CoreWorker::pauseScenario()
+void ScenarioController::pause()
 {
     if (m_player)
         m_player->pause();
 }
 
-void CoreWorker::stepScenario()
+void ScenarioController::step()
 {
     if (m_player)
         m_player->step();
 }
 
-void CoreWorker::stepBackScenario()
+void ScenarioController::stepBack()
 {
     if (!m_player)
         return;
     const std::size_t done = m_player->nextStep();
-    const double speed = m_player->speed();
-    createPlayer(done > 0 ? done - 1 : 0);
-    m_player->setSpeed(speed);
+    replay(done > 0 ? done - 1 : 0, m_player->speed());
 }
 
-void CoreWorker::restartScenario()
+void ScenarioController::restart()
 {
     if (!m_player)
         return;
-    const double speed = m_player->speed();
-    createPlayer(0);
-    m_player->setSpeed(speed);
+    replay(0, m_player->speed());
 }
 
-void CoreWorker::setScenarioSpeed(double speed)
+void ScenarioController::setSpeed(double speed)
 {
     if (m_player)
         m_player->setSpeed(speed);
 }
 
-void CoreWorker::emitScenarioState()
+void ScenarioController::emitState()
 {
     ScenarioState state;
     if (m_player) {
@@ -168,11 +189,10 @@ void CoreWorker::emitScenarioState()
     Q_EMIT scenarioStateChanged(state);
 }
 
-void CoreWorker::handleStepCompleted(const sim::StepResult &result)
+void ScenarioController::handleStepCompleted(const sim::StepResult &result)
 {
     // The step's requests are in the journal: send them before the step's report.
-    flushOperations();
-    flushWatchEvents();
+    m_feed.flush();
     StepReport report;
     report.index = static_cast<int>(result.index);
     report.client = toQ(result.client);
@@ -189,13 +209,12 @@ void CoreWorker::handleStepCompleted(const sim::StepResult &result)
         report.details.append(toQ(line));
     report.explain = toQ(result.explain);
     Q_EMIT scenarioStepCompleted(report);
-    emitScenarioState();
+    emitState();
 }
 
-void CoreWorker::handleScenarioFinished(const std::vector<sim::CheckResult> &checks)
+void ScenarioController::handleFinished(const std::vector<sim::CheckResult> &checks)
 {
-    flushOperations();
-    flushWatchEvents();
+    m_feed.flush();
     VerdictList verdicts;
     for (const sim::CheckResult &check : checks) {
         VerdictReport verdict;
@@ -209,7 +228,7 @@ void CoreWorker::handleScenarioFinished(const std::vector<sim::CheckResult> &che
         verdict.asExpected = check.asExpected();
         verdicts.append(verdict);
     }
-    emitScenarioState();
+    emitState();
     Q_EMIT verdictsReady(verdicts);
 }
 

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
-// CoreWorker: exporting, importing and checking the operation journal.
-#include "engine/CoreWorker.h"
+#include "engine/HistoryController.h"
 
 #include <algorithm>
 #include <fstream>
 #include <limits>
 #include <set>
 
+#include "engine/Core.h"
+#include "engine/EngineOptions.h"
+#include "engine/JournalFeed.h"
 #include "history/Journal.h"
 #include "history/LinearizabilityChecker.h"
 #include "history/LostUpdateChecker.h"
@@ -33,18 +35,24 @@ VerdictReport reportOf(const QString &checker, const QString &key, const history
     return report;
 }
 
-} // namespace
-
-namespace {
 QByteArray bytesOf(const history::OperationRecord &record)
 {
     return record.object ? QByteArray::fromStdString(record.object->bytes()) : QByteArray();
 }
+
 } // namespace
 
-void CoreWorker::fetchOperation(quint64 id)
+HistoryController::HistoryController(const EngineOptions &options, const Core &core, JournalFeed &feed, QObject *parent)
+    : QObject(parent)
+    , m_options(options)
+    , m_core(core)
+    , m_feed(feed)
 {
-    const auto &operations = m_journal->history().operations();
+}
+
+void HistoryController::fetchOperation(quint64 id)
+{
+    const auto &operations = m_core.journal->history().operations();
     auto it = std::lower_bound(operations.begin(), operations.end(), id,
                                [](const history::OperationRecord &record, std::uint64_t wanted) { return record.id < wanted; });
     OperationDetail detail;
@@ -53,26 +61,14 @@ void CoreWorker::fetchOperation(quint64 id)
         return;
     }
     const history::OperationRecord &op = *it;
-    detail.summary.id = op.id;
-    detail.summary.clientId = QString::fromStdString(op.clientId);
-    detail.summary.verb = QString::fromStdString(op.verb);
-    detail.summary.key = QString::fromStdString(op.key);
-    detail.summary.strategy = QString::fromStdString(op.strategy);
-    detail.summary.rvSent = std::atoll(op.resourceVersionSent.c_str());
-    detail.summary.rvProduced = std::atoll(op.resourceVersionProduced.c_str());
-    detail.summary.startNs = op.startNs;
-    detail.summary.endNs = op.endNs.value_or(-1);
-    detail.summary.statusCode = op.statusCode;
-    detail.summary.reason = QString::fromStdString(op.reason);
-    detail.summary.casRetries = op.casRetries;
-    detail.summary.noop = op.noop;
+    detail.summary = JournalFeed::summarize(op);
     detail.object = bytesOf(op);
     detail.request = QByteArray::fromStdString(op.requestBody);
-    if (!m_separateStorage.empty()) {
+    if (!m_core.separateStorage.empty()) {
         // Journal keys name the resource without its group: every series serving that name.
         const std::string resource = op.key.substr(0, op.key.find('/'));
         QStringList series;
-        for (const auto &type : m_registry->types()) {
+        for (const auto &type : m_core.registry->types()) {
             const QString name = QString::fromStdString(type->revisionSeries);
             if (type->gvr.resource == resource && !series.contains(name))
                 series << name;
@@ -99,11 +95,11 @@ void CoreWorker::fetchOperation(quint64 id)
     Q_EMIT operationDetailReady(detail);
 }
 
-void CoreWorker::fetchObjectVersion(const QString &key, qint64 resourceVersion)
+void HistoryController::fetchObjectVersion(const QString &key, qint64 resourceVersion)
 {
     const std::string wanted = key.toStdString();
     const std::string rv = std::to_string(resourceVersion);
-    for (const history::OperationRecord &op : m_journal->history().operations()) {
+    for (const history::OperationRecord &op : m_core.journal->history().operations()) {
         if (op.key == wanted && op.succeeded() && op.resourceVersionProduced == rv && op.object) {
             Q_EMIT objectVersionReady(key, resourceVersion, bytesOf(op));
             return;
@@ -112,19 +108,19 @@ void CoreWorker::fetchObjectVersion(const QString &key, qint64 resourceVersion)
     Q_EMIT objectVersionReady(key, resourceVersion, QByteArray());
 }
 
-void CoreWorker::exportHistory(const QString &path)
+void HistoryController::exportHistory(const QString &path)
 {
     std::ofstream out(path.toStdString(), std::ios::binary | std::ios::trunc);
     if (!out) {
         Q_EMIT historyExported(path, QStringLiteral("cannot write %1").arg(path));
         return;
     }
-    m_journal->history().exportJsonLines(out);
+    m_core.journal->history().exportJsonLines(out);
     out.close();
     Q_EMIT historyExported(path, out ? QString() : QStringLiteral("error while writing %1").arg(path));
 }
 
-void CoreWorker::importHistory(const QString &path)
+void HistoryController::importHistory(const QString &path)
 {
     if (m_options.journalCapacity() == 0) {
         Q_EMIT historyImported(path, 0, QStringLiteral("the history journal is off (--journal-size 0), so there is "
@@ -142,24 +138,24 @@ void CoreWorker::importHistory(const QString &path)
         return;
     }
     const int count = static_cast<int>(imported->operations().size());
-    m_journal->replace(std::move(imported).value());
-    m_nextBatchId = 0;
+    m_core.journal->replace(std::move(imported).value());
+    m_feed.resendOperations();
     Q_EMIT historyReset();
-    flushOperations();
+    m_feed.flushOperations();
     Q_EMIT historyImported(path, count, QString());
 }
 
-void CoreWorker::clearHistory()
+void HistoryController::clearHistory()
 {
-    m_journal->clear();
+    m_core.journal->clear();
     Q_EMIT historyReset();
 }
 
-void CoreWorker::checkHistory()
+void HistoryController::checkHistory()
 {
     // Every counter object (a key whose successful writes carry data.counter) gets the
     // lost-update check; linearizability and watch guarantees cover the whole history.
-    const history::History &history = m_journal->history();
+    const history::History &history = m_core.journal->history();
     std::set<std::string> counterKeys;
     for (const history::OperationRecord &op : history.operations()) {
         if (op.succeeded() && op.isWrite() && op.verb != "delete" && op.key.rfind("configmaps/", 0) == 0

@@ -1,15 +1,9 @@
 // SPDX-License-Identifier: MIT
-// CoreWorker: the embedded server's bulk watch sessions as the GUI sees them. Checked on the
-// stats timer: a cheap fingerprint (which sessions, how many channels each) every tick, the
-// channels themselves only when it changed or every FULL_READ_TICKS (a channel closed and
-// another opened within one tick leaves the fingerprint alike), and a report only when the
-// values differ from the last one.
-#include "engine/CoreWorker.h"
+#include "engine/BulkSessionTracker.h"
 
 #include <algorithm>
 
 #include "api/BulkWatchSession.h"
-#include "server/ApiServer.h"
 
 namespace rvscope::engine {
 namespace {
@@ -32,11 +26,8 @@ BulkChannelSummary summarize(const api::BulkWatchSession::ChannelInfo &info)
 }
 } // namespace
 
-void CoreWorker::reportBulkSessions()
+std::optional<BulkSessionList> BulkSessionTracker::update(std::vector<std::shared_ptr<api::BulkWatchSession>> sessions)
 {
-    std::vector<std::shared_ptr<api::BulkWatchSession>> sessions;
-    if (m_server)
-        sessions = m_server->bulkWatchSessions();
     std::erase_if(sessions, [](const auto &session) { return !session || session->closed(); });
 
     std::vector<std::pair<const api::BulkWatchSession *, std::size_t>> fingerprint;
@@ -44,26 +35,26 @@ void CoreWorker::reportBulkSessions()
     for (const auto &session : sessions)
         fingerprint.emplace_back(session.get(), session->channelCount());
     std::sort(fingerprint.begin(), fingerprint.end());
-    const bool due = ++m_bulkTicks % FULL_READ_TICKS == 0;
-    if (fingerprint == m_bulkFingerprint && !due)
-        return;
-    m_bulkFingerprint = std::move(fingerprint);
+    const bool due = ++m_ticks % FULL_READ_TICKS == 0;
+    if (fingerprint == m_fingerprint && !due)
+        return std::nullopt;
+    m_fingerprint = std::move(fingerprint);
 
     // Ids by session: a known address whose session died is a new session.
-    std::map<const api::BulkWatchSession *, KnownBulkSession> known;
+    std::map<const api::BulkWatchSession *, KnownSession> known;
     for (const auto &session : sessions) {
-        auto it = m_bulkIds.find(session.get());
-        const bool same = it != m_bulkIds.end() && it->second.session.lock() == session;
-        known[session.get()] = same ? it->second : KnownBulkSession{session, m_nextBulkId++};
+        auto it = m_ids.find(session.get());
+        const bool same = it != m_ids.end() && it->second.session.lock() == session;
+        known[session.get()] = same ? it->second : KnownSession{session, m_nextId++};
     }
-    m_bulkIds = std::move(known);
+    m_ids = std::move(known);
 
     BulkSessionList list;
     list.reserve(qsizetype(sessions.size()));
     int reported = 0;
     for (const auto &session : sessions) {
         BulkSessionSummary summary;
-        summary.id = m_bulkIds[session.get()].id;
+        summary.id = m_ids[session.get()].id;
         summary.user = QString::fromStdString(session->user());
         summary.peer = QString::fromStdString(session->peer());
         summary.openChannels = int(session->channelCount());
@@ -77,10 +68,10 @@ void CoreWorker::reportBulkSessions()
         list.append(std::move(summary));
     }
     std::sort(list.begin(), list.end(), [](const auto &a, const auto &b) { return a.id < b.id; });
-    if (list == m_lastBulkSessions)
-        return;
-    m_lastBulkSessions = list;
-    Q_EMIT bulkSessionsChanged(list);
+    if (list == m_last)
+        return std::nullopt;
+    m_last = list;
+    return list;
 }
 
 } // namespace rvscope::engine

@@ -1,22 +1,33 @@
 // SPDX-License-Identifier: MIT
-// CoreWorker: watches the GUI opens on the core (the Streams panel), through the API handler
-// like any client's, so their events are journaled and batched like everyone's.
-#include "engine/CoreWorker.h"
+#include "engine/GuiWatchController.h"
+
+#include <QtCore/QPointer>
 
 #include "api/ApiHandler.h"
 #include "api/Watcher.h"
+#include "engine/AccessController.h"
+#include "engine/Core.h"
 #include "history/Journal.h"
 #include "sim/KubeClient.h"
 #include "sim/Transport.h"
 
 namespace rvscope::engine {
 
-void CoreWorker::openWatch(const QString &collection, const QString &fromResourceVersion)
+GuiWatchController::GuiWatchController(const Core &core, const AccessController &access, QObject *parent)
+    : QObject(parent)
+    , m_core(core)
+    , m_access(access)
+{
+}
+
+GuiWatchController::~GuiWatchController() = default;
+
+void GuiWatchController::openWatch(const QString &collection, const QString &fromResourceVersion)
 {
     startWatch(collection, fromResourceVersion);
 }
 
-QCoro::Task<> CoreWorker::startWatch(QString collection, QString fromResourceVersion)
+QCoro::Task<> GuiWatchController::startWatch(QString collection, QString fromResourceVersion)
 {
     WatchChannel channel;
     channel.collection = collection;
@@ -28,8 +39,11 @@ QCoro::Task<> CoreWorker::startWatch(QString collection, QString fromResourceVer
         Q_EMIT watchOpened(channel);
         co_return;
     }
-    sim::KubeClient client(guiTransport(), "gui", "");
+    QPointer<GuiWatchController> self(this);
+    sim::KubeClient client(m_access.guiTransport(), "gui", "");
     sim::KubeResponse response = co_await client.watch(*ref, fromResourceVersion.toStdString());
+    if (!self)
+        co_return;
     channel.status = response.status;
     if (!response.watch) {
         channel.error = QString::fromStdString(response.message);
@@ -37,21 +51,28 @@ QCoro::Task<> CoreWorker::startWatch(QString collection, QString fromResourceVer
         co_return;
     }
     // The watch request was journaled just before its response came back.
-    channel.id = m_journal->nextId() - 1;
+    channel.id = m_core.journal->nextId() - 1;
     // A watch too old for storage opens and ends with one ERROR event (410).
     response.watch->attach([](const std::string &) {}, [] {});
     if (!response.watch->ended())
-        m_guiWatches[channel.id] = response.watch;
+        m_watches[channel.id] = response.watch;
     Q_EMIT watchOpened(channel);
 }
 
-void CoreWorker::closeWatch(quint64 id)
+void GuiWatchController::closeWatch(quint64 id)
 {
-    auto it = m_guiWatches.find(id);
-    if (it == m_guiWatches.end())
+    auto it = m_watches.find(id);
+    if (it == m_watches.end())
         return;
     it->second->close();
-    m_guiWatches.erase(it);
+    m_watches.erase(it);
+}
+
+void GuiWatchController::handleCoreRebuilt()
+{
+    for (auto &[id, watch] : m_watches)
+        watch->close();
+    m_watches.clear();
 }
 
 } // namespace rvscope::engine

@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: MIT
-// CoreWorker: competing clients launched from the GUI, in-process (coroutines on the wall
-// clock) or as `rvscope client` processes talking HTTP to the embedded server.
-#include "engine/CoreWorker.h"
+#include "engine/WorkloadController.h"
 
 #include <QtCore/QCoreApplication>
+#include <QtCore/QPointer>
 #include <QtCore/QProcess>
 #include <nlohmann/json.hpp>
 
+#include "engine/AccessController.h"
+#include "engine/EngineOptions.h"
+#include "engine/JournalFeed.h"
+#include "engine/ServerController.h"
 #include "model/JsonAccess.h"
 #include "model/JsonParse.h"
-#include "server/ApiServer.h"
 #include "sim/Clock.h"
 #include "sim/Transport.h"
 #include "sim/Workload.h"
@@ -49,7 +51,30 @@ WorkloadReport reportOf(const sim::WorkloadSummary &summary)
 
 } // namespace
 
-void CoreWorker::launchClients(const ClientLaunch &launch)
+struct WorkloadController::ProcessGroup {
+    std::vector<QProcess *> processes;
+    int running = 0;
+    WorkloadReport report;
+    QStringList errors;
+};
+
+WorkloadController::WorkloadController(const EngineOptions &options, const AccessController &access,
+                                       ServerController &server, JournalFeed &feed, QObject *parent)
+    : QObject(parent)
+    , m_options(options)
+    , m_access(access)
+    , m_server(server)
+    , m_feed(feed)
+{
+}
+
+WorkloadController::~WorkloadController()
+{
+    for (const auto &workload : m_workloads)
+        workload->stop();
+}
+
+void WorkloadController::launch(const ClientLaunch &launch)
 {
     auto spec = specFrom(launch);
     if (!spec) {
@@ -61,16 +86,20 @@ void CoreWorker::launchClients(const ClientLaunch &launch)
     if (!launch.processes) {
         // A new name prefix per launch keeps client ids distinct in the journal.
         spec->namePrefix = "c" + std::to_string(m_workloads.size() + 1) + '-';
-        auto workload = std::make_shared<sim::Workload>(guiTransport(),
+        auto workload = std::make_shared<sim::Workload>(m_access.guiTransport(),
                                                         std::make_shared<sim::RealClock>(), *spec);
         m_workloads.push_back(workload);
         driveWorkload(workload);
         return;
     }
+    launchProcesses(launch);
+}
 
-    if (!m_server)
-        startServer(QHostAddress::LocalHost, 0);
-    if (!m_server) {
+void WorkloadController::launchProcesses(const ClientLaunch &launch)
+{
+    if (!m_server.running())
+        m_server.start(QHostAddress::LocalHost, 0);
+    if (!m_server.running()) {
         WorkloadReport failed;
         failed.error = QStringLiteral("the embedded server is not running and could not be started");
         Q_EMIT workloadFinished(failed);
@@ -78,7 +107,7 @@ void CoreWorker::launchClients(const ClientLaunch &launch)
     }
     const QString program = m_options.clientProgram.isEmpty() ? QCoreApplication::applicationFilePath()
                                                               : m_options.clientProgram;
-    const QString url = QStringLiteral("http://127.0.0.1:%1").arg(m_server->port());
+    const QString url = QStringLiteral("http://127.0.0.1:%1").arg(m_server.port());
     auto group = std::make_unique<ProcessGroup>();
     group->report.strategy = launch.strategy;
     group->report.processes = true;
@@ -110,7 +139,7 @@ void CoreWorker::launchClients(const ClientLaunch &launch)
     m_processGroups.push_back(std::move(group));
 }
 
-void CoreWorker::handleProcessFinished(QProcess *process)
+void WorkloadController::handleProcessFinished(QProcess *process)
 {
     for (auto it = m_processGroups.begin(); it != m_processGroups.end(); ++it) {
         ProcessGroup &group = **it;
@@ -154,21 +183,23 @@ void CoreWorker::handleProcessFinished(QProcess *process)
     }
 }
 
-QCoro::Task<> CoreWorker::driveWorkload(std::shared_ptr<sim::Workload> workload)
+QCoro::Task<> WorkloadController::driveWorkload(std::shared_ptr<sim::Workload> workload)
 {
+    QPointer<WorkloadController> self(this);
     co_await workload->run();
-    finishWorkload(workload);
+    if (self)
+        finishWorkload(workload);
 }
 
-void CoreWorker::finishWorkload(const std::shared_ptr<sim::Workload> &workload)
+void WorkloadController::finishWorkload(const std::shared_ptr<sim::Workload> &workload)
 {
-    flushOperations();
-    flushWatchEvents();
+    // The workload's requests are in the journal: send them before its report.
+    m_feed.flush();
     Q_EMIT workloadFinished(reportOf(workload->summary()));
     m_workloads.erase(std::remove(m_workloads.begin(), m_workloads.end(), workload), m_workloads.end());
 }
 
-void CoreWorker::stopClients()
+void WorkloadController::stop()
 {
     for (const auto &workload : m_workloads)
         workload->stop();

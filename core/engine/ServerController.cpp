@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: MIT
+#include "engine/ServerController.h"
+
+#include "api/AccessControl.h"
+#include "api/ApiHandler.h"
+#include "api/BulkWatchSession.h"
+#include "engine/AccessController.h"
+#include "engine/Core.h"
+#include "engine/EngineOptions.h"
+#include "server/ApiServer.h"
+
+namespace rvscope::engine {
+
+ServerController::ServerController(const EngineOptions &options, const Core &core, const AccessController &access,
+                                   QObject *parent)
+    : QObject(parent)
+    , m_options(options)
+    , m_core(core)
+    , m_access(access)
+{
+}
+
+ServerController::~ServerController()
+{
+    if (m_server)
+        m_server->closeWatches();
+}
+
+void ServerController::start(const QHostAddress &address, quint16 port)
+{
+    ServerState state;
+    state.address = address;
+    if (m_server) {
+        state.running = true;
+        state.port = m_server->port();
+        Q_EMIT serverStateChanged(state);
+        return;
+    }
+    if (!m_access.error().isEmpty() || !m_core.storageError.isEmpty()) {
+        state.error = m_access.error().isEmpty() ? m_core.storageError : m_access.error();
+        Q_EMIT serverStateChanged(state);
+        return;
+    }
+    if (auto access = m_core.handler->accessControl()) {
+        if (m_options.anonymous == EngineOptions::Anonymous::LoopbackOnly)
+            access->setAnonymousAllowed(address.isLoopback());
+    }
+    auto server = std::make_unique<server::ApiServer>(m_core.handler);
+    if (!m_options.tlsCertificate.isEmpty() || !m_options.tlsKey.isEmpty()) {
+        QString tlsError;
+        if (!server->setTls(m_options.tlsCertificate, m_options.tlsKey, &tlsError)) {
+            state.error = tlsError;
+            Q_EMIT serverStateChanged(state);
+            return;
+        }
+        state.tls = true;
+    }
+    QString error;
+    state.port = server->start(address, port, &error);
+    state.running = state.port != 0;
+    state.error = error;
+    if (state.running) {
+        const QString host = address.protocol() == QAbstractSocket::IPv6Protocol ? u'[' + address.toString() + u']'
+                                                                                 : address.toString();
+        m_core.handler->setServerAddress((host + u':' + QString::number(state.port)).toStdString());
+        m_server = std::move(server);
+        m_address = address;
+    }
+    Q_EMIT serverStateChanged(state);
+}
+
+void ServerController::stop()
+{
+    if (m_server) {
+        m_server->closeWatches();
+        m_server.reset();
+    }
+    Q_EMIT serverStateChanged(ServerState{});
+}
+
+quint16 ServerController::port() const
+{
+    return m_server ? m_server->port() : 0;
+}
+
+std::size_t ServerController::openWatchCount() const
+{
+    return m_server ? m_server->openWatchCount() : 0;
+}
+
+std::size_t ServerController::bulkSessionCount() const
+{
+    return m_server ? m_server->bulkWatchSessions().size() : 0;
+}
+
+void ServerController::reportBulkSessions()
+{
+    std::vector<std::shared_ptr<api::BulkWatchSession>> sessions;
+    if (m_server)
+        sessions = m_server->bulkWatchSessions();
+    if (auto changed = m_bulkSessions.update(std::move(sessions)))
+        Q_EMIT bulkSessionsChanged(*changed);
+}
+
+} // namespace rvscope::engine
