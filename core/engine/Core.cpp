@@ -62,7 +62,9 @@ QCoro::Task<Core> Core::build(EngineOptions options, bool durable)
     if (!booted)
         qWarning("rvscope: bootstrap failed: %s", booted.error().message.c_str());
     core.journal = std::make_shared<history::Journal>(options.journalCapacity());
-    core.handler = std::make_shared<api::ApiHandler>(core.registry);
+    api::ApiHandler::Options handlerOptions;
+    handlerOptions.maxWatchBacklog = options.maxWatchBacklog;
+    core.handler = std::make_shared<api::ApiHandler>(core.registry, handlerOptions);
     std::weak_ptr<history::Journal> journal = core.journal;
     // A journal of size 0 is off: a plain fast apiserver, no history (and no GUI batches).
     if (options.journalCapacity() > 0) {
