@@ -11,6 +11,7 @@
 #include <QtNetwork/QTcpSocket>
 #include <QtTest/QtTest>
 
+#include "Processes.h"
 #include "RawHttp.h"
 
 namespace {
@@ -191,7 +192,7 @@ void TestBulkWatchCommand::testArgumentErrors()
     QFETCH(QString, message);
     QProcess client;
     client.start(QStringLiteral(RVSCOPE_BINARY), QStringList{"client", "bulk-watch"} + args);
-    QVERIFY(client.waitForFinished(WAIT_MS));
+    QVERIFY(rvscope::testing::finishes(client, WAIT_MS));
     QCOMPARE(client.exitCode(), 2);
     const QString err = QString::fromUtf8(client.readAllStandardError());
     QVERIFY2(err.contains(message), qPrintable(err));
@@ -204,7 +205,7 @@ void TestBulkWatchCommand::testUnreachableServer()
     for (const QString &spec : {QStringLiteral("secrets/default"), QStringLiteral("deployments.apps/default")}) {
         QProcess client;
         startClient(client, QStringLiteral("http://127.0.0.1:1"), {QStringLiteral("--watch"), spec});
-        QVERIFY(client.waitForFinished(WAIT_MS));
+        QVERIFY(rvscope::testing::finishes(client, WAIT_MS));
         QCOMPARE(client.exitCode(), 2);
         const QString err = QString::fromUtf8(client.readAllStandardError());
         QVERIFY2(err.startsWith("rvscope client bulk-watch: cannot connect to http://127.0.0.1:1: Connection refused"),
@@ -259,11 +260,11 @@ void TestBulkWatchCommand::testEventsArriveOnTheirChannels()
     }
 
     client.terminate(); // SIGTERM: closes the socket, exits 0
-    QVERIFY(client.waitForFinished(WAIT_MS));
+    QVERIFY(rvscope::testing::finishes(client, WAIT_MS));
     QCOMPARE(client.exitStatus(), QProcess::NormalExit);
     QCOMPARE(client.exitCode(), 0);
     server.terminate();
-    QVERIFY(server.waitForFinished(WAIT_MS));
+    QVERIFY(rvscope::testing::finishes(server, WAIT_MS));
 }
 
 void TestBulkWatchCommand::testJsonPrintsFramesVerbatim()
@@ -286,10 +287,10 @@ void TestBulkWatchCommand::testJsonPrintsFramesVerbatim()
     for (const QString &line : out.lines())
         QVERIFY2(QJsonDocument::fromJson(line.toUtf8()).isObject(), qPrintable(line));
     client.terminate();
-    QVERIFY(client.waitForFinished(WAIT_MS));
+    QVERIFY(rvscope::testing::finishes(client, WAIT_MS));
     QCOMPARE(client.exitCode(), 0);
     server.terminate();
-    QVERIFY(server.waitForFinished(WAIT_MS));
+    QVERIFY(rvscope::testing::finishes(server, WAIT_MS));
 }
 
 void TestBulkWatchCommand::testEndsWhenEveryChannelHasEnded()
@@ -304,7 +305,7 @@ void TestBulkWatchCommand::testEndsWhenEveryChannelHasEnded()
     // other request is rejected. Nothing is left to watch, so the client exits by itself.
     QProcess client;
     startClient(client, url, {"--watch", "configmaps/default?resourceVersion=1", "--watch", "nosuchthings"});
-    QVERIFY(client.waitForFinished(WAIT_MS));
+    QVERIFY(rvscope::testing::finishes(client, WAIT_MS));
     QCOMPARE(client.exitCode(), 0);
     const QStringList lines = QString::fromUtf8(client.readAllStandardOutput()).split('\n', Qt::SkipEmptyParts);
     QVERIFY2(lines.contains("channel 1 opened: configmaps/default?resourceVersion=1"), qPrintable(lines.join('\n')));
@@ -317,7 +318,7 @@ void TestBulkWatchCommand::testEndsWhenEveryChannelHasEnded()
     // A group the server does not serve: caught by discovery, nothing started (exit 2).
     QProcess rejected;
     startClient(rejected, url, {"--watch", "nosuchthings", "--watch", "configmaps.nosuch.group.v1"});
-    QVERIFY(rejected.waitForFinished(WAIT_MS));
+    QVERIFY(rvscope::testing::finishes(rejected, WAIT_MS));
     const QString err = QString::fromUtf8(rejected.readAllStandardError());
     QCOMPARE(rejected.exitCode(), 2);
     QVERIFY2(err.contains("--watch 'configmaps.nosuch.group.v1': the server has no API group 'nosuch.group.v1'"),
@@ -325,14 +326,14 @@ void TestBulkWatchCommand::testEndsWhenEveryChannelHasEnded()
     // Every request rejected: nothing was watched (exit 1).
     QProcess allRejected;
     startClient(allRejected, url, {"--watch", "nosuchthings", "--watch", "configmaps/default?labelSelector=a%20in"});
-    QVERIFY(allRejected.waitForFinished(WAIT_MS));
+    QVERIFY(rvscope::testing::finishes(allRejected, WAIT_MS));
     QCOMPARE(allRejected.exitCode(), 1);
     QVERIFY(allRejected.readAllStandardError().contains("every watch request was rejected"));
     const QByteArray allRejectedOut = allRejected.readAllStandardOutput();
     QVERIFY2(allRejectedOut.contains("request 2 rejected (configmaps/default?labelSelector=a%20in): 400 BadRequest"),
              allRejectedOut.constData());
     server.terminate();
-    QVERIFY(server.waitForFinished(WAIT_MS));
+    QVERIFY(rvscope::testing::finishes(server, WAIT_MS));
 }
 
 void TestBulkWatchCommand::testPartialRejectionAndTokens()
@@ -353,7 +354,7 @@ void TestBulkWatchCommand::testPartialRejectionAndTokens()
              201);
     QVERIFY(!out.waitFor("channel 1 ADDED configmaps default/x rv=").isEmpty());
     alice.terminate();
-    QVERIFY(alice.waitForFinished(WAIT_MS));
+    QVERIFY(rvscope::testing::finishes(alice, WAIT_MS));
     QCOMPARE(alice.exitCode(), 0);
 
     // A bad token (straight to the websocket, and through discovery), and none at all.
@@ -365,7 +366,7 @@ void TestBulkWatchCommand::testPartialRejectionAndTokens()
     for (const QStringList &args : refused) {
         QProcess client;
         startClient(client, url, args);
-        QVERIFY(client.waitForFinished(WAIT_MS));
+        QVERIFY(rvscope::testing::finishes(client, WAIT_MS));
         const QString err = QString::fromUtf8(client.readAllStandardError());
         QCOMPARE(client.exitCode(), 2);
         const QString expected = args.first() == "--token"
@@ -374,7 +375,7 @@ void TestBulkWatchCommand::testPartialRejectionAndTokens()
         QVERIFY2(err.startsWith(expected), qPrintable(err));
     }
     server.terminate();
-    QVERIFY(server.waitForFinished(WAIT_MS));
+    QVERIFY(rvscope::testing::finishes(server, WAIT_MS));
 }
 
 void TestBulkWatchCommand::testAccessLossClosesOneChannel()
@@ -420,10 +421,10 @@ void TestBulkWatchCommand::testAccessLossClosesOneChannel()
     // The last channel lost too: nothing left to watch, the client ends by itself.
     QCOMPARE(http(port, "DELETE", "/api/v1/namespaces/default/pods/uses-cm", {}, "admin-token").status, 200);
     QVERIFY(!out.waitFor("channel 2 closed: 403 Forbidden: ").isEmpty());
-    QVERIFY(node.waitForFinished(WAIT_MS));
+    QVERIFY(rvscope::testing::finishes(node, WAIT_MS));
     QCOMPARE(node.exitCode(), 0);
     server.terminate();
-    QVERIFY(server.waitForFinished(WAIT_MS));
+    QVERIFY(rvscope::testing::finishes(server, WAIT_MS));
 }
 
 void TestBulkWatchCommand::testTls()
@@ -437,7 +438,7 @@ void TestBulkWatchCommand::testTls()
     QProcess make;
     make.start(openssl, {"req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "1",
                          "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"});
-    QVERIFY(make.waitForFinished(30000));
+    QVERIFY(rvscope::testing::finishes(make, 30000));
     QCOMPARE(make.exitCode(), 0);
     QProcess server;
     const QString url = startServer(server, {"--tls-cert", cert, "--tls-key", key});
@@ -453,21 +454,21 @@ void TestBulkWatchCommand::testTls()
         Output out(client);
         QVERIFY(!out.waitFor("channel 1 opened: " + args.last()).isEmpty());
         client.terminate();
-        QVERIFY(client.waitForFinished(WAIT_MS));
+        QVERIFY(rvscope::testing::finishes(client, WAIT_MS));
         QCOMPARE(client.exitCode(), 0);
     }
     // Neither: the system's authorities do not know this certificate.
     for (const QString &spec : {QStringLiteral("configmaps/default"), QStringLiteral("leases.coordination.k8s.io")}) {
         QProcess client;
         startClient(client, url, {"--watch", spec});
-        QVERIFY(client.waitForFinished(WAIT_MS));
+        QVERIFY(rvscope::testing::finishes(client, WAIT_MS));
         QCOMPARE(client.exitCode(), 2);
         const QString err = QString::fromUtf8(client.readAllStandardError());
         QVERIFY2(err.startsWith("rvscope client bulk-watch: TLS handshake with " + url + " failed: "), qPrintable(err));
         QVERIFY2(err.contains("--certificate-authority FILE or --insecure-skip-tls-verify"), qPrintable(err));
     }
     server.terminate();
-    QVERIFY(server.waitForFinished(WAIT_MS));
+    QVERIFY(rvscope::testing::finishes(server, WAIT_MS));
 }
 
 void TestBulkWatchCommand::testServerGoingAway()
@@ -485,8 +486,8 @@ void TestBulkWatchCommand::testServerGoingAway()
             server.terminate();
         else
             server.kill();
-        QVERIFY(server.waitForFinished(WAIT_MS));
-        QVERIFY(client.waitForFinished(WAIT_MS));
+        QVERIFY(rvscope::testing::finishes(server, WAIT_MS));
+        QVERIFY(rvscope::testing::finishes(client, WAIT_MS));
         const QString err = QString::fromUtf8(client.readAllStandardError());
         QCOMPARE(client.exitStatus(), QProcess::NormalExit);
         if (clean) {

@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "Processes.h"
 #include "RawHttp.h"
 
 namespace {
@@ -77,7 +78,7 @@ void TestRvscopeProcess::testHelp()
 {
     QProcess process;
     process.start(QStringLiteral(RVSCOPE_BINARY), {QStringLiteral("--help")});
-    QVERIFY(process.waitForFinished(5000));
+    QVERIFY(rvscope::testing::finishes(process, 5000));
     QCOMPARE(process.exitCode(), 0);
     const QByteArray out = process.readAllStandardOutput();
     for (const char *word : {"serve", "--listen", "--watch-history"})
@@ -89,7 +90,7 @@ void TestRvscopeProcess::testBadArgumentsExitWithMessage()
     QProcess process;
     process.start(QStringLiteral(RVSCOPE_BINARY), {QStringLiteral("serve"), QStringLiteral("--listen"),
                                                    QStringLiteral("nowhere")});
-    QVERIFY(process.waitForFinished(5000));
+    QVERIFY(rvscope::testing::finishes(process, 5000));
     QCOMPARE(process.exitCode(), 2);
     QVERIFY(process.readAllStandardError().startsWith("rvscope: --listen expects ADDR:PORT"));
 }
@@ -127,7 +128,7 @@ void TestRvscopeProcess::testServePrintsReadyLineAndAnswers()
     QCOMPARE(request(socket, "/livez").status, 200);
 
     process.terminate(); // SIGTERM: a clean stop
-    QVERIFY(process.waitForFinished(5000));
+    QVERIFY(rvscope::testing::finishes(process, 5000));
     QCOMPARE(process.exitStatus(), QProcess::NormalExit);
     QCOMPARE(process.exitCode(), 0);
 }
@@ -142,7 +143,7 @@ void TestRvscopeProcess::testNoDisplayFallsBackToServe()
     QVERIFY(port != 0);
     QVERIFY(process.readAllStandardError().contains("no display found"));
     process.terminate();
-    QVERIFY(process.waitForFinished(5000));
+    QVERIFY(rvscope::testing::finishes(process, 5000));
     QCOMPARE(process.exitCode(), 0);
 }
 
@@ -166,7 +167,7 @@ void TestRvscopeProcess::testHeadlessCommandsLoadNoGuiLibrary()
     for (const char *gui : {"libQt6Gui", "libQt6Widgets", "libQt6Svg", "libX11", "libEGL", "libGL"})
         QVERIFY2(!maps.contains(gui), gui);
     process.terminate();
-    QVERIFY(process.waitForFinished(5000));
+    QVERIFY(rvscope::testing::finishes(process, 5000));
 }
 
 void TestRvscopeProcess::testWindowRunsInRvscopeGui()
@@ -194,7 +195,7 @@ void TestRvscopeProcess::testWindowRunsInRvscopeGui()
     const QString executable = QFile::symLinkTarget(QStringLiteral("/proc/%1/exe").arg(process.processId()));
     QCOMPARE(QFileInfo(executable).fileName(), QStringLiteral("rvscope-gui"));
     process.terminate();
-    QVERIFY(process.waitForFinished(5000));
+    QVERIFY(rvscope::testing::finishes(process, 5000));
 }
 
 void TestRvscopeProcess::testPortInUseIsReported()
@@ -206,11 +207,11 @@ void TestRvscopeProcess::testPortInUseIsReported()
     QProcess second;
     second.start(QStringLiteral(RVSCOPE_BINARY),
                  {QStringLiteral("serve"), QStringLiteral("--listen"), QStringLiteral("127.0.0.1:%1").arg(port)});
-    QVERIFY(second.waitForFinished(5000));
+    QVERIFY(rvscope::testing::finishes(second, 5000));
     QCOMPARE(second.exitCode(), 1);
     QVERIFY(second.readAllStandardError().contains("cannot serve on 127.0.0.1:"));
     first.terminate();
-    QVERIFY(first.waitForFinished(5000));
+    QVERIFY(rvscope::testing::finishes(first, 5000));
 }
 
 void TestRvscopeProcess::testDataDirInUseIsReported()
@@ -222,13 +223,13 @@ void TestRvscopeProcess::testDataDirInUseIsReported()
     QVERIFY(startServer(first, args) != 0);
     QProcess second;
     second.start(QStringLiteral(RVSCOPE_BINARY), args);
-    QVERIFY(second.waitForFinished(5000));
+    QVERIFY(rvscope::testing::finishes(second, 5000));
     QCOMPARE(second.exitCode(), 1);
     const QByteArray error = second.readAllStandardError();
     QVERIFY2(error.contains("cannot serve on 127.0.0.1:0: data directory ") && error.contains("is in use by another rvscope"),
              error.constData());
     first.terminate();
-    QVERIFY(first.waitForFinished(5000));
+    QVERIFY(rvscope::testing::finishes(first, 5000));
 }
 
 void TestRvscopeProcess::testWindowRefusesDataDir()
@@ -241,7 +242,7 @@ void TestRvscopeProcess::testWindowRefusesDataDir()
     env.insert(QStringLiteral("DISPLAY"), QStringLiteral(":99"));
     process.setProcessEnvironment(env);
     process.start(QStringLiteral(RVSCOPE_BINARY), {QStringLiteral("--data-dir"), dir.path()});
-    QVERIFY(process.waitForFinished(5000));
+    QVERIFY(rvscope::testing::finishes(process, 5000));
     QCOMPARE(process.exitCode(), 2);
     QVERIFY(process.readAllStandardError().contains("--data-dir is for `rvscope serve`"));
     QVERIFY(QDir(dir.path()).isEmpty()); // nothing was opened
@@ -280,14 +281,14 @@ void TestRvscopeProcess::testSeparateStorageSeries()
     QCOMPARE(rvOf(request(socket, "/api/v1/namespaces/default/events")), rvOf(second));
     QVERIFY(rvOf(request(socket, "/api/v1/namespaces/default/configmaps")) != rvOf(second));
     process.terminate();
-    QVERIFY(process.waitForFinished(5000));
+    QVERIFY(rvscope::testing::finishes(process, 5000));
 
     // A type the server does not serve is refused at start.
     QProcess bad;
     bad.start(QStringLiteral(RVSCOPE_BINARY), {QStringLiteral("serve"), QStringLiteral("--listen"),
                                                QStringLiteral("127.0.0.1:0"), QStringLiteral("--separate-storage"),
                                                QStringLiteral("evnets")});
-    QVERIFY(bad.waitForFinished(5000));
+    QVERIFY(rvscope::testing::finishes(bad, 5000));
     QCOMPARE(bad.exitCode(), 1);
     QVERIFY(bad.readAllStandardError().contains("--separate-storage: 'evnets' is not a served resource"));
 }
@@ -296,7 +297,7 @@ void TestRvscopeProcess::testScenarioListAndRunWithCheck()
 {
     QProcess list;
     list.start(QStringLiteral(RVSCOPE_BINARY), {QStringLiteral("scenario"), QStringLiteral("list")});
-    QVERIFY(list.waitForFinished(10000));
+    QVERIFY(rvscope::testing::finishes(list, 10000));
     QCOMPARE(list.exitCode(), 0);
     const QByteArray names = list.readAllStandardOutput();
     for (const char *name : {"lost-update", "put-vs-patch", "kubectl-replace-vs-apply", "list-watch-410", "occ-vs-pcc", "hot-key"})
@@ -305,7 +306,7 @@ void TestRvscopeProcess::testScenarioListAndRunWithCheck()
     QProcess run;
     run.start(QStringLiteral(RVSCOPE_BINARY), {QStringLiteral("scenario"), QStringLiteral("run"),
                                                QStringLiteral("lost-update"), QStringLiteral("--check")});
-    QVERIFY(run.waitForFinished(30000));
+    QVERIFY(rvscope::testing::finishes(run, 30000));
     const QByteArray out = run.readAllStandardOutput();
     QVERIFY2(run.exitCode() == 0, out.constData());
     QVERIFY(out.contains("Client #2 PUT configmaps/default/foo (rv "));
@@ -323,7 +324,7 @@ void TestRvscopeProcess::testScenarioRunExportsHistory()
     run.start(QStringLiteral(RVSCOPE_BINARY), {QStringLiteral("scenario"), QStringLiteral("run"),
                                                QStringLiteral("put-vs-patch"), QStringLiteral("--seed"),
                                                QStringLiteral("3"), QStringLiteral("--export"), path});
-    QVERIFY(run.waitForFinished(30000));
+    QVERIFY(rvscope::testing::finishes(run, 30000));
     QCOMPARE(run.exitCode(), 0);
     QFile file(path);
     QVERIFY(file.open(QIODevice::ReadOnly));
@@ -338,12 +339,12 @@ void TestRvscopeProcess::testUnknownScenarioExitsWithTheList()
 {
     QProcess run;
     run.start(QStringLiteral(RVSCOPE_BINARY), {QStringLiteral("scenario"), QStringLiteral("run"), QStringLiteral("lost")});
-    QVERIFY(run.waitForFinished(10000));
+    QVERIFY(rvscope::testing::finishes(run, 10000));
     QCOMPARE(run.exitCode(), 1);
     QVERIFY(run.readAllStandardError().contains("no scenario named \"lost\" (built in: lost-update"));
     QProcess bad;
     bad.start(QStringLiteral(RVSCOPE_BINARY), {QStringLiteral("scenario"), QStringLiteral("fly")});
-    QVERIFY(bad.waitForFinished(10000));
+    QVERIFY(rvscope::testing::finishes(bad, 10000));
     QCOMPARE(bad.exitCode(), 2);
 }
 
@@ -358,7 +359,7 @@ void TestRvscopeProcess::testClientProcessAgainstServe()
                   QStringLiteral("--clients"), QStringLiteral("4"), QStringLiteral("--operations"), QStringLiteral("15"),
                   QStringLiteral("--strategy"), QStringLiteral("retry-backoff"), QStringLiteral("--think"),
                   QStringLiteral("0-2ms")});
-    QVERIFY(client.waitForFinished(60000));
+    QVERIFY(rvscope::testing::finishes(client, 60000));
     const QByteArray out = client.readAllStandardOutput();
     QVERIFY2(client.exitCode() == 0, client.readAllStandardError().constData());
     QVERIFY(out.contains("client-1: "));
@@ -372,7 +373,7 @@ void TestRvscopeProcess::testClientProcessAgainstServe()
     QCOMPARE(object.value(QStringLiteral("data")).toObject().value(QStringLiteral("counter")).toString(),
              QString::number(landed));
     server.terminate();
-    QVERIFY(server.waitForFinished(5000));
+    QVERIFY(rvscope::testing::finishes(server, 5000));
 }
 
 void TestRvscopeProcess::testClientCannotReachServer()
@@ -380,12 +381,12 @@ void TestRvscopeProcess::testClientCannotReachServer()
     QProcess client;
     client.start(QStringLiteral(RVSCOPE_BINARY), {QStringLiteral("client"), QStringLiteral("--server"),
                                                   QStringLiteral("http://127.0.0.1:1")});
-    QVERIFY(client.waitForFinished(20000));
+    QVERIFY(rvscope::testing::finishes(client, 20000));
     QCOMPARE(client.exitCode(), 1);
     QVERIFY(client.readAllStandardError().startsWith("rvscope client: cannot reach http://127.0.0.1:1"));
     QProcess bad;
     bad.start(QStringLiteral(RVSCOPE_BINARY), {QStringLiteral("client"), QStringLiteral("--strategy"), QStringLiteral("hope")});
-    QVERIFY(bad.waitForFinished(20000));
+    QVERIFY(rvscope::testing::finishes(bad, 20000));
     QCOMPARE(bad.exitCode(), 2);
     QVERIFY(bad.readAllStandardError().contains("unknown strategy \"hope\""));
 }
