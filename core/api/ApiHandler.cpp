@@ -73,7 +73,7 @@ QCoro::Task<ApiResponse> ApiHandler::handle(ApiRequest request)
         if (refused)
             response = statusResponse(*refused);
         else
-            response = co_await dispatch(scope, std::move(request));
+            response = co_await dispatch(std::move(scope), std::move(request));
     } catch (const std::exception &error) {
         response = statusResponse(model::Status::internalError(
             std::string("an error on the server (\"") + error.what() + "\") has prevented the request from succeeding"));
@@ -81,7 +81,7 @@ QCoro::Task<ApiResponse> ApiHandler::handle(ApiRequest request)
     if (response.watch)
         m_openWatches->add(response.watch, std::move(attributes));
     if (pending) {
-        const std::uint64_t id = report(scope, std::move(*pending), response);
+        const std::uint64_t id = report(std::move(*pending), response);
         if (response.watch)
             response.watch->setOperationId(id); // before any transport attaches
     }
@@ -100,6 +100,16 @@ OperationReport ApiHandler::pendingReport(const RequestScope &scope, const ApiRe
         pending.clientId = request.user;
     pending.strategy = request.header("x-rvscope-strategy");
     pending.verb = scope.verbName;
+    const Route &route = scope.route;
+    pending.key.reserve(route.resource.size() + route.namespaceName.size() + route.name.size()
+                        + route.subresource.size() + 3);
+    pending.key = route.resource;
+    for (const std::string *part : {&route.namespaceName, &route.name, &route.subresource}) {
+        if (!part->empty()) {
+            pending.key += '/';
+            pending.key += *part;
+        }
+    }
     constexpr std::size_t MAX_JOURNALED_BODY = 64 * 1024;
     const bool write = scope.verb == Verb::Create || scope.verb == Verb::Update || scope.verb == Verb::Patch;
     if (write && request.body.size() <= MAX_JOURNALED_BODY)
@@ -146,18 +156,13 @@ std::uint64_t ApiHandler::reportWatch(const std::string &clientId, const std::st
     return m_observer(std::move(report));
 }
 
-std::uint64_t ApiHandler::report(const RequestScope &scope, OperationReport report, ApiResponse &response) const
+std::uint64_t ApiHandler::report(OperationReport report, ApiResponse &response) const
 {
-    const Route &route = scope.route;
-    // A create names its object in the body: the key is the created object's.
-    const std::string &name = route.name.empty() ? response.outcome.objectName : route.name;
-    report.key.reserve(route.resource.size() + route.namespaceName.size() + name.size() + route.subresource.size() + 3);
-    report.key = route.resource;
-    for (const std::string *part : {&route.namespaceName, &name, &route.subresource}) {
-        if (!part->empty()) {
-            report.key += '/';
-            report.key += *part;
-        }
+    // A create names its object in the body (its URL names none): the key is the created
+    // object's.
+    if (!response.outcome.objectName.empty()) {
+        report.key += '/';
+        report.key += response.outcome.objectName;
     }
     report.endNs = model::steadyNowNs();
     report.statusCode = response.status;
@@ -187,8 +192,10 @@ QCoro::Task<ApiResponse> ApiHandler::dispatch(RequestScope scope, ApiRequest req
                 model::errors::methodNotAllowed("the server does not allow this method on the requested resource"));
         co_return discovery(route, request);
     case Route::Kind::Collection:
-    case Route::Kind::Item:
-        co_return co_await resource(std::move(scope), std::move(request));
+    case Route::Kind::Item: {
+        const VerbHandler handler = handlerFor(scope);
+        co_return co_await (this->*handler)(std::move(scope), std::move(request));
+    }
     case Route::Kind::BulkGet: {
         if (request.method != "POST")
             co_return statusResponse(

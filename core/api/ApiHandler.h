@@ -95,18 +95,25 @@ public:
 
 private:
     QCoro::Task<ApiResponse> dispatch(RequestScope scope, ApiRequest request);
-    // What the journal records of a resource request, taken before the request runs.
+    // What the journal records of a resource request, taken before the request runs: who,
+    // the verb, the key resource[/namespace][/name][/subresource].
     static OperationReport pendingReport(const RequestScope &scope, const ApiRequest &request);
-    // Takes the response's outcome (the transport does not need it).
-    std::uint64_t report(const RequestScope &scope, OperationReport report, ApiResponse &response) const;
+    // Completes it with the response and takes the response's outcome (the transport does
+    // not need it).
+    std::uint64_t report(OperationReport report, ApiResponse &response) const;
     ApiResponse discovery(const Route &route, const ApiRequest &request);
-    // The resource verbs (ResourceVerbs.cpp): `resource` answers 404/405 for what no verb
-    // serves and hands the rest to the verb's handler.
-    QCoro::Task<ApiResponse> resource(RequestScope scope, ApiRequest request);
+    // The resource verbs (ResourceVerbs.cpp), one handler each; handlerFor picks the
+    // scope's (404 for what no verb addresses, 405 for a verb the path does not serve).
+    // dispatch awaits it directly: every coroutine level costs a frame and a move of the
+    // response, on every request.
+    using VerbHandler = QCoro::Task<ApiResponse> (ApiHandler::*)(RequestScope scope, ApiRequest request);
+    static VerbHandler handlerFor(const RequestScope &scope);
+    QCoro::Task<ApiResponse> notFound(RequestScope scope, ApiRequest request);
+    QCoro::Task<ApiResponse> unsupported(RequestScope scope, ApiRequest request);
     QCoro::Task<ApiResponse> list(RequestScope scope, ApiRequest request);
     QCoro::Task<ApiResponse> watch(RequestScope scope, ApiRequest request);
     QCoro::Task<ApiResponse> create(RequestScope scope, ApiRequest request);
-    QCoro::Task<ApiResponse> get(RequestScope scope);
+    QCoro::Task<ApiResponse> get(RequestScope scope, ApiRequest request);
     QCoro::Task<ApiResponse> update(RequestScope scope, ApiRequest request); // PUT and PATCH
     QCoro::Task<ApiResponse> remove(RequestScope scope, ApiRequest request);
     QCoro::Task<ApiResponse> removeCollection(RequestScope scope, ApiRequest request);

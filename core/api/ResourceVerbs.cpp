@@ -127,30 +127,32 @@ int upstreamDefaultTimeoutMs()
 
 } // namespace
 
-QCoro::Task<ApiResponse> ApiHandler::resource(RequestScope scope, ApiRequest request)
+ApiHandler::VerbHandler ApiHandler::handlerFor(const RequestScope &scope)
 {
     if (!addressable(scope))
-        co_return statusResponse(model::errors::pathNotFound());
+        return &ApiHandler::notFound;
     switch (scope.verb) {
-    case Verb::List:
-        co_return co_await list(std::move(scope), std::move(request));
-    case Verb::Watch:
-        co_return co_await watch(std::move(scope), std::move(request));
-    case Verb::Create:
-        co_return co_await create(std::move(scope), std::move(request));
-    case Verb::Get:
-        co_return co_await get(std::move(scope));
+    case Verb::List: return &ApiHandler::list;
+    case Verb::Watch: return &ApiHandler::watch;
+    case Verb::Create: return &ApiHandler::create;
+    case Verb::Get: return &ApiHandler::get;
     case Verb::Update:
-    case Verb::Patch:
-        co_return co_await update(std::move(scope), std::move(request));
-    case Verb::Delete:
-        co_return co_await remove(std::move(scope), std::move(request));
-    case Verb::DeleteCollection:
-        co_return co_await removeCollection(std::move(scope), std::move(request));
+    case Verb::Patch: return &ApiHandler::update;
+    case Verb::Delete: return &ApiHandler::remove;
+    case Verb::DeleteCollection: return &ApiHandler::removeCollection;
     case Verb::None:
-    case Verb::Unsupported:
-        break;
+    case Verb::Unsupported: break;
     }
+    return &ApiHandler::unsupported;
+}
+
+QCoro::Task<ApiResponse> ApiHandler::notFound(RequestScope, ApiRequest)
+{
+    co_return statusResponse(model::errors::pathNotFound());
+}
+
+QCoro::Task<ApiResponse> ApiHandler::unsupported(RequestScope, ApiRequest)
+{
     co_return methodNotAllowed();
 }
 
@@ -186,7 +188,7 @@ QCoro::Task<ApiResponse> ApiHandler::create(RequestScope scope, ApiRequest reque
     co_return response;
 }
 
-QCoro::Task<ApiResponse> ApiHandler::get(RequestScope scope)
+QCoro::Task<ApiResponse> ApiHandler::get(RequestScope scope, ApiRequest)
 {
     std::shared_ptr<registry::ObjectStore> target = scope.target;
     auto got = co_await target->get(scope.route.namespaceName, scope.route.name);
