@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "model/GoJson.h"
 
+#include <array>
+
 #include "model/Utf8.h"
 
 #include <cctype>
@@ -10,9 +12,24 @@ namespace rvscope::model {
 void appendGoJsonString(std::string &out, std::string_view text)
 {
     static constexpr char HEX[] = "0123456789abcdef";
+    // ASCII that goes out as it is: runs of it are appended whole (a Status message is
+    // almost all of it, and every 409 writes one).
+    static constexpr auto PLAIN = [] {
+        std::array<bool, 128> plain{};
+        for (int c = 0x20; c < 0x80; ++c)
+            plain[std::size_t(c)] = c != '"' && c != '\\' && c != '<' && c != '>' && c != '&';
+        return plain;
+    }();
+    out.reserve(out.size() + text.size() + 2);
     out += '"';
     std::size_t i = 0;
     while (i < text.size()) {
+        const std::size_t runStart = i;
+        while (i < text.size() && static_cast<unsigned char>(text[i]) < 0x80 && PLAIN[static_cast<unsigned char>(text[i])])
+            ++i;
+        out.append(text.substr(runStart, i - runStart));
+        if (i == text.size())
+            break;
         const auto byte = static_cast<unsigned char>(text[i]);
         if (byte >= 0x80) {
             const std::size_t length = utf8SequenceLength(text, i);
@@ -39,14 +56,10 @@ void appendGoJsonString(std::string &out, std::string_view text)
         case '\t': out += "\\t"; break;
         case '\b': out += "\\b"; break;
         case '\f': out += "\\f"; break;
-        default:
-            if (byte < 0x20 || byte == '<' || byte == '>' || byte == '&') {
-                out += "\\u00";
-                out += HEX[byte >> 4];
-                out += HEX[byte & 0xf];
-            } else {
-                out += static_cast<char>(byte);
-            }
+        default: // control characters, '<', '>', '&'
+            out += "\\u00";
+            out += HEX[byte >> 4];
+            out += HEX[byte & 0xf];
         }
         ++i;
     }
