@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 #include <utility>
+#include <variant>
 
 #include <fcntl.h>
 #include <sys/file.h>
@@ -134,14 +135,28 @@ bool readFile(const std::string &path, std::string &contents)
     return true;
 }
 
-std::string snapshotFile(Revision revision, const std::map<std::string, CommitLog::Entry> &entries)
+std::string recordJson(const CommitLog::Record &record)
+{
+    std::string json = "{\"r\":" + std::to_string(record.revision) + ",\"t\":\"" + char(record.change) + "\"";
+    json += ",\"k\":" + quoted(record.key);
+    if (record.change == CommitLog::Change::Put)
+        json += ",\"o\":" + record.object;
+    json += '}';
+    return json;
+}
+
+// Format 2: a header, the state at `base` ("m", "k", "o" per key), then the records after it.
+std::string snapshotFile(Revision revision, Revision base, const std::map<std::string, CommitLog::Entry> &entries,
+                         const std::vector<CommitLog::Record> &records)
 {
     std::string out;
-    appendLine(out, "{\"format\":1,\"revision\":" + std::to_string(revision) + "}");
-    for (const auto &[key, entry] : entries) {
-        appendLine(out, "{\"c\":" + std::to_string(entry.createRevision) + ",\"m\":" + std::to_string(entry.modRevision)
-                            + ",\"k\":" + quoted(key) + ",\"o\":" + entry.object + "}");
-    }
+    appendLine(out, "{\"format\":2,\"revision\":" + std::to_string(revision) + ",\"base\":" + std::to_string(base)
+                        + "}");
+    for (const auto &[key, entry] : entries)
+        appendLine(out, "{\"m\":" + std::to_string(entry.modRevision) + ",\"k\":" + quoted(key) + ",\"o\":"
+                            + entry.object + "}");
+    for (const CommitLog::Record &record : records)
+        appendLine(out, recordJson(record));
     return out;
 }
 
@@ -180,43 +195,54 @@ model::Status corrupt(const std::string &path, std::size_t line, const std::stri
                                         + " (the file is damaged; move it away to start without it)");
 }
 
-// Applies one record of the log (or entry of the snapshot) to `recovered`.
-std::optional<std::string> applyRecord(const nlohmann::json &record, std::string_view json, CommitLog::Recovered &recovered)
+std::optional<Revision> numberField(const nlohmann::json &record, const char *field)
 {
-    const auto number = [&record](const char *field) -> std::optional<Revision> {
-        auto it = record.find(field);
-        if (it == record.end() || !it->is_number_integer())
-            return std::nullopt;
-        return it->get<Revision>();
-    };
-    const auto revision = number("r");
-    auto type = record.find("t");
-    if (!revision || type == record.end() || !type->is_string())
-        return "not a commit record";
-    const std::string &change = type->get_ref<const std::string &>();
-    if (*revision <= recovered.revision)
-        return std::nullopt; // already in the snapshot (a crash between snapshot and log reset)
-    auto key = record.find("k");
-    if (key == record.end() || !key->is_string())
-        return "a commit record without a key";
-    recovered.revision = *revision;
-    if (change == "D") {
-        recovered.entries.erase(key->get<std::string>());
+    auto it = record.find(field);
+    if (it == record.end() || !it->is_number_integer())
         return std::nullopt;
+    return it->get<Revision>();
+}
+
+// Reads one commit record ("r", "t", "k", "o"; the "c" older logs carry is ignored). A
+// compaction record ("t":"C") has no key.
+std::variant<CommitLog::Record, std::string> parseRecord(const nlohmann::json &record, std::string_view json)
+{
+    const auto revision = numberField(record, "r");
+    auto type = record.find("t");
+    if (!revision || type == record.end() || !type->is_string() || type->get_ref<const std::string &>().size() != 1)
+        return std::string("not a commit record");
+    CommitLog::Record parsed;
+    parsed.revision = *revision;
+    const char change = type->get_ref<const std::string &>()[0];
+    if (change == 'C')
+        return parsed; // key left empty
+    if (change != 'P' && change != 'D')
+        return "an unknown change \"" + type->get<std::string>() + "\"";
+    parsed.change = CommitLog::Change(change);
+    auto key = record.find("k");
+    if (key == record.end() || !key->is_string() || key->get_ref<const std::string &>().empty())
+        return std::string("a commit record without a key");
+    parsed.key = key->get<std::string>();
+    if (parsed.change == CommitLog::Change::Put) {
+        parsed.object = objectBytes(json);
+        if (parsed.object.empty())
+            return std::string("a put without its object");
     }
-    if (change != "P")
-        return "an unknown change \"" + change + "\"";
-    const auto created = number("c");
-    if (!created)
-        return "a put without its create revision";
-    recovered.entries[key->get<std::string>()] = CommitLog::Entry{objectBytes(json), *created, *revision};
-    return std::nullopt;
+    return parsed;
+}
+
+void applyRecord(const CommitLog::Record &record, std::map<std::string, CommitLog::Entry> &entries)
+{
+    if (record.change == CommitLog::Change::Delete)
+        entries.erase(record.key);
+    else
+        entries[record.key] = CommitLog::Entry{record.object, record.revision};
 }
 
 } // namespace
 
 model::Result<std::shared_ptr<CommitLog>> CommitLog::open(const std::string &directory, const std::string &series,
-                                                          Recovered &recovered)
+                                                          std::size_t historyLimit, Recovered &recovered)
 {
     std::error_code ec;
     std::filesystem::create_directories(directory, ec);
@@ -248,21 +274,32 @@ model::Result<std::shared_ptr<CommitLog>> CommitLog::open(const std::string &dir
 
     std::string contents;
     if (readFile(snapshotPath, contents)) {
+        Revision declared = 0;
         for (std::size_t start = 0, lineNumber = 1; start < contents.size(); ++lineNumber) {
             const Line line = readLine(contents, start);
             if (!line.record) // written whole and renamed into place: any flaw is damage
                 return corrupt(snapshotPath, lineNumber, "unfinished line, or checksum or JSON does not match");
             const nlohmann::json &record = *line.record;
             if (lineNumber == 1) {
-                recovered.revision = record.value("revision", Revision(0));
+                declared = record.value("revision", Revision(0));
+                recovered.base = recovered.revision = record.value("base", declared); // format 1: no history
+            } else if (record.contains("r")) {
+                auto parsed = parseRecord(record, *line.json);
+                if (auto *problem = std::get_if<std::string>(&parsed))
+                    return corrupt(snapshotPath, lineNumber, *problem);
+                recovered.revision = std::get<Record>(parsed).revision;
+                recovered.records.push_back(std::move(std::get<Record>(parsed)));
             } else {
                 recovered.entries[record.value("k", std::string())] =
-                    Entry{objectBytes(*line.json), record.value("c", Revision(0)), record.value("m", Revision(0))};
+                    Entry{objectBytes(*line.json), record.value("m", Revision(0))};
             }
             start = line.next;
         }
+        if (recovered.revision != declared)
+            return corrupt(snapshotPath, 1, "the history does not end at the snapshot's revision");
     }
 
+    Revision compacted = 0;
     if (readFile(logPath, contents)) {
         for (std::size_t start = 0, lineNumber = 1; start < contents.size(); ++lineNumber) {
             const Line line = readLine(contents, start);
@@ -278,12 +315,30 @@ model::Result<std::shared_ptr<CommitLog>> CommitLog::open(const std::string &dir
                 recovered.tornBytes = contents.size() - start;
                 break;
             }
-            if (auto problem = applyRecord(*line.record, *line.json, recovered))
+            auto parsed = parseRecord(*line.record, *line.json);
+            if (auto *problem = std::get_if<std::string>(&parsed))
                 return corrupt(logPath, lineNumber, *problem);
+            Record &record = std::get<Record>(parsed);
             ++recovered.logRecords;
             start = line.next;
+            if (record.key.empty()) {
+                compacted = std::max(compacted, record.revision);
+            } else if (record.revision > recovered.revision) { // else: already in the snapshot
+                recovered.revision = record.revision;
+                recovered.records.push_back(std::move(record));
+            }
         }
     }
+
+    // Fold what the history may no longer hold into the base state.
+    std::size_t folded = 0;
+    while (folded < recovered.records.size()
+           && (recovered.records.size() - folded > historyLimit || recovered.records[folded].revision < compacted)) {
+        applyRecord(recovered.records[folded], recovered.entries);
+        recovered.base = recovered.records[folded].revision;
+        ++folded;
+    }
+    recovered.records.erase(recovered.records.begin(), recovered.records.begin() + std::ptrdiff_t(folded));
 
     const int fd = ::open(logPath.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
     if (fd < 0)
@@ -291,9 +346,10 @@ model::Result<std::shared_ptr<CommitLog>> CommitLog::open(const std::string &dir
     std::shared_ptr<CommitLog> log(new CommitLog(logPath, snapshotPath, fd));
     log->m_lockFd = std::exchange(lock.fd, -1);
     std::string error;
-    if (recovered.logRecords > 0 || recovered.tornBytes > 0) {
+    if (recovered.logRecords > 0 || recovered.tornBytes > 0 || folded > 0) {
         // Start from a snapshot of what was replayed, and an empty log.
-        if (!replaceFile(snapshotPath, snapshotFile(recovered.revision, recovered.entries), error))
+        if (!replaceFile(snapshotPath,
+                         snapshotFile(recovered.revision, recovered.base, recovered.entries, recovered.records), error))
             return model::Status::internalError(error);
         if (::ftruncate(fd, 0) != 0 || ::fdatasync(fd) != 0)
             return model::Status::internalError(errnoText("cannot truncate", logPath));
@@ -324,17 +380,8 @@ CommitLog::~CommitLog()
         ::close(m_lockFd); // releases the directory
 }
 
-std::uint64_t CommitLog::append(Change change, Revision revision, const std::string &key, const std::string &object,
-                                Revision createRevision)
+void CommitLog::queueLine(const std::string &json, std::uint64_t sequence)
 {
-    std::string json = "{\"r\":" + std::to_string(revision) + ",\"t\":\"" + char(change) + "\"";
-    if (change == Change::Put)
-        json += ",\"c\":" + std::to_string(createRevision);
-    json += ",\"k\":" + quoted(key);
-    if (change == Change::Put)
-        json += ",\"o\":" + object;
-    json += '}';
-    const std::uint64_t sequence = m_nextSequence++;
     {
         std::lock_guard lock(m_mutex);
         if (m_pending.empty() || !m_pending.back().snapshot.empty())
@@ -343,15 +390,32 @@ std::uint64_t CommitLog::append(Change change, Revision revision, const std::str
         const std::size_t before = batch.logBytes.size();
         appendLine(batch.logBytes, json);
         m_bytesSinceSnapshot += batch.logBytes.size() - before;
-        batch.lastSequence = sequence;
+        batch.lastSequence = std::max(batch.lastSequence, sequence);
     }
     m_wake.notify_one();
+}
+
+std::uint64_t CommitLog::append(Change change, Revision revision, const std::string &key, const std::string &object)
+{
+    const std::uint64_t sequence = m_nextSequence++;
+    // The record is built here, not in a Record, to copy the object's bytes once.
+    std::string json = "{\"r\":" + std::to_string(revision) + ",\"t\":\"" + char(change) + "\",\"k\":" + quoted(key);
+    if (change == Change::Put)
+        json += ",\"o\":" + object;
+    json += '}';
+    queueLine(json, sequence);
     return sequence;
 }
 
-void CommitLog::snapshot(Revision revision, const std::map<std::string, Entry> &entries)
+void CommitLog::appendCompaction(Revision revision)
 {
-    std::string contents = snapshotFile(revision, entries);
+    queueLine("{\"r\":" + std::to_string(revision) + ",\"t\":\"C\"}", m_nextSequence - 1);
+}
+
+void CommitLog::snapshot(Revision revision, Revision base, const std::map<std::string, Entry> &entries,
+                         const std::vector<Record> &records)
+{
+    std::string contents = snapshotFile(revision, base, entries, records);
     {
         std::lock_guard lock(m_mutex);
         if (m_pending.empty() || !m_pending.back().snapshot.empty())
@@ -359,6 +423,15 @@ void CommitLog::snapshot(Revision revision, const std::map<std::string, Entry> &
         m_pending.back().snapshot = std::move(contents);
         m_pending.back().lastSequence = m_nextSequence - 1;
         m_bytesSinceSnapshot = 0;
+    }
+    m_wake.notify_one();
+}
+
+void CommitLog::holdWrites(bool held)
+{
+    {
+        std::lock_guard lock(m_mutex);
+        m_held = held;
     }
     m_wake.notify_one();
 }
@@ -375,7 +448,7 @@ void CommitLog::writerLoop()
         std::vector<Batch> batches;
         {
             std::unique_lock lock(m_mutex);
-            m_wake.wait(lock, [this] { return m_stopping || !m_pending.empty(); });
+            m_wake.wait(lock, [this] { return m_stopping || (!m_pending.empty() && !m_held); });
             if (m_pending.empty())
                 return; // stopping, and everything is written
             batches.swap(m_pending);
@@ -424,6 +497,8 @@ void CommitLog::markDurable(std::uint64_t sequence, bool failed)
     m_failed = m_failed || failed;
     if (failed)
         qWarning("rvscope: data directory: %s; changes are kept in memory only", failure().c_str());
+    if (m_durableListener)
+        m_durableListener();
     std::vector<std::coroutine_handle<>> ready;
     for (auto it = m_waiters.begin(); it != m_waiters.end() && it->first <= m_durable;)
         ready.push_back(it->second), it = m_waiters.erase(it);
@@ -433,7 +508,7 @@ void CommitLog::markDurable(std::uint64_t sequence, bool failed)
 
 bool CommitLog::DurableAwaiter::await_ready() const noexcept
 {
-    return log->m_durable >= sequence;
+    return !log || log->m_durable >= sequence;
 }
 
 void CommitLog::DurableAwaiter::await_suspend(std::coroutine_handle<> handle)
@@ -443,7 +518,7 @@ void CommitLog::DurableAwaiter::await_suspend(std::coroutine_handle<> handle)
 
 bool CommitLog::DurableAwaiter::await_resume() const noexcept
 {
-    return !log->m_failed;
+    return !log || !log->m_failed;
 }
 
 } // namespace rvscope::storage

@@ -3,6 +3,7 @@
 
 #include <condition_variable>
 #include <coroutine>
+#include <functional>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -23,55 +24,71 @@ namespace rvscope::storage {
 // DIR/<series>.log gets one line per commit, "<crc32> <record JSON>", and a writer thread
 // appends and fdatasyncs whatever accumulated since its last sync in one go (group commit);
 // a write is acknowledged once its line is on disk (`durable`). DIR/<series>.snapshot holds
-// the whole state at one revision, replaced atomically (write, fsync, rename); after a
-// snapshot the log starts over. Opening replays the snapshot and then the log. A torn last
-// line (a crash in the middle of a write that was never acknowledged) is dropped; any other
-// damage is an error, not a silent loss. DIR/<series>.lock is flock'd while the log is
-// open: a second process on the same directory is refused.
+// the state at a base revision followed by the retained history (the records after the
+// base), replaced atomically (write, fsync, rename); after a snapshot the log starts over.
+// Opening replays the snapshot and then the log, so watch history survives a restart. A
+// torn last line (a crash in the middle of a write that was never acknowledged) is dropped;
+// any other damage is an error, not a silent loss. DIR/<series>.lock is flock'd while the
+// log is open: a second process on the same directory is refused.
 //
 // Everything but the writer thread runs on the core thread.
 class CommitLog final {
 public:
+    enum class Change : char { Put = 'P', Delete = 'D' };
     // A key's state as the log restores it.
     struct Entry {
         std::string object; // its JSON bytes, resourceVersion included
-        Revision createRevision = 0;
         Revision modRevision = 0;
     };
-    // What a data directory held: the state at `revision` (0: nothing was ever written).
-    // History is not kept across a restart: watches and lists resume from `revision` on,
-    // older ones get 410 as after a compaction.
+    // One committed change.
+    struct Record {
+        Revision revision = 0;
+        Change change = Change::Put;
+        std::string key;
+        std::string object; // Put: the stored JSON bytes
+    };
+    // What a data directory held: the state at `base` (`entries`) and every change after it
+    // (`records`, the history a watch may resume from), up to `revision` (0: nothing was
+    // ever written). At most `historyLimit` records are kept, and none older than the last
+    // compaction: older ones are folded into the base state.
     struct Recovered {
         Revision revision = 0;
+        Revision base = 0;
         std::map<std::string, Entry> entries;
+        std::vector<Record> records;
         std::size_t logRecords = 0; // records replayed from the log after the snapshot
         std::size_t tornBytes = 0;  // bytes of an unfinished last record that were dropped
     };
-    enum class Change : char { Put = 'P', Delete = 'D' };
 
     // Opens (creating the directory and files when missing) and replays. The log is
     // compacted into a fresh snapshot when it held records.
     static model::Result<std::shared_ptr<CommitLog>> open(const std::string &directory, const std::string &series,
-                                                          Recovered &recovered);
+                                                          std::size_t historyLimit, Recovered &recovered);
     ~CommitLog();
     CommitLog(const CommitLog &) = delete;
     CommitLog &operator=(const CommitLog &) = delete;
 
-    // Queues one record; returns its sequence number for `durable`. `object` is the stored
-    // JSON for Put (empty otherwise); `createRevision` is the key's, for Put.
-    std::uint64_t append(Change change, Revision revision, const std::string &key, const std::string &object = {},
-                         Revision createRevision = 0);
+    // Queues one record; returns its sequence number for `durable`. Sequence numbers count
+    // commits from 1 (the first after open), so a commit's sequence is its revision minus
+    // the revision the log was opened at. `object` is the stored JSON for Put.
+    std::uint64_t append(Change change, Revision revision, const std::string &key, const std::string &object = {});
+    // Records that history before `revision` was compacted (no sequence number).
+    void appendCompaction(Revision revision);
     // True when the log has grown enough that the owner should hand over a snapshot.
     bool wantsSnapshot() const { return m_bytesSinceSnapshot >= m_snapshotAfterBytes; }
-    // Queues the whole state at `revision` (every record appended so far is in it); the
-    // writer replaces the snapshot file and starts the log over.
-    void snapshot(Revision revision, const std::map<std::string, Entry> &entries);
+    // Queues the state at `base` and the records after it up to `revision` (every record
+    // appended so far is in it); the writer replaces the snapshot file and starts the log over.
+    void snapshot(Revision revision, Revision base, const std::map<std::string, Entry> &entries,
+                  const std::vector<Record> &records);
     void setSnapshotAfterBytes(std::uint64_t bytes) { m_snapshotAfterBytes = bytes; }
+    // While held, the writer writes nothing: a disk that has not synced yet (for tests of
+    // what may be seen before a commit is durable).
+    void holdWrites(bool held);
 
     // Awaits the record `sequence` (and all before it) on disk. Resumes with false when the
     // writer failed (disk full, I/O error): the change is in memory but not durable.
     struct DurableAwaiter {
-        CommitLog *log;
+        CommitLog *log; // null: nothing to wait for (memory only)
         std::uint64_t sequence;
         bool await_ready() const noexcept;
         void await_suspend(std::coroutine_handle<> handle);
@@ -79,6 +96,9 @@ public:
     };
     DurableAwaiter durable(std::uint64_t sequence) { return DurableAwaiter{this, sequence}; }
     std::uint64_t durableSequence() const { return m_durable; }
+    // Called on the core thread each time more records are on disk (or the writer failed),
+    // before the writes waiting for them resume.
+    void setDurableListener(std::function<void()> listener) { m_durableListener = std::move(listener); }
     const std::string &logPath() const { return m_logPath; }
     const std::string &snapshotPath() const { return m_snapshotPath; }
     // The writer's first error ("" while none).
@@ -93,6 +113,7 @@ private:
         std::uint64_t lastSequence = 0;
         std::string snapshot; // a whole snapshot file, written after logBytes ("" none)
     };
+    void queueLine(const std::string &json, std::uint64_t sequence);
     void writerLoop();
     bool writeBatch(Batch &batch, std::string &error);
     void markDurable(std::uint64_t sequence, bool failed);
@@ -109,6 +130,7 @@ private:
     std::uint64_t m_durable = 0;
     bool m_failed = false;
     std::multimap<std::uint64_t, std::coroutine_handle<>> m_waiters;
+    std::function<void()> m_durableListener;
     QObject m_context; // queued notifications from the writer land here, on the core thread
 
     // Shared with the writer thread.
@@ -116,6 +138,7 @@ private:
     std::condition_variable m_wake;
     std::vector<Batch> m_pending;
     bool m_stopping = false;
+    bool m_held = false;
     std::string m_failure;
     std::thread m_writer;
 };

@@ -19,7 +19,6 @@ class MemoryState final {
 public:
     struct Entry {
         ObjectPtr object;
-        Revision createRevision = 0;
         Revision modRevision = 0;
     };
 
@@ -33,18 +32,23 @@ public:
 
     explicit MemoryState(std::size_t historyLimit);
 
-    // Looks up the current entry; null when the key is absent.
+    // Looks up the newest entry, durable or not (what a compare-and-swap compares with);
+    // null when the key is absent.
     const Entry *find(const std::string &key) const;
+    // The key's object at the visible revision; null when it was absent then.
+    ObjectPtr visibleObject(const std::string &key) const;
 
-    // Commits one change at revision+1, records it in history and delivers it to watchers.
+    // Commits one change at revision+1 and records it in history. Watchers get it once it
+    // is visible: at once in memory, once its record is on disk with a data directory.
     // `object` must already carry the new revision (Added/Modified) and for Deleted the
     // last state re-stamped with the deletion revision.
     void commit(WatchEventType type, const std::string &key, ObjectPtr object, ObjectPtr previous);
     Revision nextRevision() const { return revision + 1; }
 
-    // The state of every key under `prefix` exactly at `at` (<= revision), rebuilt by
-    // undoing newer history. The caller checks that `at` is still within history.
-    std::map<std::string, ObjectPtr> snapshotAt(const std::string &prefix, Revision at) const;
+    // How the keys under `prefix` differ at `at` (<= revision) from their newest state:
+    // key -> its object at `at`, or null where the key did not exist then. Rebuilt by
+    // undoing newer history; the caller checks that `at` is still within history.
+    std::map<std::string, ObjectPtr> changesSince(const std::string &prefix, Revision at) const;
 
     // The index of the first history event with revision > `after`.
     std::uint64_t firstEventAfter(Revision after) const;
@@ -57,7 +61,12 @@ public:
     void trimHistory();
 
     std::map<std::string, Entry, std::less<>> data;
+    // The newest commit. Reads, lists, watches and currentRevision see only commits up to
+    // `visibleRevision`: with a data directory those on disk (DESIGN.md "Durable before
+    // visible"); in memory every commit at once. History holds every event up to
+    // `revision`, and never trims one that is not visible yet.
     Revision revision = 1;
+    Revision visibleRevision = 1;
     std::deque<WatchEvent> history;
     std::uint64_t historyBase = 0; // absolute index of history.front()
     std::size_t historyLimit;
@@ -74,8 +83,48 @@ public:
     // lastSequence is the newest record a write waits for.
     std::shared_ptr<CommitLog> log;
     std::uint64_t lastSequence = 0;
-    // Hands the whole current state to the log as its new snapshot.
+    Revision logBase = 0; // the revision the log was opened at: a commit's sequence is revision - logBase
+    // Hands the state at the oldest retained revision and the history after it to the log
+    // as its new snapshot.
     void snapshotToLog();
+    // The log reports more records on disk: they become visible to reads and watchers.
+    void onDurable();
+    // Awaits every commit made so far on disk (ready at once in memory). A write awaits this
+    // before it answers with anything it read from commits that may not be durable yet.
+    CommitLog::DurableAwaiter settled();
+    // settled(), when a commit to `key` is not on disk yet; ready at once otherwise.
+    CommitLog::DurableAwaiter settledFor(const std::string &key);
+    // History events [visibleEnd(), end) are not visible yet.
+    std::uint64_t visibleEnd() const
+    {
+        return historyBase + history.size() - static_cast<std::uint64_t>(revision - visibleRevision);
+    }
+};
+
+// Walks the keys under a prefix in key order as they were at some revision: the newest
+// entries with MemoryState::changesSince laid over them. Valid while the state is unchanged.
+class VisibleCursor final {
+public:
+    VisibleCursor(const MemoryState &state, std::string prefix, const std::string &from,
+                  std::map<std::string, ObjectPtr> changes);
+    bool valid() const { return m_valid; }
+    const std::string &key() const { return *m_key; }
+    const ObjectPtr &object() const { return *m_object; }
+    Revision modRevision() const;
+    void next();
+
+private:
+    void settle();
+    using DataIt = std::map<std::string, MemoryState::Entry, std::less<>>::const_iterator;
+    std::string m_prefix;
+    std::map<std::string, ObjectPtr> m_changes;
+    DataIt m_data, m_dataEnd;
+    std::map<std::string, ObjectPtr>::const_iterator m_change;
+    const std::string *m_key = nullptr;
+    const ObjectPtr *m_object = nullptr;
+    bool m_valid = false;
+    bool m_fromChanges = false;
+    bool m_alsoInData = false;
 };
 
 ObjectPtr stampRevision(model::Object object, Revision revision);

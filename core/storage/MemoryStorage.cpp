@@ -9,30 +9,28 @@
 namespace rvscope::storage {
 namespace {
 
-// Pages over a key-ordered range of (key, object) pairs; `objectOf` adapts the element type.
-template <typename It, typename ObjectOf>
-ListResult paginate(It begin, It end, const std::string &prefix, const ListOptions &options,
-                    ObjectOf objectOf)
+// One page of what `cursor` walks.
+ListResult paginate(VisibleCursor cursor, const ListOptions &options)
 {
     ListResult result;
-    It it = begin;
-    for (; it != end && it->first.compare(0, prefix.size(), prefix) == 0; ++it) {
+    const std::string *lastKey = nullptr;
+    for (; cursor.valid(); cursor.next()) {
         if (options.limit > 0 && static_cast<std::int64_t>(result.items.size()) >= options.limit)
             break;
-        const ObjectPtr &object = objectOf(*it);
+        lastKey = &cursor.key();
+        const ObjectPtr &object = cursor.object();
         if (!options.predicate || options.predicate(*object)) {
             result.items.push_back(object);
             if (options.withKeys)
-                result.keys.push_back(it->first);
+                result.keys.push_back(cursor.key());
         }
     }
-    if (it != end && it->first.compare(0, prefix.size(), prefix) == 0) {
+    if (cursor.valid() && lastKey) {
         // Restart strictly after the last key examined, whatever the next key will be.
-        auto last = std::prev(it);
-        result.continueKey = last->first + '\0';
+        result.continueKey = *lastKey + '\0';
         if (!options.predicate) {
             std::int64_t remaining = 0;
-            for (; it != end && it->first.compare(0, prefix.size(), prefix) == 0; ++it)
+            for (; cursor.valid(); cursor.next())
                 ++remaining;
             result.remainingItemCount = remaining;
         }
@@ -65,7 +63,7 @@ model::Result<std::unique_ptr<MemoryStorage>> MemoryStorage::openDurable(const s
                                                                          const std::string &series, Options options)
 {
     CommitLog::Recovered recovered;
-    auto log = CommitLog::open(directory, series, recovered);
+    auto log = CommitLog::open(directory, series, options.historyLimit, recovered);
     if (!log)
         return std::move(log).error();
     auto storage = std::make_unique<MemoryStorage>(options);
@@ -73,13 +71,36 @@ model::Result<std::unique_ptr<MemoryStorage>> MemoryStorage::openDurable(const s
     for (auto &[key, entry] : recovered.entries) {
         state.data[key] = MemoryState::Entry{
             std::make_shared<const model::Object>(model::Object::fromTrustedBytes(std::move(entry.object))),
-            entry.createRevision, entry.modRevision};
+            entry.modRevision};
     }
-    if (recovered.revision > 0) {
-        state.revision = recovered.revision;
-        state.oldestRetained = recovered.revision + 1; // no history before the restart
+    if (recovered.base > 0) {
+        state.revision = state.visibleRevision = recovered.base;
+        state.oldestRetained = recovered.base + 1;
+    }
+    // The retained history, replayed so that watches and lists resume across the restart.
+    for (CommitLog::Record &record : recovered.records) {
+        const MemoryState::Entry *entry = state.find(record.key);
+        ObjectPtr previous = entry ? entry->object : nullptr;
+        state.revision = record.revision - 1; // commit() takes the next revision (no log yet: visible at once)
+        if (record.change == CommitLog::Change::Delete) {
+            if (!previous)
+                return model::Status::internalError("data directory: the delete of " + record.key + " at revision "
+                                                    + std::to_string(record.revision) + " finds no object");
+            state.commit(WatchEventType::Deleted, record.key, stampRevision(*previous, record.revision), previous);
+        } else {
+            ObjectPtr object =
+                std::make_shared<const model::Object>(model::Object::fromTrustedBytes(std::move(record.object)));
+            const WatchEventType type = previous ? WatchEventType::Modified : WatchEventType::Added;
+            state.commit(type, record.key, std::move(object), std::move(previous));
+        }
     }
     state.log = std::move(log).value();
+    state.logBase = state.revision;
+    std::weak_ptr<MemoryState> weak = storage->m_state;
+    state.log->setDurableListener([weak] {
+        if (auto alive = weak.lock())
+            alive->onDurable();
+    });
     return storage;
 }
 
@@ -90,76 +111,67 @@ const std::shared_ptr<CommitLog> &MemoryStorage::commitLog() const
 
 QCoro::Task<model::Result<ObjectPtr>> MemoryStorage::get(std::string key)
 {
-    const MemoryState::Entry *entry = m_state->find(key);
-    if (!entry)
+    ObjectPtr object = m_state->visibleObject(key);
+    if (!object)
         co_return errors::keyNotFound(key);
-    co_return ObjectPtr(entry->object); // a copy: QCoro moves from a co_returned lvalue
+    co_return object;
 }
 
 QCoro::Task<model::Result<ObjectPtr>> MemoryStorage::create(std::string key, model::Object object)
 {
     if (!object.resourceVersion().empty())
         co_return model::Status::internalError("resourceVersion should not be set on objects to be created");
-    if (m_state->find(key))
-        co_return errors::keyExists(key);
     std::shared_ptr<MemoryState> state = m_state; // `this` may go while the write waits for the disk
+    if (state->find(key)) {
+        co_await state->settledFor(key); // the key may exist only in a commit not on disk yet
+        co_return errors::keyExists(key);
+    }
     ObjectPtr stored = stampRevision(std::move(object), state->nextRevision());
     state->commit(WatchEventType::Added, key, stored, nullptr);
-    if (state->log) {
-        const bool durable = co_await state->log->durable(state->lastSequence);
-        if (!durable)
-            co_return notDurable(*state->log);
-    }
+    if (!co_await state->settled())
+        co_return notDurable(*state->log);
     co_return stored;
 }
 
 QCoro::Task<model::Result<RemoveResult>> MemoryStorage::remove(std::string key, Preconditions preconditions,
                                                                ValidateDeletion validate)
 {
-    const MemoryState::Entry *entry = m_state->find(key);
+    std::shared_ptr<MemoryState> state = m_state;
+    const MemoryState::Entry *entry = state->find(key);
+    std::optional<model::Status> refused;
     if (!entry)
-        co_return errors::keyNotFound(key);
-    if (auto failed = preconditions.check(key, *entry->object))
-        co_return *failed;
-    if (validate) {
-        if (auto rejected = validate(*entry->object))
-            co_return *rejected;
+        refused = errors::keyNotFound(key);
+    else if (auto failed = preconditions.check(key, *entry->object))
+        refused = std::move(failed);
+    else if (validate)
+        refused = validate(*entry->object);
+    if (refused) {
+        co_await state->settledFor(key); // a verdict on a commit not on disk yet waits for it
+        co_return *refused;
     }
     // Nothing above suspends, so the compare-and-swap of a remote store cannot fail here.
     RemoveResult result;
     result.object = entry->object;
-    result.revision = m_state->nextRevision();
+    result.revision = state->nextRevision();
     model::Object tombstone = *entry->object;
     ObjectPtr last = stampRevision(std::move(tombstone), result.revision);
-    std::shared_ptr<MemoryState> state = m_state;
     state->commit(WatchEventType::Deleted, key, last, result.object);
-    if (state->log) {
-        const bool durable = co_await state->log->durable(state->lastSequence);
-        if (!durable)
-            co_return notDurable(*state->log);
-    }
+    if (!co_await state->settled())
+        co_return notDurable(*state->log);
     co_return result;
 }
 
 QCoro::Task<model::Result<ListResult>> MemoryStorage::list(std::string prefix, ListOptions options)
 {
     MemoryState &state = *m_state;
-    const Revision at = options.revision == 0 ? state.revision : options.revision;
-    if (at > state.revision)
-        co_return model::errors::tooLargeResourceVersion(at, state.revision);
+    const Revision at = options.revision == 0 ? state.visibleRevision : options.revision;
+    if (at > state.visibleRevision)
+        co_return model::errors::tooLargeResourceVersion(at, state.visibleRevision);
     if (at < state.oldestRetained - 1)
         co_return errors::listTooOld();
 
     const std::string &from = options.startKey > prefix ? options.startKey : prefix;
-    ListResult result;
-    if (at == state.revision) {
-        result = paginate(state.data.lower_bound(from), state.data.end(), prefix, options,
-                          [](const auto &pair) -> const ObjectPtr & { return pair.second.object; });
-    } else {
-        const auto snapshot = state.snapshotAt(prefix, at);
-        result = paginate(snapshot.lower_bound(from), snapshot.end(), prefix, options,
-                          [](const auto &pair) -> const ObjectPtr & { return pair.second; });
-    }
+    ListResult result = paginate(VisibleCursor(state, prefix, from, state.changesSince(prefix, at)), options);
     result.revision = at;
     co_return result;
 }
@@ -196,6 +208,7 @@ QCoro::Task<model::Result<UpdateResult>> MemoryStorage::guaranteedUpdate(std::st
                 originIsCurrent = true;
                 continue;
             }
+            co_await state->settledFor(key); // a verdict on a commit not on disk yet waits for it
             co_return errors::keyNotFound(key);
         }
         if (origin.object) {
@@ -205,6 +218,7 @@ QCoro::Task<model::Result<UpdateResult>> MemoryStorage::guaranteedUpdate(std::st
                     originIsCurrent = true;
                     continue;
                 }
+                co_await state->settledFor(key);
                 co_return *failed;
             }
         }
@@ -217,6 +231,7 @@ QCoro::Task<model::Result<UpdateResult>> MemoryStorage::guaranteedUpdate(std::st
                 originIsCurrent = true;
                 continue;
             }
+            co_await state->settledFor(key);
             co_return std::move(updated).error();
         }
         model::Object next = std::move(updated).value();
@@ -230,6 +245,7 @@ QCoro::Task<model::Result<UpdateResult>> MemoryStorage::guaranteedUpdate(std::st
                 if (current.modRevision == origin.modRevision) {
                     result.object = origin.object;
                     result.noop = true;
+                    co_await state->settledFor(key);
                     co_return result;
                 }
                 // A no-op against a stale copy proves nothing: redo it on the current state.
@@ -252,11 +268,8 @@ QCoro::Task<model::Result<UpdateResult>> MemoryStorage::guaranteedUpdate(std::st
         result.created = !origin.object;
         state->commit(origin.object ? WatchEventType::Modified : WatchEventType::Added, key, result.object,
                       origin.object);
-        if (state->log) {
-            const bool durable = co_await state->log->durable(state->lastSequence);
-            if (!durable)
-                co_return notDurable(*state->log);
-        }
+        if (!co_await state->settled())
+            co_return notDurable(*state->log);
         co_return result;
     }
 }
@@ -264,24 +277,26 @@ QCoro::Task<model::Result<UpdateResult>> MemoryStorage::guaranteedUpdate(std::st
 QCoro::Task<model::Result<Revision>> MemoryStorage::compact(Revision revision)
 {
     MemoryState &state = *m_state;
-    if (revision > state.revision)
-        co_return model::errors::tooLargeResourceVersion(revision, state.revision);
+    if (revision > state.visibleRevision)
+        co_return model::errors::tooLargeResourceVersion(revision, state.visibleRevision);
     while (!state.history.empty() && state.history.front().revision < revision && !state.pumping) {
         state.history.pop_front();
         ++state.historyBase;
     }
     state.oldestRetained = std::max(state.oldestRetained, revision);
+    if (state.log)
+        state.log->appendCompaction(state.oldestRetained);
     co_return Revision(state.oldestRetained);
 }
 
 QCoro::Task<model::Result<Revision>> MemoryStorage::currentRevision()
 {
-    co_return Revision(m_state->revision);
+    co_return Revision(m_state->visibleRevision);
 }
 
 Revision MemoryStorage::revision() const
 {
-    return m_state->revision;
+    return m_state->visibleRevision;
 }
 
 Revision MemoryStorage::oldestWatchableRevision() const

@@ -31,9 +31,10 @@ public:
 
     MemoryStorage();
     explicit MemoryStorage(Options options);
-    // A durable store in `directory` (`serve --data-dir`): the state is restored from
-    // <series>.snapshot and <series>.log, and every write is acknowledged only once its
-    // commit is on disk (CommitLog). History starts at the restored revision.
+    // A durable store in `directory` (`serve --data-dir`): the state and the retained watch
+    // history are restored from <series>.snapshot and <series>.log. A commit is on disk
+    // (CommitLog's group commit) before its write is acknowledged and before any read or
+    // watcher sees it; until then only later compare-and-swaps see it.
     static model::Result<std::unique_ptr<MemoryStorage>> openDurable(const std::string &directory,
                                                                      const std::string &series, Options options);
     ~MemoryStorage() override;

@@ -34,6 +34,18 @@ const MemoryState::Entry *MemoryState::find(const std::string &key) const
     return it == data.end() ? nullptr : &it->second;
 }
 
+ObjectPtr MemoryState::visibleObject(const std::string &key) const
+{
+    const Entry *entry = find(key);
+    ObjectPtr object = entry ? entry->object : nullptr;
+    // Undo the commits not visible yet (a group commit's worth at most), newest first.
+    for (auto it = history.rbegin(); it != history.rend() && it->revision > visibleRevision; ++it) {
+        if (it->key == key)
+            object = it->previous;
+    }
+    return object;
+}
+
 void MemoryState::commit(WatchEventType type, const std::string &key, ObjectPtr object, ObjectPtr previous)
 {
     ++revision;
@@ -41,18 +53,16 @@ void MemoryState::commit(WatchEventType type, const std::string &key, ObjectPtr 
         data.erase(key);
     } else {
         Entry &entry = data[key];
-        if (type == WatchEventType::Added)
-            entry.createRevision = revision;
         entry.modRevision = revision;
         entry.object = object;
     }
     // Logged before any watcher runs: a sink's own commit must follow this one on disk too.
     if (log) {
-        const Entry *entry = type == WatchEventType::Deleted ? nullptr : &data[key];
-        lastSequence = entry ? log->append(CommitLog::Change::Put, revision, key, object->bytes(), entry->createRevision)
-                             : log->append(CommitLog::Change::Delete, revision, key);
-        if (log->wantsSnapshot())
-            snapshotToLog();
+        lastSequence = type == WatchEventType::Deleted
+                           ? log->append(CommitLog::Change::Delete, revision, key)
+                           : log->append(CommitLog::Change::Put, revision, key, object->bytes());
+    } else {
+        visibleRevision = revision;
     }
     WatchEvent event;
     event.type = type;
@@ -61,16 +71,58 @@ void MemoryState::commit(WatchEventType type, const std::string &key, ObjectPtr 
     event.previous = std::move(previous);
     event.revision = revision;
     history.push_back(std::move(event));
+    if (log && log->wantsSnapshot())
+        snapshotToLog();
     pump();
     trimHistory();
 }
 
+void MemoryState::onDurable()
+{
+    visibleRevision = std::min(revision, std::max(visibleRevision, logBase + Revision(log->durableSequence())));
+    pump();
+    trimHistory();
+}
+
+CommitLog::DurableAwaiter MemoryState::settled()
+{
+    return CommitLog::DurableAwaiter{log.get(), lastSequence};
+}
+
+CommitLog::DurableAwaiter MemoryState::settledFor(const std::string &key)
+{
+    for (auto it = history.rbegin(); it != history.rend() && it->revision > visibleRevision; ++it) {
+        if (it->key == key)
+            return settled();
+    }
+    return CommitLog::DurableAwaiter{nullptr, 0};
+}
+
 void MemoryState::snapshotToLog()
 {
+    // The state at the oldest revision a watch may still resume from, then every change after it.
+    const Revision base = std::max<Revision>(oldestRetained - 1, 1);
     std::map<std::string, CommitLog::Entry> entries;
     for (const auto &[key, entry] : data)
-        entries.emplace(key, CommitLog::Entry{entry.object->bytes(), entry.createRevision, entry.modRevision});
-    log->snapshot(revision, entries);
+        entries.emplace(key, CommitLog::Entry{entry.object->bytes(), entry.modRevision});
+    std::vector<CommitLog::Record> records;
+    for (auto it = history.rbegin(); it != history.rend() && it->revision > base; ++it) {
+        if (it->previous) {
+            entries[it->key] = CommitLog::Entry{it->previous->bytes(),
+                                                model::parseResourceVersion(it->previous->resourceVersion()).value_or(0)};
+        } else {
+            entries.erase(it->key);
+        }
+        CommitLog::Record record;
+        record.revision = it->revision;
+        record.key = it->key;
+        record.change = it->type == WatchEventType::Deleted ? CommitLog::Change::Delete : CommitLog::Change::Put;
+        if (record.change == CommitLog::Change::Put)
+            record.object = it->object->bytes();
+        records.push_back(std::move(record));
+    }
+    std::reverse(records.begin(), records.end());
+    log->snapshot(revision, base, entries, records);
 }
 
 namespace {
@@ -86,7 +138,7 @@ void MemoryState::trimHistory()
     // Never while delivering: sinks hold references into the deque.
     if (pumping)
         return;
-    while (history.size() > historyLimit) {
+    while (history.size() > historyLimit && history.front().revision <= visibleRevision) {
         oldestRetained = std::max(oldestRetained, history.front().revision + 1);
         history.pop_front();
         ++historyBase;
@@ -104,21 +156,75 @@ void MemoryState::trimHistory()
     }
 }
 
-std::map<std::string, ObjectPtr> MemoryState::snapshotAt(const std::string &prefix, Revision at) const
+std::map<std::string, ObjectPtr> MemoryState::changesSince(const std::string &prefix, Revision at) const
 {
-    std::map<std::string, ObjectPtr> snapshot;
-    for (auto it = data.lower_bound(prefix); it != data.end() && hasPrefix(it->first, prefix); ++it)
-        snapshot.emplace(it->first, it->second.object);
-    // Undo, newest first, every change made after `at`.
+    std::map<std::string, ObjectPtr> changes;
+    // Undo, newest first, every change made after `at`: the oldest one's previous state wins.
     for (auto it = history.rbegin(); it != history.rend() && it->revision > at; ++it) {
-        if (!hasPrefix(it->key, prefix))
-            continue;
-        if (it->previous)
-            snapshot[it->key] = it->previous;
-        else
-            snapshot.erase(it->key);
+        if (hasPrefix(it->key, prefix))
+            changes[it->key] = it->previous;
     }
-    return snapshot;
+    return changes;
+}
+
+VisibleCursor::VisibleCursor(const MemoryState &state, std::string prefix, const std::string &from,
+                             std::map<std::string, ObjectPtr> changes)
+    : m_prefix(std::move(prefix))
+    , m_changes(std::move(changes))
+    , m_data(state.data.lower_bound(from))
+    , m_dataEnd(state.data.end())
+    , m_change(m_changes.lower_bound(from))
+{
+    settle();
+}
+
+void VisibleCursor::settle()
+{
+    for (;;) {
+        const bool inData = m_data != m_dataEnd && hasPrefix(m_data->first, m_prefix);
+        const bool inChanges = m_change != m_changes.end();
+        if (!inData && !inChanges) {
+            m_valid = false;
+            return;
+        }
+        if (inChanges && (!inData || m_change->first <= m_data->first)) {
+            m_alsoInData = inData && m_change->first == m_data->first;
+            if (!m_change->second) { // the key did not exist then
+                ++m_change;
+                if (m_alsoInData)
+                    ++m_data;
+                continue;
+            }
+            m_key = &m_change->first;
+            m_object = &m_change->second;
+            m_fromChanges = true;
+        } else {
+            m_key = &m_data->first;
+            m_object = &m_data->second.object;
+            m_fromChanges = false;
+        }
+        m_valid = true;
+        return;
+    }
+}
+
+void VisibleCursor::next()
+{
+    if (m_fromChanges) {
+        ++m_change;
+        if (m_alsoInData)
+            ++m_data;
+    } else {
+        ++m_data;
+    }
+    settle();
+}
+
+Revision VisibleCursor::modRevision() const
+{
+    if (!m_fromChanges)
+        return m_data->second.modRevision;
+    return model::parseResourceVersion((*m_object)->resourceVersion()).value_or(0);
 }
 
 std::uint64_t MemoryState::firstEventAfter(Revision after) const
@@ -159,13 +265,13 @@ void MemoryState::pump()
             // A reference to the heap Watcher, not the vector slot: the vector may grow
             // during a sink call, but no Watcher is erased while pumping.
             Watcher *watcher = watchers[i].get();
-            while (watcher->active && watcher->nextEvent < historyBase + history.size()) {
+            while (watcher->active && watcher->nextEvent < visibleEnd()) {
                 progressed = true;
                 if (watcher->nextEvent < historyBase) {
                     // Events this watcher never saw were trimmed: it cannot continue gap-free.
                     WatchEvent error;
                     error.type = WatchEventType::Error;
-                    error.revision = revision;
+                    error.revision = visibleRevision;
                     error.error = errors::watchTooOld(history.front().revision - 1, oldestRetained - 1);
                     watcher->active = false;
                     watcher->sink(error);
@@ -188,22 +294,22 @@ QCoro::Task<model::Result<WatchHandle>> MemoryStorage::watch(std::string prefix,
     std::shared_ptr<MemoryState> state = m_state;
     if (fromRevision < 0)
         co_return model::errors::badRequest("invalid resource version: " + std::to_string(fromRevision));
-    if (fromRevision > state->revision)
-        co_return model::errors::tooLargeResourceVersion(fromRevision, state->revision);
+    if (fromRevision > state->visibleRevision)
+        co_return model::errors::tooLargeResourceVersion(fromRevision, state->visibleRevision);
     if (fromRevision > 0 && fromRevision < state->oldestRetained - 1)
         co_return errors::watchTooOld(fromRevision, state->oldestRetained - 1);
 
-    const Revision startAfter = fromRevision == 0 ? state->revision : fromRevision;
+    const Revision startAfter = fromRevision == 0 ? state->visibleRevision : fromRevision;
     std::vector<WatchEvent> initial;
     if (fromRevision == 0) {
-        // Synthetic ADDED for the current state (etcd3 watcher's initial sync).
-        for (auto it = state->data.lower_bound(prefix); it != state->data.end() && hasPrefix(it->first, prefix);
-             ++it) {
+        // Synthetic ADDED for the visible state (etcd3 watcher's initial sync).
+        for (VisibleCursor cursor(*state, prefix, prefix, state->changesSince(prefix, startAfter)); cursor.valid();
+             cursor.next()) {
             WatchEvent event;
             event.type = WatchEventType::Added;
-            event.key = it->first;
-            event.object = it->second.object;
-            event.revision = it->second.modRevision;
+            event.key = cursor.key();
+            event.object = cursor.object();
+            event.revision = cursor.modRevision();
             initial.push_back(std::move(event));
         }
     }

@@ -19,6 +19,12 @@ namespace rvscope::storage {
 //
 // Every call is asynchronous so that a networked implementation never blocks the core
 // thread. Implementations are single-threaded: call them from the thread that owns them.
+// Durable before visible: where a storage is durable, get, list, watch and currentRevision
+// reflect a commit only once it is durable, and a write's answer (success or failure) that
+// rests on a commit waits until that commit is durable. A crash then loses only writes no
+// client was told of, and a restart never hands out a revision a client may have seen
+// (StorageConformanceDurability.cpp checks it; tests/e2e/test_kill_durability.py kills).
+//
 // Errors are Statuses with a StorageCode (KeyNotFound, KeyExists, InvalidObj for failed
 // preconditions) that the registry translates into resource-specific messages, or the
 // API errors 410 Expired / 504 Timeout for revisions outside the available range.

@@ -17,6 +17,10 @@ class StorageConformance : public QObject {
 protected:
     // A fresh, empty storage for one test function.
     virtual std::unique_ptr<rvscope::storage::Storage> createStorage() = 0;
+    // Holds (or releases) the step that makes a storage's commits durable, like a disk that
+    // has not synced yet. Backends that cannot hold it return false, and the tests of what
+    // may be seen before a commit is durable skip.
+    virtual bool holdDurability(rvscope::storage::Storage &storage, bool held);
 
 private Q_SLOTS:
     void testCreateThenGet();
@@ -53,4 +57,6 @@ private Q_SLOTS:
     void testCoroutineCallersMayPassBracedOptions();
     void testConcurrentGuaranteedUpdatesLoseNothing();
     void testConcurrentOptimisticClientsLoseNothing();
+    void testNothingIsVisibleBeforeItIsDurable();
+    void testAVerdictOnACommitNotYetDurableWaitsForIt();
 };

@@ -16,6 +16,8 @@
 
 using namespace rvscope;
 using conformance::dataOf;
+using conformance::mustCreate;
+using conformance::Recorder;
 using conformance::rvOf;
 using conformance::setData;
 using storage::MemoryStorage;
@@ -48,11 +50,18 @@ protected:
             qFatal("cannot open a data directory: %s", opened.error().message.c_str());
         return std::move(opened).value();
     }
+    bool holdDurability(storage::Storage &storage, bool held) override
+    {
+        static_cast<MemoryStorage &>(storage).commitLog()->holdWrites(held);
+        return true;
+    }
 
 private Q_SLOTS:
     void testRestartRestoresObjectsAndRevision();
     void testWriteIsOnDiskWhenAcknowledged();
-    void testRestartStartsHistoryAtTheRestoredRevision();
+    void testRestartKeepsWatchHistory();
+    void testRestartKeepsCompaction();
+    void testRestartsKeepHistoryBounded();
     void testTornLastRecordIsDropped();
     void testDamagedRecordIsAnError();
     void testSnapshotRestartsTheLog();
@@ -126,30 +135,84 @@ void TestDurableStorage::testWriteIsOnDiskWhenAcknowledged()
     QCOMPARE(storage->commitLog()->durableSequence(), std::uint64_t(20));
 }
 
-void TestDurableStorage::testRestartStartsHistoryAtTheRestoredRevision()
+void TestDurableStorage::testRestartKeepsWatchHistory()
 {
     const QString dir = directory("history");
+    Recorder before;
     {
         auto storage = open(dir);
+        auto watch = run(storage->watch("/registry/", 1, before.sink()));
         for (int i = 0; i < 3; ++i)
-            run(storage->create(configMapKey("cm-" + std::to_string(i)), configMap("cm"))).value();
+            mustCreate(*storage, "cm-" + std::to_string(i), {{"n", "0"}});
+        QVERIFY(run(storage->guaranteedUpdate(configMapKey("cm-1"), {}, setData("n", "1"))));
+        QVERIFY(run(storage->remove(configMapKey("cm-0"), {})));
+    }
+    QCOMPARE(before.revisions(), (std::vector<storage::Revision>{2, 3, 4, 5, 6}));
+    // Reopened twice: the second replays the snapshot the first wrote.
+    for (int restart = 0; restart < 2; ++restart) {
+        auto storage = open(dir);
+        QVERIFY2(storage, m_lastError.c_str());
+        QCOMPARE(storage->revision(), storage::Revision(6));
+        QCOMPARE(storage->oldestWatchableRevision(), storage::Revision(1));
+        // A client that watched before the restart resumes where it was, as against etcd.
+        Recorder after;
+        auto watch = run(storage->watch("/registry/", 1, after.sink()));
+        QVERIFY(watch);
+        QCOMPARE(after.events.size(), before.events.size());
+        for (std::size_t i = 0; i < after.events.size(); ++i) {
+            QCOMPARE(int(after.events[i].type), int(before.events[i].type));
+            QCOMPARE(after.events[i].key, before.events[i].key);
+            QCOMPARE(after.events[i].object->bytes(), before.events[i].object->bytes());
+            QCOMPARE(bool(after.events[i].previous), bool(before.events[i].previous));
+        }
+        storage::ListOptions atThree;
+        atThree.revision = 3;
+        auto listed = run(storage->list("/registry/", atThree));
+        QVERIFY(listed);
+        QCOMPARE(listed->items.size(), std::size_t(2));
+    }
+}
+
+void TestDurableStorage::testRestartKeepsCompaction()
+{
+    const QString dir = directory("compacted");
+    {
+        auto storage = open(dir);
+        for (int i = 0; i < 4; ++i)
+            mustCreate(*storage, "cm-" + std::to_string(i));
+        QCOMPARE(run(storage->compact(4)).value(), storage::Revision(4));
     }
     auto storage = open(dir);
-    QVERIFY(storage);
-    const storage::Revision restored = storage->revision();
-    QCOMPARE(storage->oldestWatchableRevision(), restored);
-    conformance::Recorder recorder;
-    auto tooOld = run(storage->watch("/registry/", restored - 1, recorder.sink()));
-    QVERIFY(!tooOld);
-    QCOMPARE(tooOld.error().code, 410);
-    auto watch = run(storage->watch("/registry/", restored, recorder.sink()));
-    QVERIFY(watch);
-    run(storage->create(configMapKey("after"), configMap("after"))).value();
-    QCOMPARE(recorder.revisions(), (std::vector<storage::Revision>{restored + 1}));
-    // A list at the restored revision is served; the state before it is gone.
-    storage::ListOptions options;
-    options.revision = restored;
-    QCOMPARE(run(storage->list("/registry/", options))->items.size(), std::size_t(3));
+    QVERIFY2(storage, m_lastError.c_str());
+    QCOMPARE(storage->oldestWatchableRevision(), storage::Revision(3));
+    Recorder recorder;
+    QCOMPARE(run(storage->watch("/registry/", 2, recorder.sink())).error().code, 410);
+    QVERIFY(run(storage->watch("/registry/", 3, recorder.sink())));
+    QCOMPARE(recorder.revisions(), (std::vector<storage::Revision>{4, 5}));
+}
+
+void TestDurableStorage::testRestartsKeepHistoryBounded()
+{
+    const QString dir = directory("bounded");
+    MemoryStorage::Options options;
+    options.historyLimit = 5;
+    const QString snapshot = QDir(dir).filePath(QStringLiteral("main.snapshot"));
+    qint64 firstSize = 0;
+    for (int restart = 0; restart < 6; ++restart) {
+        auto storage = open(dir, options);
+        QVERIFY2(storage, m_lastError.c_str());
+        for (int i = 0; i < 10; ++i)
+            QVERIFY(run(storage->guaranteedUpdate(configMapKey("hot"), {}, setData("n", std::to_string(i)), {}, true)));
+        QCOMPARE(storage->oldestWatchableRevision(), storage->revision() - 5);
+        if (restart == 1)
+            firstSize = QFileInfo(snapshot).size();
+    }
+    // Each open folds what the bound no longer keeps into the base state.
+    QVERIFY(firstSize > 0);
+    QVERIFY(QFileInfo(snapshot).size() <= firstSize + 64);
+    auto storage = open(dir, options);
+    QCOMPARE(storage->revision(), storage::Revision(1 + 60));
+    QCOMPARE(storage->oldestWatchableRevision(), storage::Revision(61 - 5));
 }
 
 void TestDurableStorage::testTornLastRecordIsDropped()
