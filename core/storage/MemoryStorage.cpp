@@ -111,7 +111,12 @@ const std::shared_ptr<CommitLog> &MemoryStorage::commitLog() const
 
 QCoro::Task<model::Result<ObjectPtr>> MemoryStorage::get(std::string key)
 {
-    ObjectPtr object = m_state->visibleObject(key);
+    // A key with a commit on its way to disk is read once that commit is there (as etcd's
+    // linearizable read waits for the apply to catch up): the reader then gets the newest
+    // state rather than one its next compare-and-swap is bound to lose against.
+    std::shared_ptr<MemoryState> state = m_state;
+    co_await state->settledFor(key);
+    ObjectPtr object = state->visibleObject(key);
     if (!object)
         co_return errors::keyNotFound(key);
     co_return object;

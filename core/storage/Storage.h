@@ -21,7 +21,8 @@ namespace rvscope::storage {
 // thread. Implementations are single-threaded: call them from the thread that owns them.
 // Durable before visible: where a storage is durable, get, list, watch and currentRevision
 // reflect a commit only once it is durable, and a write's answer (success or failure) that
-// rests on a commit waits until that commit is durable. A crash then loses only writes no
+// rests on a commit waits until that commit is durable (so does a get of a key whose commit
+// is on its way to disk: it then returns the newest state, as a linearizable read would). A crash then loses only writes no
 // client was told of, and a restart never hands out a revision a client may have seen
 // (StorageConformanceDurability.cpp checks it; tests/e2e/test_kill_durability.py kills).
 //

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Durable before visible (DESIGN.md): a get, a list, a watch event or currentRevision reflects
-// a commit only once it is durable, and a write's verdict that rests on a commit not yet
-// durable is not answered before that commit is. Backends without a durability step they can
+// a commit only once it is durable, and a write's verdict (or a get) that rests on a commit
+// not yet durable is not answered before that commit is. Backends without a durability step they can
 // hold skip these; the kill test (tests/e2e/test_kill_durability.py) covers the crash itself.
 #include "StorageConformance.h"
 
@@ -31,8 +31,10 @@ void StorageConformance::testNothingIsVisibleBeforeItIsDurable()
     QVERIFY(!created.isReady());
     QVERIFY(!updated.isReady());
 
-    QCOMPARE(run(storage->get(configMapKey("b"))).error().code, 404);
-    QCOMPARE(dataOf(run(storage->get(configMapKey("a"))).value(), "n"), std::string("0"));
+    // A get of a key with a commit on its way waits for it (a linearizable read), so that it
+    // returns neither a state that may be lost nor one that is already superseded.
+    auto getB = storage->get(configMapKey("b"));
+    auto getA = storage->get(configMapKey("a"));
     auto listed = run(storage->list("/registry/", {}));
     QVERIFY(listed);
     QCOMPARE(listed->items.size(), std::size_t(1));
@@ -48,8 +50,12 @@ void StorageConformance::testNothingIsVisibleBeforeItIsDurable()
     QVERIFY(initial);
     QCOMPARE(fromZero.revisions(), (std::vector<Revision>{before}));
     QVERIFY(recorder.events.empty());
+    QVERIFY(!getA.isReady());
+    QVERIFY(!getB.isReady());
 
     QVERIFY(holdDurability(*storage, false));
+    QCOMPARE(rvOf(run(std::move(getB)).value()), before + 1);
+    QCOMPARE(dataOf(run(std::move(getA)).value(), "n"), std::string("1"));
     QVERIFY(run(std::move(created)));
     QVERIFY(run(std::move(updated)));
     QCOMPARE(current(*storage), before + 2);
@@ -70,7 +76,7 @@ void StorageConformance::testAVerdictOnACommitNotYetDurableWaitsForIt()
     // Each of these fails because of a commit that no one may know of yet: the failure would
     // tell of it, so it waits with it.
     auto exists = storage->create(configMapKey("b"), configMap("b"));
-    auto gone = storage->get(configMapKey("a")); // a read: the visible state, at once
+    auto gone = storage->get(configMapKey("a"));
     Preconditions stale;
     stale.resourceVersion = a->resourceVersion();
     auto notFound = storage->remove(configMapKey("a"), stale);
@@ -81,11 +87,13 @@ void StorageConformance::testAVerdictOnACommitNotYetDurableWaitsForIt()
     QVERIFY(!exists.isReady());
     QVERIFY(!notFound.isReady());
     QVERIFY(!updateMissing.isReady());
-    QVERIFY(run(std::move(gone))); // still there as far as anyone can tell
+    QVERIFY(!gone.isReady());
+    QVERIFY(run(storage->get(configMapKey("never"))).error().code == 404); // nothing pending: at once
 
     QVERIFY(holdDurability(*storage, false));
     QVERIFY(run(std::move(created)));
     QVERIFY(run(std::move(removed)));
+    QCOMPARE(run(std::move(gone)).error().code, 404);
     QCOMPARE(run(std::move(exists)).error().code, 409);
     QCOMPARE(run(std::move(notFound)).error().code, 404);
     QCOMPARE(run(std::move(updateMissing)).error().code, 404);
