@@ -2,6 +2,7 @@
 #include "model/Object.h"
 
 #include <charconv>
+#include <cstring>
 
 #include "model/JsonParse.h"
 #include "model/StatusErrors.h"
@@ -89,39 +90,139 @@ const std::string &Object::bytes() const
     return m_bytes;
 }
 
+namespace {
+// Where a JSON value starting at `at` ends (one past it). `text` is trusted, well-formed JSON
+// (an encoding rvscope produced), so this only counts brackets outside strings.
+std::size_t skipValue(std::string_view text, std::size_t at)
+{
+    int depth = 0;
+    for (std::size_t i = at; i < text.size(); ++i) {
+        const char c = text[i];
+        if (c == '"') {
+            // To the closing quote: one not preceded by an odd run of backslashes.
+            for (;;) {
+                const void *quote = std::memchr(text.data() + i + 1, '"', text.size() - i - 1);
+                if (!quote)
+                    return text.size();
+                i = std::size_t(static_cast<const char *>(quote) - text.data());
+                std::size_t backslashes = 0;
+                while (text[i - 1 - backslashes] == '\\')
+                    ++backslashes;
+                if (backslashes % 2 == 0)
+                    break;
+            }
+            if (depth == 0)
+                return i + 1;
+        } else if (c == '{' || c == '[') {
+            ++depth;
+        } else if (c == '}' || c == ']') {
+            if (depth == 0)
+                return i; // the end of a number, true, false or null that closes its container
+            if (--depth == 0)
+                return i + 1;
+        } else if (depth == 0 && (c == ',' || c == ':')) {
+            return i; // the end of a number, true, false or null
+        }
+    }
+    return text.size();
+}
+
+// The text of member `key` of the JSON object `object` (compact, as rvscope encodes), found
+// by skipping the other members without building anything: a bytes-only object answers its
+// accessors without growing back the tree storage let go of. Nothing when absent, or when a
+// key has escapes (the caller then parses the whole tree).
+std::optional<std::string_view> memberText(std::string_view object, std::string_view key, bool &unsure)
+{
+    std::size_t i = object.find('{');
+    if (i == std::string_view::npos)
+        return std::nullopt;
+    ++i;
+    while (i < object.size() && object[i] == '"') {
+        const std::size_t keyEnd = object.find('"', i + 1);
+        if (keyEnd == std::string_view::npos)
+            break;
+        const std::string_view name = object.substr(i + 1, keyEnd - i - 1);
+        if (name.find('\\') != std::string_view::npos) {
+            unsure = true;
+            return std::nullopt;
+        }
+        const std::size_t valueStart = keyEnd + 2; // past '":'
+        const std::size_t valueEnd = skipValue(object, valueStart);
+        if (name == key)
+            return object.substr(valueStart, valueEnd - valueStart);
+        i = valueEnd + 1; // past ','
+    }
+    return std::nullopt;
+}
+} // namespace
+
+std::string Object::topLevelString(const char *field) const
+{
+    if (!m_jsonValid) {
+        bool unsure = false;
+        if (auto text = memberText(m_bytes, field, unsure)) {
+            auto parsed = parseJson(*text);
+            return parsed && parsed->is_string() ? parsed->get<std::string>() : std::string();
+        }
+        if (!unsure)
+            return {};
+    }
+    auto it = json().find(field);
+    return it != m_json.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
 std::string Object::kind() const
 {
-    auto it = json().find("kind");
-    return it != m_json.end() && it->is_string() ? it->get<std::string>() : std::string();
+    return topLevelString("kind");
 }
 
 std::string Object::apiVersion() const
 {
-    auto it = json().find("apiVersion");
-    return it != m_json.end() && it->is_string() ? it->get<std::string>() : std::string();
+    return topLevelString("apiVersion");
+}
+
+const nlohmann::json *Object::metadataField(const char *field, nlohmann::json &scratch) const
+{
+    if (!m_jsonValid) {
+        bool unsure = false;
+        auto meta = memberText(m_bytes, "metadata", unsure);
+        auto value = meta ? memberText(*meta, field, unsure) : std::nullopt;
+        if (value) {
+            auto parsed = parseJson(*value);
+            if (parsed) {
+                scratch = std::move(*parsed);
+                return &scratch;
+            }
+            unsure = true;
+        }
+        if (!unsure)
+            return nullptr;
+    }
+    const nlohmann::json &root = json();
+    auto meta = root.find("metadata");
+    if (meta == root.end() || !meta->is_object())
+        return nullptr;
+    auto it = meta->find(field);
+    return it == meta->end() ? nullptr : &*it;
 }
 
 std::string Object::metadataString(const char *field) const
 {
-    auto meta = json().find("metadata");
-    if (meta == m_json.end() || !meta->is_object())
-        return {};
-    auto it = meta->find(field);
-    return it != meta->end() && it->is_string() ? it->get<std::string>() : std::string();
+    nlohmann::json scratch;
+    const nlohmann::json *value = metadataField(field, scratch);
+    return value && value->is_string() ? value->get<std::string>() : std::string();
 }
 
 std::map<std::string, std::string> Object::metadataMap(const char *field) const
 {
     std::map<std::string, std::string> result;
-    auto meta = json().find("metadata");
-    if (meta == m_json.end() || !meta->is_object())
+    nlohmann::json scratch;
+    const nlohmann::json *value = metadataField(field, scratch);
+    if (!value || !value->is_object())
         return result;
-    auto it = meta->find(field);
-    if (it == meta->end() || !it->is_object())
-        return result;
-    for (const auto &[key, value] : it->items()) {
-        if (value.is_string())
-            result.emplace(key, value.get<std::string>());
+    for (const auto &[key, item] : value->items()) {
+        if (item.is_string())
+            result.emplace(key, item.get<std::string>());
     }
     return result;
 }
@@ -155,27 +256,23 @@ std::map<std::string, std::string> Object::annotations() const { return metadata
 
 std::optional<std::int64_t> Object::generation() const
 {
-    auto meta = json().find("metadata");
-    if (meta == m_json.end() || !meta->is_object())
+    nlohmann::json scratch;
+    const nlohmann::json *value = metadataField("generation", scratch);
+    if (!value || !value->is_number_integer())
         return std::nullopt;
-    auto it = meta->find("generation");
-    if (it == meta->end() || !it->is_number_integer())
-        return std::nullopt;
-    return it->get<std::int64_t>();
+    return value->get<std::int64_t>();
 }
 
 std::vector<std::string> Object::finalizers() const
 {
     std::vector<std::string> result;
-    auto meta = json().find("metadata");
-    if (meta == m_json.end() || !meta->is_object())
+    nlohmann::json scratch;
+    const nlohmann::json *value = metadataField("finalizers", scratch);
+    if (!value || !value->is_array())
         return result;
-    auto it = meta->find("finalizers");
-    if (it == meta->end() || !it->is_array())
-        return result;
-    for (const auto &value : *it) {
-        if (value.is_string())
-            result.push_back(value.get<std::string>());
+    for (const auto &item : *value) {
+        if (item.is_string())
+            result.push_back(item.get<std::string>());
     }
     return result;
 }

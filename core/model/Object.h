@@ -19,7 +19,8 @@ namespace rvscope::model {
 // JSON parsing and serialization dominate every request, so storage publishes objects with
 // their bytes already computed and readers serve those bytes instead of re-encoding. An
 // object may also hold only bytes (fromTrustedBytes): its tree is parsed on first use, which
-// lets old versions kept for history cost their bytes and nothing more.
+// lets old versions kept for history cost their bytes and nothing more. The metadata
+// accessors of a bytes-only object parse only what they read and keep nothing.
 //
 // Accessors read `metadata.*` and return empty values when a field is absent. Any mutation
 // (a setter or mutableJson()) drops the cached bytes. A copy takes the tree and not the
@@ -75,6 +76,9 @@ public:
     void setFinalizers(const std::vector<std::string> &finalizers);
 
 private:
+    // Read without parsing a bytes-only object's whole tree (see topLevelMembers).
+    std::string topLevelString(const char *field) const;
+    const nlohmann::json *metadataField(const char *field, nlohmann::json &scratch) const;
     std::string metadataString(const char *field) const;
     std::map<std::string, std::string> metadataMap(const char *field) const;
     nlohmann::json &metadata();

@@ -147,11 +147,14 @@ void MemoryState::trimHistory()
     const std::uint64_t recentStart = end > RECENT_FULL_EVENTS ? end - RECENT_FULL_EVENTS : 0;
     for (demotedUpTo = std::max(demotedUpTo, historyBase); demotedUpTo < recentStart; ++demotedUpTo) {
         WatchEvent &event = history[demotedUpTo - historyBase];
-        // The current version keeps its tree for reads and updates; copying its bytes
-        // would free nothing.
+        // A version untouched for RECENT_FULL_EVENTS commits keeps its bytes only, also the
+        // current one (it is shared with its entry, which takes the same bytes-only copy):
+        // reads serve bytes, and an update parses them again.
         auto current = data.find(event.key);
-        if (current == data.end() || current->second.object != event.object)
-            keepBytesOnly(event.object);
+        const bool isCurrent = current != data.end() && current->second.object == event.object;
+        keepBytesOnly(event.object);
+        if (isCurrent)
+            current->second.object = event.object;
         keepBytesOnly(event.previous);
     }
 }

@@ -5,6 +5,8 @@
 #include <map>
 #include <unordered_map>
 
+#include <unistd.h>
+
 #include <QtCore/QCoreApplication>
 
 #include "BenchHarness.h"
@@ -233,6 +235,49 @@ void benchWatch(const bench::Options &options, int watchers)
     bench::print(comparison);
 }
 
+// Resident memory of this process, in bytes.
+std::size_t residentBytes()
+{
+    long pages = 0;
+    long resident = 0;
+    if (FILE *statm = std::fopen("/proc/self/statm", "r")) {
+        if (std::fscanf(statm, "%ld %ld", &pages, &resident) != 2)
+            resident = 0;
+        std::fclose(statm);
+    }
+    return std::size_t(resident) * std::size_t(sysconf(_SC_PAGESIZE));
+}
+
+// What 100k stored ~1 KB ConfigMaps cost resident (issue goal: <= 3 KB each), beside the
+// baseline map holding each object's tree and bytes. Cold objects keep their bytes only.
+void benchMemory(const bench::Options &options)
+{
+    if (!bench::selected(options, "memory"))
+        return;
+    const long objects = options.smoke ? 2000 : 100000;
+    std::size_t ours = 0;
+    {
+        const std::size_t before = residentBytes();
+        storage::MemoryStorage storage;
+        for (long i = 0; i < objects; ++i)
+            testing::run(storage.create(keyOf(i), sizedObject(i))).value();
+        ours = residentBytes() - before;
+    }
+    std::size_t theirs = 0;
+    {
+        const std::size_t before = residentBytes();
+        BaselineStore baseline;
+        for (long i = 0; i < objects; ++i)
+            baseline.put(keyOf(i), sizedObject(i).json());
+        theirs = residentBytes() - before;
+    }
+    std::printf("memory, %ld objects of ~%zu B: MemoryStorage %.0f B per object, baseline map (tree + bytes) "
+                "%.0f B per object, ratio %.2f (goal <= 3072 B per object: %s)\n",
+                objects, OBJECT_BYTES, double(ours) / double(objects), double(theirs) / double(objects),
+                double(ours) / double(std::max<std::size_t>(theirs, 1)),
+                double(ours) / double(objects) <= 3072 ? "ok" : "MISS");
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -249,5 +294,6 @@ int main(int argc, char **argv)
     benchList(options);
     for (int watchers : {1, 100, 1000})
         benchWatch(options, watchers);
+    benchMemory(options);
     return 0;
 }

@@ -19,6 +19,8 @@ private Q_SLOTS:
     void testBytesAreCachedAndInvalidated();
     void testParseResourceVersion_data();
     void testParseResourceVersion();
+    void testBytesOnlyAccessorsAgreeWithTheTree_data();
+    void testBytesOnlyAccessorsAgreeWithTheTree();
 };
 
 void TestObject::testParseValidObject()
@@ -116,6 +118,42 @@ void TestObject::testBytesAreCachedAndInvalidated()
     QCOMPARE(object.bytes(), std::string(R"({"a":2,"b":1,"c":3})"));
     object.setName("n");
     QVERIFY(object.bytes().find(R"("name":"n")") != std::string::npos);
+}
+
+void TestObject::testBytesOnlyAccessorsAgreeWithTheTree_data()
+{
+    QTest::addColumn<QByteArray>("json");
+    QTest::newRow("plain") << QByteArray(
+        R"({"apiVersion":"v1","data":{"a":"x"},"kind":"ConfigMap","metadata":{"labels":{"app":"web"},"name":"web","namespace":"prod","resourceVersion":"42"}})");
+    QTest::newRow("metadata first") << QByteArray(R"({"metadata":{"name":"a","generation":7},"kind":"K"})");
+    QTest::newRow("escapes and brackets in strings before metadata") << QByteArray(
+        R"({"data":{"q":"say \"}\" and ]","b":"back\\\\","u":"\u00e9{["},"metadata":{"name":"n\"1","finalizers":["a/b","c"]},"kind":"K"})");
+    QTest::newRow("numbers, bools, nulls and nesting") << QByteArray(
+        R"({"spec":{"n":-1.5e3,"t":true,"f":false,"z":null,"l":[[1,{"x":[]}],{}]},"metadata":{"generation":12,"deletionTimestamp":"t"},"apiVersion":"apps/v1"})");
+    QTest::newRow("no metadata") << QByteArray(R"({"kind":"K","data":{"metadata":{"name":"inner"}}})");
+    QTest::newRow("metadata not an object") << QByteArray(R"({"metadata":"x","kind":"K"})");
+    QTest::newRow("escaped key") << QByteArray(R"({"me\u0074adata":{"name":"escaped"},"kind":"K"})");
+    QTest::newRow("empty") << QByteArray("{}");
+}
+
+// Storage keeps cold objects as bytes only; their accessors read without building the tree,
+// and must answer exactly what the tree would.
+void TestObject::testBytesOnlyAccessorsAgreeWithTheTree()
+{
+    QFETCH(QByteArray, json);
+    const Object tree = Object::parse(json.toStdString()).value();
+    const Object bytesOnly = Object::fromTrustedBytes(json.toStdString());
+    QCOMPARE(bytesOnly.kind(), tree.kind());
+    QCOMPARE(bytesOnly.apiVersion(), tree.apiVersion());
+    QCOMPARE(bytesOnly.name(), tree.name());
+    QCOMPARE(bytesOnly.namespaceName(), tree.namespaceName());
+    QCOMPARE(bytesOnly.resourceVersion(), tree.resourceVersion());
+    QCOMPARE(bytesOnly.generation(), tree.generation());
+    QCOMPARE(bytesOnly.deletionTimestamp(), tree.deletionTimestamp());
+    QCOMPARE(bytesOnly.labels(), tree.labels());
+    QCOMPARE(bytesOnly.finalizers(), tree.finalizers());
+    if (!json.contains("\\u0074")) // an escaped key is the one case that parses the tree
+        QVERIFY(!bytesOnly.holdsTree());
 }
 
 void TestObject::testParseResourceVersion_data()

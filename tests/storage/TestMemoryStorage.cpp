@@ -27,6 +27,7 @@ private Q_SLOTS:
     void testHistoryBoundLimitsExactLists();
     void testPendingUpdateOutlivesStorage();
     void testOldVersionsKeepTheirContent();
+    void testColdObjectsKeepTheirBytesOnly();
 };
 
 void TestMemoryStorage::testStartsAtRevisionOne()
@@ -125,6 +126,40 @@ void TestMemoryStorage::testOldVersionsKeepTheirContent()
     QCOMPARE(old->items.size(), std::size_t(1));
     QCOMPARE(old->items[0]->json()["data"]["n"], "10");
     QCOMPARE(old->items[0]->resourceVersion(), std::to_string(from + 10));
+}
+
+// An object untouched for a while costs its encoding only (the goal: <= 3 KB per 1 KB
+// object), and reads, selectors and updates of it work without growing its tree back.
+void TestMemoryStorage::testColdObjectsKeepTheirBytesOnly()
+{
+    MemoryStorage storage;
+    const model::ObjectPtr cold = run(storage.create(configMapKey("cold"), configMap("cold", "default", {{"k", "v"}}))).value();
+    run(storage.create(configMapKey("hot"), configMap("hot"))).value();
+    for (int i = 0; i < 300; ++i) {
+        auto updated = run(storage.guaranteedUpdate(configMapKey("hot"), {}, [i](model::ObjectPtr existing) -> QCoro::Task<model::Result<model::Object>> {
+            model::Object next = *existing;
+            next.mutableJson()["data"]["n"] = std::to_string(i);
+            co_return next;
+        }));
+        QVERIFY(updated);
+    }
+    const model::ObjectPtr got = run(storage.get(configMapKey("cold"))).value();
+    QVERIFY(!got->holdsTree());
+    QCOMPARE(got->bytes(), cold->bytes());
+    storage::ListOptions selecting;
+    selecting.predicate = [](const model::Object &object) { return object.name() == "cold" && object.labels().empty(); };
+    auto listed = run(storage.list("/registry/", selecting));
+    QCOMPARE(listed->items.size(), std::size_t(1));
+    QVERIFY(!listed->items[0]->holdsTree());
+    QVERIFY(run(storage.get(configMapKey("hot"))).value()->holdsTree()); // recent: still a tree
+    auto updated = run(storage.guaranteedUpdate(configMapKey("cold"), {}, [](model::ObjectPtr existing) -> QCoro::Task<model::Result<model::Object>> {
+        model::Object next = *existing;
+        next.mutableJson()["data"]["k"] = "w";
+        co_return next;
+    }));
+    QVERIFY(updated);
+    QCOMPARE(updated->object->json()["data"]["k"].get<std::string>(), std::string("w"));
+    QCOMPARE(updated->object->name(), std::string("cold"));
 }
 
 QTEST_GUILESS_MAIN(TestMemoryStorage)
