@@ -5,6 +5,7 @@
 #   ./dev.sh run [rvscope args...]   build and start rvscope (GUI; headless without a display)
 #   ./dev.sh test                    build and run the whole test suite (what CI runs)
 #   ./dev.sh bench                   build and run the benchmarks (prints figures and ratios)
+#   ./dev.sh cluster [--headless]    a 3-member etcd and two rvscope instances on it (Ctrl-C stops)
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -69,8 +70,13 @@ bench)
         [ -x "$bench" ] && "$bench" "$@"
     done
     ;;
+cluster)
+    install_packages "${BUILD_PACKAGES[@]}" etcd-server etcd-client
+    build
+    exec /usr/bin/python3 tests/e2e/cluster.py "$BUILD_DIR/app/rvscope" "$@"
+    ;;
 *)
-    echo "usage: ./dev.sh run [rvscope args...] | test | bench" >&2
+    echo "usage: ./dev.sh run [rvscope args...] | test | bench | cluster [--headless]" >&2
     exit 2
     ;;
 esac

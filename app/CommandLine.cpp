@@ -152,9 +152,9 @@ const OptionTable<EngineOptions> &serveOptions()
          },
          [](const EngineOptions &o) { return number(o.watchHistory); }},
         {QStringLiteral("--data-dir"), QStringLiteral("DIR"),
-         QStringLiteral("Keep the store in DIR (created if missing) and restore it on the next start: every write is "
-                        "acknowledged once it is on disk (fsync'd in groups). Watches resume from the restored "
-                        "revision on; older ones get 410. `serve` only."),
+         QStringLiteral("Keep the store in DIR (created if missing) and restore it on the next start: a write is "
+                        "acknowledged, and seen by reads and watches, once it is on disk (fsync'd in groups). The "
+                        "watch history is kept too, so watches resume across a restart. `serve` only."),
          [](EngineOptions &o, const QString &value) {
              if (value.isEmpty())
                  return QStringLiteral("--data-dir expects a directory");

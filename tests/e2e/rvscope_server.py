@@ -10,10 +10,27 @@ import time
 import unittest
 
 
+# With RVSCOPE_TEST_ETCD=URL[,URL...] (run_on_etcd.py sets it) every server a test starts runs
+# on that etcd, under a prefix of its own, so it starts as empty as the embedded store.
+ETCD_ENDPOINTS = os.environ.get("RVSCOPE_TEST_ETCD", "")
+_servers_started = 0
+
+
+def storage_args():
+    global _servers_started
+    if not ETCD_ENDPOINTS:
+        return []
+    _servers_started += 1
+    return ["--storage", "etcd", "--etcd-endpoints", ETCD_ENDPOINTS,
+            "--etcd-prefix", f"/e2e-{os.getpid()}-{_servers_started}"]
+
+
 class RvscopeServer:
-    def __init__(self, binary, *extra_args):
+    def __init__(self, binary, *extra_args, storage=None):
+        """`storage`: the storage arguments (default: the embedded store, or the test etcd)."""
         self.process = subprocess.Popen(
-            [binary, "serve", "--listen", "127.0.0.1:0", *extra_args],
+            [binary, "serve", "--listen", "127.0.0.1:0", *(storage_args() if storage is None else storage),
+             *extra_args],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         line = self.process.stdout.readline()
         match = re.match(r"listening on (https?://127\.0\.0\.1:(\d+))$", line.strip())
