@@ -62,6 +62,7 @@ struct OperationSummary final {
     QString reason; // "Conflict", "NotFound", ... empty on success
     int casRetries = 0;
     bool noop = false; // a write that changed nothing (same resourceVersion)
+    bool remote = false; // written by another instance on the same etcd, seen by watch
 
     bool pending() const { return endNs < 0; }
     bool conflict() const { return statusCode == 409; }

@@ -38,6 +38,7 @@ OperationSummary JournalFeed::summarize(const history::OperationRecord &record)
     summary.reason = QString::fromStdString(record.reason);
     summary.casRetries = record.casRetries;
     summary.noop = record.noop;
+    summary.remote = record.remote;
     return summary;
 }
 

@@ -96,6 +96,8 @@ json History::toJson(const OperationRecord &op)
         line["strategy"] = op.strategy;
     if (op.noop)
         line["noop"] = true;
+    if (op.remote)
+        line["remote"] = true;
     if (!op.requestBody.empty())
         line["request"] = op.requestBody;
     return line;
@@ -165,6 +167,8 @@ model::Result<History> History::importJsonLines(std::istream &in, std::size_t ca
                 op.requestBody = it->get<std::string>();
             if (auto it = line.find("noop"); it != line.end() && it->is_boolean())
                 op.noop = it->get<bool>();
+            if (auto it = line.find("remote"); it != line.end() && it->is_boolean())
+                op.remote = it->get<bool>();
             history.append(std::move(op));
         } else if (record == "watch") {
             WatchDelivery delivery;

@@ -39,6 +39,9 @@ struct OperationRecord final {
     std::string requestBody; // what a write sent (PUT object, PATCH body, create object), if known
     std::string strategy;
     bool noop = false; // a successful write that changed nothing (same resourceVersion)
+    // A write made by another rvscope instance on the same etcd: it arrived here by watch,
+    // so only its key, revision, object and arrival time are known (startNs == endNs).
+    bool remote = false;
 
     bool pending() const { return !endNs.has_value(); }
     bool succeeded() const { return !pending() && statusCode >= 200 && statusCode < 300; }

@@ -19,6 +19,7 @@ private Q_SLOTS:
     void testRevisionsCommittedAndSeen();
     void testConflictRecordsStaleAndCurrentRevision();
     void testBlindPutIsLostUpdate();
+    void testRemoteWriteIsARevisionWithoutClientLane();
     void testListCountsAsRead();
     void testNoLostUpdateWhenLatestWasSeen();
     void testNoLostUpdateOverOwnRevisions();
@@ -104,6 +105,33 @@ void TestTimelineData::testBlindPutIsLostUpdate()
     QVERIFY(data.objectLanes()[0].revisions[1].overwrittenUnseen);
     QCOMPARE(data.lostUpdateCount(), 1);
     QCOMPARE(data.conflictCount(), 0);
+}
+
+// A write another instance made arrives by watch: a revision on the object's lane, no client
+// lane, and it counts as another client's commit (a blind PUT over it is a lost update).
+void TestTimelineData::testRemoteWriteIsARevisionWithoutClientLane()
+{
+    TimelineData data;
+    OperationBatch batch;
+    batch << OperationBuilder(1, "c1", "get").produced(41).at(0, 1);
+    batch << OperationBuilder(2, "another instance", "update").produced(42).at(2, 2).remote();
+    batch << OperationBuilder(3, "c1", "update").produced(43).at(3, 4);
+    data.append(batch);
+    QCOMPARE(int(data.clientLanes().size()), 1);
+    QCOMPARE(data.remoteCount(), 1);
+    const TimelineOperation &remote = opById(data, 2);
+    QVERIFY(remote.remote);
+    QCOMPARE(remote.clientLane, -1);
+    QCOMPARE(remote.objectLane, 0);
+    QCOMPARE(remote.arrowTailRv(), 0);
+    const auto &revisions = data.objectLanes()[0].revisions;
+    QCOMPARE(int(revisions.size()), 3);
+    QCOMPARE(revisions[1].rv, 42);
+    QCOMPARE(revisions[1].operation, data.indexOf(2));
+    QVERIFY(revisions[1].overwrittenUnseen);
+    const TimelineOperation &blind = opById(data, 3);
+    QCOMPARE(blind.rvLost, 42);
+    QCOMPARE(data.text(blind.lostClientText), QStringLiteral("another instance"));
 }
 
 void TestTimelineData::testListCountsAsRead()

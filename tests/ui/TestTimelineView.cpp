@@ -24,6 +24,7 @@ class TestTimelineView final : public QObject {
 private Q_SLOTS:
     void testConflictPaintsOneConflictMarker();
     void testBlindPutPaintsOneLostUpdateArrow();
+    void testRemoteWriteIsARingedRevision();
     void testAxisSwitch();
     void testClickSelectsOperation();
     void testSelectOperationFromOutside();
@@ -161,6 +162,31 @@ void TestTimelineView::testClickSelectsOperation()
     QTest::mouseClick(view.viewport(), Qt::LeftButton, {}, QPoint(view.viewport()->width() - 5, 5));
     QCOMPARE(selected.count(), 0);
     QCOMPARE(view.selectedOperation(), quint64(0));
+}
+
+// A write another instance made (UI.md): a ringed dot on the object lane, no client mark; its
+// tooltip says where it came from, and selecting it circles the dot.
+void TestTimelineView::testRemoteWriteIsARingedRevision()
+{
+    using rvscope::testing::MS;
+    TimelineView view;
+    showView(view);
+    OperationBatch batch;
+    batch << OperationBuilder(1, "c1", "get").produced(41).at(0, 1 * MS);
+    batch << OperationBuilder(2, "another instance", "update").produced(42).at(2 * MS, 2 * MS).remote();
+    batch << OperationBuilder(3, "c1", "update").sent(42).produced(43).at(3 * MS, 4 * MS);
+    view.appendOperations(batch);
+    view.renderToImage(view.viewport()->size());
+    QCOMPARE(view.visibleMarkerCount(MarkerKind::Remote), 1);
+    QCOMPARE(view.visibleMarkerCount(MarkerKind::Revision), 2); // rv 41 and 43
+    QCOMPARE(view.visibleMarkerCount(MarkerKind::Success), 2);  // c1's get and update
+    const QPointF remote = *view.markerPosition(2);
+    const QString text = view.toolTipAt(remote.toPoint());
+    QVERIFY2(text.contains("another instance"), qPrintable(text));
+    QVERIFY2(text.contains("at rv 42"), qPrintable(text));
+    view.selectOperation(2);
+    QCOMPARE(view.selectedOperation(), quint64(2));
+    view.renderToImage(view.viewport()->size());
 }
 
 void TestTimelineView::testSelectOperationFromOutside()

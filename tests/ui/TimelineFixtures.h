@@ -37,6 +37,7 @@ struct OperationBuilder final {
     OperationBuilder &strategy(const QString &name) { op.strategy = name; return *this; }
     OperationBuilder &casRetries(int retries) { op.casRetries = retries; return *this; }
     OperationBuilder &noop() { op.noop = true; return *this; }
+    OperationBuilder &remote() { op.remote = true; return *this; }
     OperationBuilder &pending() { op.endNs = -1; return *this; }
     operator engine::OperationSummary() const { return op; }
 };

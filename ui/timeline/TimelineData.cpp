@@ -92,6 +92,10 @@ void TimelineData::append(const engine::OperationBatch &batch)
         const QString key = normalizedKey(summary.key);
         op.keyText = intern(key);
         op.clientText = intern(summary.clientId);
+        if (summary.remote) {
+            appendRemote(op, key);
+            continue;
+        }
         op.strategyText = summary.strategy.isEmpty() ? -1 : intern(summary.strategy);
         op.reasonText = summary.reason.isEmpty() ? -1 : intern(summary.reason);
         op.clientLane = laneOf(m_clientLanes, m_clientLaneIndex, summary.clientId, summary.clientId);
@@ -103,12 +107,8 @@ void TimelineData::append(const engine::OperationBatch &batch)
         TimelineLane &clientLane = m_clientLanes[std::size_t(op.clientLane)];
         if (clientLane.detail.isEmpty())
             clientLane.detail = summary.strategy;
-        if (!prefixKey && !key.isEmpty()) {
-            op.objectLane = laneOf(m_objectLanes, m_objectLaneIndex, key, laneLabelOf(key));
-            TimelineLane &objectLane = m_objectLanes[std::size_t(op.objectLane)];
-            if (objectLane.detail.isEmpty() && objectLane.label != key)
-                objectLane.detail = key.left(key.indexOf(QLatin1Char('/')));
-        }
+        if (!prefixKey && !key.isEmpty())
+            op.objectLane = objectLaneOf(key);
 
         const qint64 seen = op.objectLane >= 0 ? lastSeen(op.clientLane, op.objectLane, op.keyText) : 0;
         if (op.objectLane >= 0 && !m_objectLanes[std::size_t(op.objectLane)].revisions.empty())
@@ -158,6 +158,37 @@ void TimelineData::append(const engine::OperationBatch &batch)
         extend(op.rvLow(), op.rvHigh(), op.startNs, endNs);
         placeInClientLane(index);
     }
+}
+
+int TimelineData::objectLaneOf(const QString &key)
+{
+    const int lane = laneOf(m_objectLanes, m_objectLaneIndex, key, laneLabelOf(key));
+    TimelineLane &objectLane = m_objectLanes[std::size_t(lane)];
+    if (objectLane.detail.isEmpty() && objectLane.label != key)
+        objectLane.detail = key.left(key.indexOf(QLatin1Char('/')));
+    return lane;
+}
+
+void TimelineData::appendRemote(TimelineOperation &op, const QString &key)
+{
+    // Known by its commit only: a revision on the object's lane, no client lane, no arrow.
+    if (key.isEmpty() || op.rvProduced <= 0)
+        return;
+    op.remote = true;
+    ++m_remote;
+    op.objectLane = objectLaneOf(key);
+    op.rvPosition = op.rvProduced;
+    const auto &revisions = m_objectLanes[std::size_t(op.objectLane)].revisions;
+    if (!revisions.empty())
+        op.rvCurrent = revisions.back().rv;
+    const int index = static_cast<int>(m_operations.size());
+    m_operations.push_back(op);
+    m_indexById[op.id] = index;
+    addRevision(op.objectLane, op.rvProduced, op.endNs >= 0 ? op.endNs : op.startNs, index);
+    m_latestRv = std::max(m_latestRv, op.rvProduced);
+    // Only its arrival is known (its start is "some time before"): that is where it sits.
+    const qint64 arrival = op.endNs >= 0 ? op.endNs : op.startNs;
+    extend(op.rvProduced, op.rvProduced, arrival, arrival);
 }
 
 void TimelineData::clear()

@@ -23,6 +23,9 @@ namespace rvscope::ui {
 // known when it is appended; a client's "last seen" revision of a key is the rvProduced of its
 // latest successful get or write of the key, or of a list whose key is a prefix of it.
 //
+// A write another instance made (OperationSummary::remote) has no client lane (clientLane -1):
+// it is a revision on its object's lane, and counts as another client's revision.
+//
 // A lost update is a successful unconditional update or patch (rvSent == 0) by client C on
 // key K such that the latest revision of K committed by another client before the write's
 // own revision is newer than the revision C last saw of K: C overwrote it unseen.
@@ -52,6 +55,7 @@ public:
 
     int conflictCount() const { return m_conflicts; }
     int lostUpdateCount() const { return m_lostUpdates; }
+    int remoteCount() const { return m_remote; }
 
 private:
     struct SeenKey final {
@@ -65,6 +69,9 @@ private:
 
     int intern(const QString &text);
     int laneOf(std::vector<TimelineLane> &lanes, QHash<QString, int> &index, const QString &name, const QString &label);
+    int objectLaneOf(const QString &key);
+    // A write by another instance (summary.remote): its revision on the object's lane only.
+    void appendRemote(TimelineOperation &op, const QString &key);
     void addRevision(int lane, qint64 rv, qint64 timeNs, int operation);
     qint64 lastSeen(int client, int objectLane, int keyText) const;
     void detectLostUpdate(TimelineOperation &op);
@@ -92,6 +99,7 @@ private:
     bool m_hasTime = false;
     int m_conflicts = 0;
     int m_lostUpdates = 0;
+    int m_remote = 0;
 };
 
 } // namespace rvscope::ui

@@ -86,6 +86,8 @@ double TimelineGeometry::markX(const TimelineOperation &op) const
 
 double TimelineGeometry::markY(const TimelineOperation &op) const
 {
+    if (op.clientLane < 0) // a remote write: its revision's dot on the object lane
+        return objectLaneCenter(op.objectLane);
     const double center = clientLaneCenter(op.clientLane);
     if (axis != TimelineAxis::ResourceVersion || op.stackSlot == 0)
         return center;

@@ -130,10 +130,16 @@ void TimelinePainter::paintObjectLane(int lane)
             m_painter.setBrush(Qt::NoBrush);
             m_painter.drawEllipse(at, r + 3 * m_style.scale, r + 3 * m_style.scale);
         }
-        m_painter.setPen(pen(m_style.revision, 1.5 * m_style.scale));
-        m_painter.setBrush(revision.operation >= 0 ? QBrush(m_style.revision) : QBrush(m_style.background));
-        m_painter.drawEllipse(at, r, r);
-        count(MarkerKind::Revision);
+        if (revision.operation >= 0 && m_data.operation(revision.operation).remote) {
+            // Written by another instance, arrived by watch (UI.md): a ring in its colour.
+            paintShape(MarkerKind::Remote, at, m_geometry.markerRadius);
+            count(MarkerKind::Remote);
+        } else {
+            m_painter.setPen(pen(m_style.revision, 1.5 * m_style.scale));
+            m_painter.setBrush(revision.operation >= 0 ? QBrush(m_style.revision) : QBrush(m_style.background));
+            m_painter.drawEllipse(at, r, r);
+            count(MarkerKind::Revision);
+        }
         const QString label = QString::number(revision.rv);
         const double width = metrics.horizontalAdvance(label);
         if (at.x() - width / 2 > labelRight + 4 * m_style.scale) {
@@ -263,7 +269,7 @@ void TimelinePainter::paintSelection()
     const QPointF at = m_geometry.markPoint(op);
     const double r = m_geometry.markerRadius + 4 * m_style.scale;
     m_painter.setRenderHint(QPainter::Antialiasing, true);
-    if (op.objectLane >= 0) {
+    if (op.objectLane >= 0 && op.clientLane >= 0) {
         // A guide up to the object's lane, where the revision it read or produced sits.
         m_painter.setPen(pen(m_style.selection, 1.2 * m_style.scale, Qt::DotLine));
         m_painter.drawLine(QLineF(at.x(), at.y() - r, at.x(), m_geometry.objectLaneCenter(op.objectLane)));

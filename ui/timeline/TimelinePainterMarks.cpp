@@ -157,6 +157,14 @@ void TimelinePainter::paintShape(MarkerKind kind, const QPointF &at, double r)
     case MarkerKind::WatchGap:
         paintDiamond(at, r * 1.1, pen(m_style.watchAlarm, 1.6 * s), m_style.background);
         break;
+    case MarkerKind::Remote: // a revision's dot with a ring in the other instance's colour
+        m_painter.setPen(pen(m_style.revision, 1.5 * s));
+        m_painter.setBrush(m_style.revision);
+        m_painter.drawEllipse(at, r * 0.9, r * 0.9);
+        m_painter.setPen(pen(m_style.elsewhere, 2 * s));
+        m_painter.setBrush(Qt::NoBrush);
+        m_painter.drawEllipse(at, r * 0.9 + 2 * s, r * 0.9 + 2 * s);
+        break;
     }
 }
 
@@ -193,6 +201,8 @@ void TimelinePainter::paintLegend(const QRectF &gutter)
         {MarkerKind::CasRetry, "server-side CAS retry"},
         {MarkerKind::LostUpdate, "lost update"},
     };
+    if (m_data.remoteCount() > 0)
+        entries.emplace_back(MarkerKind::Remote, "written by another instance");
     if (m_overlay && m_overlay->active()) {
         entries.emplace_back(MarkerKind::WatchDelivery, "received by watcher");
         entries.emplace_back(MarkerKind::WatchFlagged, "dup, reorder, ERROR");

@@ -48,6 +48,8 @@ TimelineStyle TimelineStyle::from(const QPalette &palette, const QFont &font, do
     // Okabe–Ito bluish green for what a watcher received; alarms in the Streams panel's red.
     style.watch = style.dark ? QColor(0x2E, 0xC4, 0x8F) : QColor(0x00, 0x9E, 0x73);
     style.watchAlarm = style.dark ? QColor(0xFF, 0x6B, 0x6B) : QColor(0xC6, 0x28, 0x28);
+    // Okabe–Ito sky blue (yellow on dark, where sky blue is the success colour): another instance.
+    style.elsewhere = style.dark ? QColor(0xF0, 0xE4, 0x42) : QColor(0x56, 0xB4, 0xE9);
 
     style.labelFont = scaledFont(font, presentationScale, 1.0, true);
     style.detailFont = scaledFont(font, presentationScale, 0.85);

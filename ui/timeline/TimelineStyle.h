@@ -34,6 +34,7 @@ struct TimelineStyle final {
     QColor arrow; // a healthy write's arrow: the success colour, lighter
     QColor watch;      // the watch overlay's deliveries
     QColor watchAlarm; // its gaps, duplicates, steps backwards and ERROR (the Streams panel's red)
+    QColor elsewhere;  // writes another rvscope instance made (the ring around their revisions)
 
     QFont labelFont;
     QFont detailFont;

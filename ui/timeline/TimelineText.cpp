@@ -86,6 +86,12 @@ QString describeOperation(const TimelineData &data, int operation)
 {
     const TimelineOperation &op = data.operation(operation);
     QStringList lines;
+    if (op.remote) {
+        lines << QStringLiteral("written by another instance (arrived by watch)");
+        lines << QStringLiteral("%1 %2  #%3").arg(verbName(op.verb), data.text(op.keyText)).arg(op.id);
+        lines << QStringLiteral("rv %1").arg(revisionText(op.rvProduced));
+        return lines.join(QLatin1Char('\n'));
+    }
     QString client = data.text(op.clientText);
     if (op.strategyText >= 0)
         client += QStringLiteral(" (%1)").arg(data.text(op.strategyText));
@@ -118,7 +124,10 @@ QString describeRevision(const TimelineData &data, int objectLane, int revision)
     lines << QStringLiteral("%1 at rv %2").arg(lane.name).arg(r.rv);
     if (r.operation >= 0) {
         const TimelineOperation &op = data.operation(r.operation);
-        lines << QStringLiteral("committed by %1 %2  #%3").arg(data.text(op.clientText), verbName(op.verb)).arg(op.id);
+        if (op.remote)
+            lines << QStringLiteral("committed by another instance (%1, arrived by watch)  #%2").arg(verbName(op.verb)).arg(op.id);
+        else
+            lines << QStringLiteral("committed by %1 %2  #%3").arg(data.text(op.clientText), verbName(op.verb)).arg(op.id);
     } else {
         lines << QStringLiteral("seen by a read (committed before the run, or by an unjournaled write)");
     }

@@ -39,8 +39,9 @@ enum class MarkerKind {
     WatchDelivery, // an event it received: filled diamond (bluish green); BOOKMARK hollow
     WatchFlagged,  // a duplicate or a step backwards (red diamond), the closing ERROR (red, crossed)
     WatchGap,      // a revision it should have received and did not: hollow dashed red diamond
+    Remote,        // the ring around a revision another instance wrote (sky blue)
 };
-inline constexpr std::size_t MARKER_KIND_COUNT = 11;
+inline constexpr std::size_t MARKER_KIND_COUNT = 12;
 
 // One operation, with the facts the timeline derives from the ones before it. Strings are
 // indices into TimelineData::text(); lanes are indices into TimelineData's lane vectors.
@@ -56,7 +57,7 @@ struct TimelineOperation final {
     qint64 endNs = -1; // -1: pending
     int statusCode = 0;
     int casRetries = 0;
-    int clientLane = -1;
+    int clientLane = -1; // -1: a write another instance made (remote), known by watch only
     int objectLane = -1; // -1: list and watch (their key is a prefix)
     int clientText = -1;
     int keyText = -1;
@@ -68,6 +69,7 @@ struct TimelineOperation final {
     // How many earlier operations of the same client sit at the same rvPosition (a 409 where
     // the client read): the RV axis draws those marks a little lower so they do not hide it.
     quint16 stackSlot = 0;
+    bool remote = false; // written by another rvscope instance on the same etcd
 
     bool isWrite() const
     {
