@@ -31,6 +31,25 @@ std::uint64_t Journal::record(api::OperationReport report)
     return m_nextId - 1;
 }
 
+std::uint64_t Journal::recordRemote(std::string verb, std::string key, std::string revision, model::ObjectPtr object,
+                                    std::int64_t arrivalNs)
+{
+    OperationRecord record;
+    record.id = m_nextId++;
+    record.clientId = REMOTE_CLIENT;
+    record.verb = std::move(verb);
+    record.key = std::move(key);
+    record.startNs = 0;
+    record.endNs = arrivalNs;
+    record.statusCode = record.verb == "create" ? 201 : 200;
+    record.resourceVersionProduced = std::move(revision);
+    record.remote = true;
+    if (object)
+        record.object = recordedCopy(object);
+    m_history.append(std::move(record));
+    return m_nextId - 1;
+}
+
 model::ObjectPtr Journal::recordedCopy(const model::ObjectPtr &object)
 {
     RecordedCopy &entry = m_copies[object.get()];

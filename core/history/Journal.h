@@ -22,6 +22,14 @@ public:
     // Returns the new record's id.
     std::uint64_t record(api::OperationReport report);
     void record(WatchDelivery delivery) { m_history.append(std::move(delivery)); }
+    // A write another instance made on the same etcd, seen by watch at `arrivalNs`: verb
+    // create/update/delete, key resource[/namespace]/name, the revision it committed and the
+    // object (for a delete, its last state). When it happened is unknown, only that it was
+    // before it arrived: startNs is 0, so the checkers place it anywhere before its arrival.
+    // Its client is REMOTE_CLIENT. Returns the record's id.
+    std::uint64_t recordRemote(std::string verb, std::string key, std::string revision, model::ObjectPtr object,
+                               std::int64_t arrivalNs);
+    static constexpr const char *REMOTE_CLIENT = "another instance";
 
     const History &history() const { return m_history; }
     // The id the next record gets (ids are never reused, even across clear()).

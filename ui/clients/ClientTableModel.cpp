@@ -38,8 +38,9 @@ void ClientTableModel::appendOperations(const engine::OperationBatch &batch)
     const int oldCount = int(m_rows.size());
     QStringList newClients;
     QSet<QString> added;
+    // A write another instance made is not a client here (UI.md: it arrived by watch).
     for (const engine::OperationSummary &op : batch) {
-        if (!op.pending() && !m_rowByClient.contains(op.clientId) && !added.contains(op.clientId)) {
+        if (!op.pending() && !op.remote && !m_rowByClient.contains(op.clientId) && !added.contains(op.clientId)) {
             added.insert(op.clientId);
             newClients.append(op.clientId);
         }
@@ -59,7 +60,7 @@ void ClientTableModel::appendOperations(const engine::OperationBatch &batch)
     int row = -1;
     const QString *rowClient = nullptr;
     for (const engine::OperationSummary &op : batch) {
-        if (op.pending())
+        if (op.pending() || op.remote)
             continue;
         // Batches come in runs of one client's operations: skip the hash lookup within a run.
         if (!rowClient || *rowClient != op.clientId)
