@@ -47,7 +47,7 @@ void ConflictTableModel::appendOperations(const engine::OperationBatch &batch)
 {
     std::vector<Conflict> added;
     for (const engine::OperationSummary &op : batch) {
-        if (!m_hasOrigin) {
+        if (!m_hasOrigin && !op.remote) { // a remote write's start is unknown (0)
             m_originNs = op.startNs;
             m_hasOrigin = true;
         }
