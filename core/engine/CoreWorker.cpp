@@ -9,6 +9,7 @@
 #include "engine/GuiWatchController.h"
 #include "engine/HistoryController.h"
 #include "engine/JournalFeed.h"
+#include "engine/RemoteWriteFeed.h"
 #include "engine/ScenarioController.h"
 #include "engine/ServerController.h"
 #include "engine/WorkloadController.h"
@@ -23,6 +24,7 @@ constexpr int STATS_INTERVAL_MS = 33;
 CoreWorker::CoreWorker(EngineOptions options)
     : m_options(std::move(options))
     , m_feed(std::make_unique<JournalFeed>(m_core, this))
+    , m_remoteWrites(std::make_unique<RemoteWriteFeed>(m_core, this))
     , m_access(std::make_unique<AccessController>(m_options, m_core, this))
     , m_watches(std::make_unique<GuiWatchController>(m_core, *m_access, this))
     , m_server(std::make_unique<ServerController>(m_options, m_core, *m_access, this))
@@ -105,6 +107,7 @@ QCoro::Task<> CoreWorker::buildCore(bool durable)
     m_access->handleCoreRebuilt();
     m_feed->handleCoreRebuilt();
     m_watches->handleCoreRebuilt();
+    m_remoteWrites->follow();
 }
 
 void CoreWorker::start()

@@ -21,6 +21,7 @@ class AccessController;
 class GuiWatchController;
 class HistoryController;
 class JournalFeed;
+class RemoteWriteFeed;
 class ScenarioController;
 class ServerController;
 class WorkloadController;
@@ -129,6 +130,7 @@ private:
     // Children, so that they move to the core thread with the worker; held here so that they
     // go, in the reverse order, before the core they refer to.
     std::unique_ptr<JournalFeed> m_feed;
+    std::unique_ptr<RemoteWriteFeed> m_remoteWrites; // other instances' writes (shared etcd)
     std::unique_ptr<AccessController> m_access;
     std::unique_ptr<GuiWatchController> m_watches;
     std::unique_ptr<ServerController> m_server;

@@ -75,6 +75,17 @@ public:
     virtual QCoro::Task<model::Result<Revision>> compact(Revision revision) = 0;
 
     virtual QCoro::Task<model::Result<Revision>> currentRevision() = 0;
+
+    // Whether other processes write to this storage too (several rvscope instances on one
+    // etcd): their commits then reach this one only by watch.
+    virtual bool shared() const { return false; }
+    // Whether this process committed `revision` (of a shared storage); asked of revisions a
+    // watch delivered, once this process's own writes of that time have completed.
+    virtual bool committedHere(Revision revision) const
+    {
+        (void)revision;
+        return true;
+    }
 };
 
 } // namespace rvscope::storage
