@@ -1,0 +1,484 @@
+// SPDX-License-Identifier: MIT
+// EtcdStorage's watch feed, history and watch delivery (split from the CRUD paths, as
+// MemoryStorageWatch.cpp is).
+#include <algorithm>
+
+#include <QtCore/QDebug>
+#include <QtCore/QTimer>
+
+#include "model/StatusErrors.h"
+#include "storage/StorageErrors.h"
+#include "storage/etcd/EtcdState_p.h"
+
+namespace rvscope::storage {
+namespace {
+constexpr const char *REGISTRY = "/registry";
+constexpr std::size_t REGISTRY_LENGTH = 9;
+
+bool hasPrefix(const std::string &key, const std::string &prefix)
+{
+    return key.compare(0, prefix.size(), prefix) == 0;
+}
+
+// A broken feed is reopened on the next member after this pause.
+constexpr std::chrono::milliseconds FEED_RECONNECT_DELAY{200};
+} // namespace
+
+ObjectPtr restamp(const model::Object &object, Revision revision)
+{
+    model::Object copy = object;
+    copy.setResourceVersion(std::to_string(revision));
+    copy.bytes(); // publish with the encoding computed: shared objects are never mutated
+    return std::make_shared<const model::Object>(std::move(copy));
+}
+
+model::Result<ObjectPtr> decodeAt(const etcd::pb::KeyValue &kv, Revision revision)
+{
+    auto parsed = model::Object::parse(kv.value());
+    if (!parsed) {
+        return model::Status::internalError("the value of etcd key " + kv.key()
+                                            + " is not a JSON object written by rvscope");
+    }
+    model::Object object = std::move(parsed).value();
+    object.setResourceVersion(std::to_string(revision));
+    object.bytes();
+    return ObjectPtr(std::make_shared<const model::Object>(std::move(object)));
+}
+
+EtcdState::EtcdState(EtcdStorage::Options options)
+    : client([&options]() {
+        etcd::EtcdClient::Options clientOptions;
+        clientOptions.endpoints = options.endpoints;
+        clientOptions.requestTimeout = options.requestTimeout;
+        return clientOptions;
+    }())
+    , prefix([&options]() {
+        std::string p = options.prefix;
+        while (!p.empty() && p.back() == '/')
+            p.pop_back();
+        return p;
+    }())
+    , feedWaitTimeout(options.feedWaitTimeout)
+    , historyLimit(std::max<std::size_t>(options.historyLimit, 1))
+    , m_context(std::make_unique<QObject>())
+{
+}
+
+EtcdState::~EtcdState()
+{
+    shutdown();
+}
+
+std::string EtcdState::toEtcd(const std::string &key) const
+{
+    if (key.compare(0, REGISTRY_LENGTH, REGISTRY) == 0)
+        return prefix + key.substr(REGISTRY_LENGTH);
+    return prefix + key;
+}
+
+std::string EtcdState::fromEtcd(const std::string &etcdKey) const
+{
+    return REGISTRY + etcdKey.substr(std::min(prefix.size(), etcdKey.size()));
+}
+
+std::string EtcdState::rangeEnd(std::string etcdPrefix)
+{
+    // The smallest key greater than every key with this prefix: drop trailing 0xff bytes and
+    // increment the last one ("\0" means "to the end of the keyspace").
+    while (!etcdPrefix.empty() && static_cast<unsigned char>(etcdPrefix.back()) == 0xff)
+        etcdPrefix.pop_back();
+    if (etcdPrefix.empty())
+        return std::string(1, '\0');
+    etcdPrefix.back() = static_cast<char>(static_cast<unsigned char>(etcdPrefix.back()) + 1);
+    return etcdPrefix;
+}
+
+// ---- the feed ------------------------------------------------------------------------------
+
+void EtcdState::startFeed()
+{
+    openFeedStream(0);
+}
+
+void EtcdState::openFeedStream(Revision startRevision)
+{
+    const std::uint64_t generation = ++m_feedGeneration;
+    std::weak_ptr<EtcdState> weak = weak_from_this();
+    m_feed = client.openWatch(
+        [weak, generation](etcd::pb::WatchResponse response) {
+            if (auto state = weak.lock())
+                state->handleFeedResponse(generation, std::move(response));
+        },
+        [weak, generation](grpc::Status status) {
+            if (auto state = weak.lock())
+                state->handleFeedClosed(generation, status);
+        });
+    etcd::pb::WatchRequest request;
+    auto *create = request.mutable_create_request();
+    create->set_key(prefix + "/");
+    create->set_range_end(rangeEnd(prefix + "/"));
+    create->set_start_revision(startRevision);
+    create->set_prev_kv(true);
+    m_feed->send(std::move(request));
+}
+
+void EtcdState::shutdown()
+{
+    if (closed)
+        return;
+    closed = true;
+    ++m_feedGeneration;
+    if (m_feed)
+        m_feed->cancel();
+    m_feed.reset();
+    releaseWaiters(true);
+}
+
+namespace {
+// An etcd event as a storage event: PUT of a new key is Added (create_revision ==
+// mod_revision), other PUTs Modified; DELETE carries the last state re-stamped with the
+// deletion's revision, as MemoryStorage and the apiserver send it.
+std::optional<WatchEvent> toWatchEvent(const etcd::pb::Event &event, std::string key)
+{
+    WatchEvent out;
+    out.key = std::move(key);
+    out.revision = event.kv().mod_revision();
+    if (event.has_prev_kv()) {
+        auto previous = decodeAt(event.prev_kv(), event.prev_kv().mod_revision());
+        if (previous)
+            out.previous = std::move(previous).value();
+    }
+    if (event.type() == etcd::pb::Event::DELETE) {
+        out.type = WatchEventType::Deleted;
+        if (!out.previous) {
+            qWarning("rvscope: etcd deleted %s without its previous value; the event is skipped",
+                     event.kv().key().c_str());
+            return std::nullopt;
+        }
+        out.object = restamp(*out.previous, out.revision);
+        return out;
+    }
+    auto object = decodeAt(event.kv(), out.revision);
+    if (!object) {
+        qWarning("rvscope: %s", object.error().message.c_str());
+        return std::nullopt;
+    }
+    out.object = std::move(object).value();
+    out.type = event.kv().create_revision() == event.kv().mod_revision() ? WatchEventType::Added
+                                                                          : WatchEventType::Modified;
+    return out;
+}
+} // namespace
+
+void EtcdState::handleFeedResponse(std::uint64_t generation, etcd::pb::WatchResponse response)
+{
+    if (generation != m_feedGeneration || closed)
+        return;
+    if (response.created())
+        m_feedFailures = 0;
+    if (response.created() && !feedCreated) {
+        feedCreated = true;
+        feedRevision = response.header().revision();
+        oldestRetained = feedRevision + 1;
+    }
+    if (response.canceled()) {
+        if (response.compact_revision() > 0) {
+            // The feed was down while etcd compacted past it: events are lost for good, and
+            // every watcher must relist (410), as a client of etcd itself would.
+            failAllWatchers(errors::watchTooOld(feedRevision, response.compact_revision() - 1));
+            history.clear();
+            historyBase = 0;
+            feedCreated = false;
+            feedRevision = 0;
+            compacted = std::max(compacted, response.compact_revision());
+            if (m_feed)
+                m_feed->cancel();
+            ++m_feedGeneration;
+            openFeedStream(0);
+            releaseWaiters(true);
+            return;
+        }
+        if (m_feed)
+            m_feed->cancel(); // reopened from handleFeedClosed
+        return;
+    }
+    for (const auto &event : response.events()) {
+        const Revision revision = event.kv().mod_revision();
+        // A resumed feed never repeats a revision we have; a Txn's several events share one.
+        if (revision < feedRevision
+            || (revision == feedRevision && (history.empty() || history.back().revision != revision)))
+            continue;
+        if (auto converted = toWatchEvent(event, fromEtcd(event.kv().key())))
+            history.push_back(std::move(*converted));
+        feedRevision = std::max(feedRevision, revision);
+    }
+    pump();
+    trimHistory();
+    releaseWaiters(false);
+}
+
+void EtcdState::handleFeedClosed(std::uint64_t generation, const grpc::Status &status)
+{
+    if (generation != m_feedGeneration || closed)
+        return;
+    ++m_feedFailures;
+    // Before the feed ever worked, ready() and watch() fail once every member was tried.
+    if (!feedCreated && !feedError && m_feedFailures >= client.endpoints().size()) {
+        model::Status error;
+        error.code = 500;
+        error.message = "etcd is unavailable at " + client.endpoints()[client.currentEndpoint()] + ": "
+            + status.error_message();
+        feedError = error;
+    }
+    client.failover(client.currentEndpoint());
+    releaseWaiters(false);
+    // Resume where the feed stopped: etcd keeps the history (until compacted), so watchers
+    // see no gap. Before the first creation, start at the current revision.
+    const Revision resumeFrom = feedCreated ? feedRevision + 1 : 0;
+    const std::uint64_t expected = ++m_feedGeneration;
+    std::weak_ptr<EtcdState> weak = weak_from_this();
+    // The next member at once; after a whole round without success, pause between tries.
+    const auto delay = m_feedFailures % client.endpoints().size() == 0 ? FEED_RECONNECT_DELAY
+                                                                         : std::chrono::milliseconds(0);
+    QTimer::singleShot(delay, m_context.get(), [weak, expected, resumeFrom]() {
+        auto state = weak.lock();
+        if (!state || state->closed || state->m_feedGeneration != expected)
+            return;
+        state->openFeedStream(resumeFrom);
+    });
+}
+
+void EtcdState::failAllWatchers(const model::Status &status)
+{
+    WatchEvent error;
+    error.type = WatchEventType::Error;
+    error.revision = feedRevision;
+    error.error = status;
+    for (const auto &watcher : watchers) {
+        if (!watcher->active)
+            continue;
+        watcher->active = false;
+        watcher->sink(error);
+    }
+    if (!pumping)
+        std::erase_if(watchers, [](const auto &w) { return !w->active; });
+}
+
+// ---- writes waiting for their events -------------------------------------------------------
+
+bool EtcdState::reached(Revision revision) const
+{
+    if (closed)
+        return true;
+    if (revision < 0)
+        return feedCreated || feedError.has_value();
+    return feedCreated && feedRevision >= revision;
+}
+
+void EtcdState::addWaiter(Revision revision, std::coroutine_handle<> handle)
+{
+    const std::uint64_t id = m_nextWaiterId++;
+    m_waiters.push_back(Waiter{id, revision, handle});
+    std::weak_ptr<EtcdState> weak = weak_from_this();
+    QTimer::singleShot(feedWaitTimeout, m_context.get(), [weak, id]() {
+        auto state = weak.lock();
+        if (!state)
+            return;
+        auto it = std::find_if(state->m_waiters.begin(), state->m_waiters.end(),
+                               [id](const Waiter &w) { return w.id == id; });
+        if (it == state->m_waiters.end())
+            return;
+        const std::coroutine_handle<> handle = it->handle;
+        state->m_waiters.erase(it);
+        handle.resume();
+    });
+}
+
+void EtcdState::releaseWaiters(bool all)
+{
+    // Taken out first: a resumed coroutine may start new waits.
+    std::vector<std::coroutine_handle<>> ready;
+    std::erase_if(m_waiters, [&](const Waiter &waiter) {
+        if (all || reached(waiter.revision)) {
+            ready.push_back(waiter.handle);
+            return true;
+        }
+        return false;
+    });
+    for (auto handle : ready)
+        handle.resume();
+}
+
+// ---- history and delivery ------------------------------------------------------------------
+
+std::uint64_t EtcdState::firstEventAfter(Revision after) const
+{
+    auto it = std::upper_bound(history.begin(), history.end(), after,
+                               [](Revision rev, const WatchEvent &event) { return rev < event.revision; });
+    return historyBase + static_cast<std::uint64_t>(it - history.begin());
+}
+
+std::shared_ptr<EtcdState::Watcher> EtcdState::addWatcher(std::string watchPrefix, WatchSink sink, Revision after)
+{
+    auto watcher = std::make_shared<Watcher>();
+    watcher->prefix = std::move(watchPrefix);
+    watcher->sink = std::move(sink);
+    // `after` may be ahead of the feed (another instance wrote, or a list's revision): its
+    // events are still to come and are skipped when they do.
+    watcher->nextEvent = firstEventAfter(std::min(after, feedRevision));
+    watcher->skipUpTo = after;
+    watchers.push_back(watcher);
+    return watcher;
+}
+
+void EtcdState::cancelWatcher(const std::shared_ptr<Watcher> &watcher)
+{
+    watcher->active = false;
+    if (!pumping)
+        std::erase_if(watchers, [](const auto &w) { return !w->active; });
+}
+
+void EtcdState::pump()
+{
+    if (pumping)
+        return; // the outer pump delivers what sinks cause, in order
+    pumping = true;
+    bool progressed = true;
+    while (progressed) {
+        progressed = false;
+        for (std::size_t i = 0; i < watchers.size(); ++i) {
+            Watcher *watcher = watchers[i].get();
+            while (watcher->active && watcher->nextEvent < historyBase + history.size()) {
+                progressed = true;
+                if (watcher->nextEvent < historyBase) {
+                    WatchEvent error;
+                    error.type = WatchEventType::Error;
+                    error.revision = feedRevision;
+                    error.error = errors::watchTooOld(history.front().revision - 1, oldestRetained - 1);
+                    watcher->active = false;
+                    watcher->sink(error);
+                    break;
+                }
+                const WatchEvent &event = history[watcher->nextEvent - historyBase];
+                ++watcher->nextEvent;
+                if (event.revision > watcher->skipUpTo && hasPrefix(event.key, watcher->prefix))
+                    watcher->sink(event);
+            }
+        }
+    }
+    pumping = false;
+    std::erase_if(watchers, [](const auto &w) { return !w->active; });
+}
+
+void EtcdState::trimHistory()
+{
+    if (pumping)
+        return; // sinks hold references into the deque
+    while (history.size() > historyLimit || (!history.empty() && history.front().revision < compacted)) {
+        oldestRetained = std::max(oldestRetained, history.front().revision + 1);
+        history.pop_front();
+        ++historyBase;
+    }
+}
+
+void EtcdState::forgetBefore(Revision revision)
+{
+    compacted = std::max(compacted, revision);
+    oldestRetained = std::max(oldestRetained, revision);
+    trimHistory();
+}
+
+// ---- EtcdStorage::watch ----------------------------------------------------------------------
+
+namespace {
+model::Status unavailable(const EtcdState &state)
+{
+    if (state.feedError)
+        return *state.feedError;
+    model::Status status;
+    status.code = 500;
+    status.message = "etcd watch is not available";
+    return status;
+}
+} // namespace
+
+QCoro::Task<model::Result<WatchHandle>> EtcdStorage::watch(std::string watchPrefix, Revision fromRevision,
+                                                           WatchSink sink)
+{
+    std::shared_ptr<EtcdState> state = m_state;
+    if (fromRevision < 0)
+        co_return model::errors::badRequest("invalid resource version: " + std::to_string(fromRevision));
+    co_await state->waitFor(-1);
+    if (!state->feedCreated || state->closed)
+        co_return unavailable(*state);
+
+    std::vector<WatchEvent> initial;
+    Revision after = fromRevision;
+    if (fromRevision == 0) {
+        // Synthetic ADDED for the current state (the etcd3 watcher's initial sync), read from
+        // etcd at one revision; the feed's events up to that revision are then skipped.
+        etcd::pb::RangeRequest request;
+        request.set_key(state->toEtcd(watchPrefix));
+        request.set_range_end(EtcdState::rangeEnd(request.key()));
+        auto reply = co_await state->client.range(std::move(request));
+        if (!reply.ok()) {
+            model::Status error;
+            error.code = 500;
+            error.message = reply.status.error_message();
+            co_return error;
+        }
+        after = reply.response.header().revision();
+        for (const auto &kv : reply.response.kvs()) {
+            auto object = decodeAt(kv, kv.mod_revision());
+            if (!object)
+                co_return std::move(object).error();
+            WatchEvent event;
+            event.type = WatchEventType::Added;
+            event.key = state->fromEtcd(kv.key());
+            event.object = std::move(object).value();
+            event.revision = kv.mod_revision();
+            initial.push_back(std::move(event));
+        }
+    } else {
+        if (fromRevision > state->feedRevision) {
+            auto current = co_await currentRevision();
+            if (!current)
+                co_return std::move(current).error();
+            if (fromRevision > *current)
+                co_return model::errors::tooLargeResourceVersion(fromRevision, *current);
+        }
+        if (fromRevision < state->oldestRetained - 1)
+            co_return errors::watchTooOld(fromRevision, state->oldestRetained - 1);
+    }
+
+    auto watcher = state->addWatcher(std::move(watchPrefix), std::move(sink), after);
+    const bool wasPumping = state->pumping;
+    state->pumping = true;
+    for (const WatchEvent &event : initial) {
+        if (!watcher->active)
+            break;
+        watcher->sink(event);
+    }
+    state->pumping = wasPumping;
+    state->pump();
+
+    std::weak_ptr<EtcdState> weakState = state;
+    co_return WatchHandle([weakState, watcher]() {
+        if (auto alive = weakState.lock())
+            alive->cancelWatcher(watcher);
+        else
+            watcher->active = false;
+    });
+}
+
+Revision EtcdStorage::feedRevision() const
+{
+    return m_state->feedRevision;
+}
+
+Revision EtcdStorage::oldestWatchableRevision() const
+{
+    return m_state->oldestRetained - 1;
+}
+
+} // namespace rvscope::storage
