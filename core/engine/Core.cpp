@@ -8,11 +8,14 @@
 #include "model/SteadyClock.h"
 #include "registry/Registry.h"
 #include "storage/MemoryStorage.h"
+#ifdef RVSCOPE_ETCD
+#include "storage/etcd/EtcdStorage.h"
+#endif
 
 namespace rvscope::engine {
 namespace {
 
-std::shared_ptr<storage::MemoryStorage> makeStorage(const EngineOptions &options, bool durable,
+std::shared_ptr<storage::Storage> makeMemoryStorage(const EngineOptions &options, bool durable,
                                                     const std::string &series, QString &error)
 {
     const storage::MemoryStorage::Options storageOptions{options.watchHistory};
@@ -26,26 +29,77 @@ std::shared_ptr<storage::MemoryStorage> makeStorage(const EngineOptions &options
     return std::make_shared<storage::MemoryStorage>(storageOptions);
 }
 
+// The served store on etcd: one EtcdStorage per series, all under the one prefix (each type's
+// keys are its own, so the series share etcd's revision counter but not a key).
+QCoro::Task<std::shared_ptr<storage::Storage>> makeStorage(EngineOptions options, bool durable, std::string series,
+                                                           std::shared_ptr<QString> error)
+{
+    if (!durable || options.storageKind == EngineOptions::StorageKind::Memory)
+        co_return makeMemoryStorage(options, durable, series, *error);
+#ifdef RVSCOPE_ETCD
+    storage::EtcdStorage::Options etcdOptions;
+    for (const QString &endpoint : options.etcdEndpoints)
+        etcdOptions.endpoints.push_back(endpoint.toStdString());
+    etcdOptions.prefix = options.etcdPrefix.toStdString();
+    etcdOptions.historyLimit = options.watchHistory;
+    auto etcd = std::make_shared<storage::EtcdStorage>(etcdOptions);
+    // Waits for etcd's answer without blocking the core thread; a server that cannot reach
+    // it refuses to start, with the reason.
+    auto ready = co_await etcd->ready();
+    if (!ready && error->isEmpty())
+        *error = QString::fromStdString(ready.error().message);
+    co_return etcd;
+#else
+    if (error->isEmpty())
+        *error = QStringLiteral("--storage etcd: this rvscope was built without etcd support (RVSCOPE_ETCD=OFF)");
+    co_return makeMemoryStorage(options, false, series, *error);
+#endif
+}
+
 } // namespace
 
-std::vector<std::shared_ptr<storage::MemoryStorage>> Core::allStorages() const
+std::vector<std::shared_ptr<storage::Storage>> Core::allStorages() const
 {
-    std::vector<std::shared_ptr<storage::MemoryStorage>> storages{storage};
+    std::vector<std::shared_ptr<storage::Storage>> storages{storage};
     for (const auto &[type, separate] : separateStorage)
         storages.push_back(separate);
     return storages;
 }
 
+std::int64_t Core::knownRevision(const storage::Storage &storage)
+{
+    if (const auto *memory = dynamic_cast<const storage::MemoryStorage *>(&storage))
+        return memory->revision();
+#ifdef RVSCOPE_ETCD
+    if (const auto *etcd = dynamic_cast<const storage::EtcdStorage *>(&storage))
+        return etcd->feedRevision();
+#endif
+    return 0;
+}
+
+std::size_t Core::knownObjectCount(const storage::Storage &storage)
+{
+    if (const auto *memory = dynamic_cast<const storage::MemoryStorage *>(&storage))
+        return memory->objectCount();
+    return 0;
+}
+
 QCoro::Task<Core> Core::build(EngineOptions options, bool durable)
 {
     Core core;
-    core.storage = makeStorage(options, durable, "main", core.storageError);
+    auto error = std::make_shared<QString>();
+    std::string mainSeries = "main";
+    core.storage = co_await makeStorage(options, durable, std::move(mainSeries), error);
     registry::Registry::Options registryOptions;
     for (const QString &type : options.separateStorage) {
-        auto storage = makeStorage(options, durable, type.toStdString(), core.storageError);
+        auto storage = co_await makeStorage(options, durable, type.toStdString(), error);
         core.separateStorage[type.toStdString()] = storage;
         registryOptions.separateStorage[type.toStdString()] = storage;
     }
+    core.storageError = *error;
+    if (durable && options.storageKind == EngineOptions::StorageKind::Etcd && !options.dataDir.isEmpty()
+        && core.storageError.isEmpty())
+        core.storageError = QStringLiteral("--data-dir and --storage etcd exclude each other: etcd keeps the data");
     core.registry = std::make_shared<registry::Registry>(core.storage, registryOptions);
     for (const auto &[type, storage] : core.separateStorage) {
         const auto types = core.registry->types();
