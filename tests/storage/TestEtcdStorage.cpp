@@ -40,6 +40,7 @@ private Q_SLOTS:
     void testStoredLayout();
     void testCompactionExpiresListAndWatch();
     void testSecondInstanceSeesWritesInOrder();
+    void testWatchResumesFromBeforeTheInstanceStarted();
     void testConflictAcrossInstances();
     void testGuaranteedUpdateAcrossInstancesRetries();
     void testFailsOverToALiveMember();
@@ -172,6 +173,46 @@ void TestEtcdStorage::testSecondInstanceSeesWritesInOrder()
     QCOMPARE(rvOf(recorder.events.back().object), written.back());
     // And the reader's own reads agree with the writer's.
     QCOMPARE(run(reader->get(configMapKey("a"))).value()->bytes(), run(writer->get(configMapKey("a"))).value()->bytes());
+}
+
+void TestEtcdStorage::testWatchResumesFromBeforeTheInstanceStarted()
+{
+    // A client read from A, then watches on B, which started after those writes: B has no
+    // event of them in memory and fetches them from etcd, without gaps and without the
+    // writes of another deployment that happened in between.
+    const std::string prefix = freshPrefix();
+    auto a = open(prefix);
+    auto other = open(prefix + "-other");
+    const storage::Revision from = run(a->currentRevision()).value();
+    std::vector<storage::Revision> written;
+    written.push_back(rvOf(run(a->create(configMapKey("x"), configMap("x"))).value()));
+    run(other->create(configMapKey("x"), configMap("x"))).value();
+    written.push_back(rvOf(run(a->guaranteedUpdate(configMapKey("x"), {}, setData("v", "1")))->object));
+    run(other->create(configMapKey("y"), configMap("y"))).value();
+    written.push_back(run(a->remove(configMapKey("x"), {}))->revision);
+
+    auto b = open(prefix);
+    QVERIFY(b->oldestWatchableRevision() > from);
+    Recorder recorder;
+    auto handle = run(b->watch("/registry/", from, recorder.sink()));
+    QVERIFY2(handle, handle ? "" : handle.error().message.c_str());
+    QCOMPARE(recorder.revisions(), written);
+    QCOMPARE(recorder.events[1].type, storage::WatchEventType::Modified);
+    QCOMPARE(dataOf(recorder.events[1].object, "v"), std::string("1"));
+    QCOMPARE(recorder.events[2].type, storage::WatchEventType::Deleted);
+    written.push_back(rvOf(run(a->create(configMapKey("z"), configMap("z"))).value()));
+    QTRY_COMPARE(recorder.revisions(), written);
+
+    // From before a compaction: etcd no longer has it, 410 as from etcd itself.
+    auto c = open(prefix);
+    const storage::Revision now = run(a->currentRevision()).value();
+    run(a->compact(now)).value();
+    Recorder late;
+    auto expired = run(c->watch("/registry/", from, late.sink()));
+    QVERIFY(!expired);
+    QCOMPARE(expired.error().code, 410);
+    QCOMPARE(expired.error().message,
+             "too old resource version: " + std::to_string(from) + " (" + std::to_string(now - 1) + ")");
 }
 
 void TestEtcdStorage::testConflictAcrossInstances()

@@ -235,6 +235,11 @@ void EtcdClient::failover(std::size_t endpoint)
         m_shared->current = (endpoint + 1) % m_shared->channels.size();
 }
 
+std::chrono::milliseconds EtcdClient::requestTimeout() const
+{
+    return m_shared->timeout;
+}
+
 std::size_t EtcdClient::currentEndpoint() const
 {
     return m_shared->current;

@@ -70,6 +70,7 @@ public:
     // Moves to the next endpoint (after a failure on `endpoint`, unless someone already did).
     void failover(std::size_t endpoint);
     std::size_t currentEndpoint() const;
+    std::chrono::milliseconds requestTimeout() const;
     const std::vector<std::string> &endpoints() const;
 
     struct Shared;

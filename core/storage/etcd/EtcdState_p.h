@@ -10,6 +10,7 @@
 #include <vector>
 
 #include <QtCore/QObject>
+#include <qcoro/qcorotask.h>
 
 #include "storage/StorageTypes.h"
 #include "storage/etcd/EtcdClient.h"
@@ -65,6 +66,9 @@ public:
     void pump();
     // Local history older than `revision` is gone (etcd compacted there).
     void forgetBefore(Revision revision);
+    // Extends history back to the events after `from` (older than the feed), read from etcd.
+    // An error when etcd compacted them or did not answer.
+    QCoro::Task<std::optional<model::Status>> backfill(Revision from);
 
     etcd::EtcdClient client;
     const std::string prefix; // no trailing '/'
@@ -77,7 +81,8 @@ public:
     // Changes from this revision on are all in history (watchable from oldestRetained - 1).
     Revision oldestRetained = 0;
     std::deque<WatchEvent> history;
-    std::uint64_t historyBase = 0;
+    // Absolute index of history.front(); starts high so that a backfill can prepend.
+    std::uint64_t historyBase = std::uint64_t(1) << 40;
     std::size_t historyLimit;
     std::vector<std::shared_ptr<Watcher>> watchers;
     bool pumping = false;

@@ -186,8 +186,8 @@ void EtcdState::handleFeedResponse(std::uint64_t generation, etcd::pb::WatchResp
             // The feed was down while etcd compacted past it: events are lost for good, and
             // every watcher must relist (410), as a client of etcd itself would.
             failAllWatchers(errors::watchTooOld(feedRevision, response.compact_revision() - 1));
+            historyBase += history.size();
             history.clear();
-            historyBase = 0;
             feedCreated = false;
             feedRevision = 0;
             compacted = std::max(compacted, response.compact_revision());
@@ -388,6 +388,122 @@ void EtcdState::forgetBefore(Revision revision)
     trimHistory();
 }
 
+// ---- backfill: history from before the feed started -------------------------------------------
+
+namespace {
+struct Backfill {
+    std::vector<WatchEvent> events;
+    std::optional<model::Status> error;
+    bool done = false;
+    std::coroutine_handle<> waiter;
+    std::shared_ptr<etcd::WatchStream> stream;
+
+    void finish()
+    {
+        if (done)
+            return;
+        done = true;
+        if (stream)
+            stream->cancel();
+        if (auto handle = std::exchange(waiter, {}))
+            handle.resume();
+    }
+};
+
+struct BackfillAwaiter {
+    std::shared_ptr<Backfill> backfill;
+    bool await_ready() const { return backfill->done; }
+    void await_suspend(std::coroutine_handle<> handle) { backfill->waiter = handle; }
+    void await_resume() const noexcept {}
+};
+} // namespace
+
+// A watch resuming from before this storage's feed started (a client that read from another
+// instance, or before a restart) needs etcd's history. One etcd watch over the whole keyspace
+// from `from`+1: every revision has at least one event there, so the first event at or past
+// the feed's start revision says the gap is complete, which a watch on our prefix alone could
+// never tell. Events of other prefixes are dropped.
+QCoro::Task<std::optional<model::Status>> EtcdState::backfill(Revision from)
+{
+    std::shared_ptr<EtcdState> self = shared_from_this();
+    const Revision until = oldestRetained - 1; // the feed has every event after this
+    auto fill = std::make_shared<Backfill>();
+    const std::string ourPrefix = prefix + "/";
+    std::weak_ptr<EtcdState> weak = self;
+    fill->stream = client.openWatch(
+        [fill, weak, from, until, ourPrefix](etcd::pb::WatchResponse response) {
+            auto state = weak.lock();
+            if (!state || fill->done)
+                return;
+            if (response.compact_revision() > 0) {
+                fill->error = errors::watchTooOld(from, response.compact_revision() - 1);
+                fill->finish();
+                return;
+            }
+            if (response.canceled()) {
+                fill->error = model::Status::internalError("etcd canceled the watch: " + response.cancel_reason());
+                fill->finish();
+                return;
+            }
+            for (const auto &event : response.events()) {
+                const Revision revision = event.kv().mod_revision();
+                if (revision > until) {
+                    fill->finish();
+                    return;
+                }
+                if (hasPrefix(event.kv().key(), ourPrefix)) {
+                    if (auto converted = toWatchEvent(event, state->fromEtcd(event.kv().key())))
+                        fill->events.push_back(std::move(*converted));
+                }
+                if (revision == until) {
+                    fill->finish();
+                    return;
+                }
+            }
+        },
+        [fill](grpc::Status status) {
+            if (!fill->done) {
+                model::Status error;
+                error.code = 500;
+                error.message = "etcd watch failed: " + status.error_message();
+                fill->error = error;
+                fill->finish();
+            }
+        });
+    etcd::pb::WatchRequest request;
+    auto *create = request.mutable_create_request();
+    create->set_key(std::string(1, '\0'));
+    create->set_range_end(std::string(1, '\0'));
+    create->set_start_revision(from + 1);
+    create->set_prev_kv(true);
+    fill->stream->send(std::move(request));
+    QTimer::singleShot(client.requestTimeout(), m_context.get(), [fill]() {
+        if (!fill->done) {
+            model::Status error;
+            error.code = 504;
+            error.reason = "Timeout";
+            error.message = "etcd did not send the history after the requested resourceVersion in time";
+            fill->error = error;
+            fill->finish();
+        }
+    });
+    BackfillAwaiter awaiter{fill};
+    co_await awaiter;
+    if (fill->error)
+        co_return std::optional<model::Status>(*fill->error);
+    // Prepend what history does not have yet (a concurrent backfill may have been first).
+    const Revision oldestHeld = self->history.empty() ? self->feedRevision + 1 : self->history.front().revision;
+    for (auto it = fill->events.rbegin(); it != fill->events.rend(); ++it) {
+        if (it->revision <= from || it->revision >= oldestHeld)
+            continue;
+        self->history.push_front(std::move(*it));
+        --self->historyBase;
+    }
+    if (self->oldestRetained - 1 == until)
+        self->oldestRetained = std::max(from + 1, self->compacted);
+    co_return std::nullopt;
+}
+
 // ---- EtcdStorage::watch ----------------------------------------------------------------------
 
 namespace {
@@ -446,6 +562,13 @@ QCoro::Task<model::Result<WatchHandle>> EtcdStorage::watch(std::string watchPref
                 co_return std::move(current).error();
             if (fromRevision > *current)
                 co_return model::errors::tooLargeResourceVersion(fromRevision, *current);
+        }
+        if (fromRevision < state->compacted - 1)
+            co_return errors::watchTooOld(fromRevision, state->compacted - 1);
+        if (fromRevision < state->oldestRetained - 1) {
+            auto failed = co_await state->backfill(fromRevision);
+            if (failed)
+                co_return std::move(*failed);
         }
         if (fromRevision < state->oldestRetained - 1)
             co_return errors::watchTooOld(fromRevision, state->oldestRetained - 1);
