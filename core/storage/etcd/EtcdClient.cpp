@@ -132,15 +132,18 @@ bool shouldFailOver(grpc::StatusCode code)
     return code == grpc::StatusCode::UNAVAILABLE || code == grpc::StatusCode::DEADLINE_EXCEEDED;
 }
 
-// One unary call with failover. Idempotent calls go round the members (twice, pausing
-// between rounds); the others are sent once, and a transport failure reports an unknown outcome.
+// One unary call with failover. Idempotent calls go round the members (pausing between
+// rounds) until the deadline; the others are sent once, and a transport failure reports an
+// unknown outcome.
 template <typename Request, typename Response>
 QCoro::Task<Reply<Response>> unary(std::shared_ptr<EtcdClient::Shared> shared, Request request,
                                    StartCall<Request, Response> start, bool idempotent)
 {
     Reply<Response> reply;
     const std::size_t members = shared->channels.size();
-    const std::size_t attempts = idempotent ? 2 * members + 1 : 1;
+    // An idempotent call goes on until its deadline: long enough for a cluster to elect a
+    // new leader after one went away ("etcdserver: no leader" is Unavailable too).
+    const auto deadline = std::chrono::steady_clock::now() + shared->timeout;
     for (std::size_t attempt = 0;; ++attempt) {
         const std::size_t endpoint = shared->current;
         auto call = std::make_shared<UnaryCall<Request, Response>>();
@@ -149,6 +152,7 @@ QCoro::Task<Reply<Response>> unary(std::shared_ptr<EtcdClient::Shared> shared, R
         UnaryAwaiter<Request, Response> awaiter{shared, endpoint, call, start};
         co_await awaiter;
         if (call->status.ok()) {
+            reply.status = grpc::Status::OK; // an earlier attempt may have failed
             reply.response = std::move(call->response);
             co_return reply;
         }
@@ -161,10 +165,10 @@ QCoro::Task<Reply<Response>> unary(std::shared_ptr<EtcdClient::Shared> shared, R
             reply.unknownOutcome = true;
             co_return reply;
         }
-        if (attempt + 1 >= attempts)
+        if (std::chrono::steady_clock::now() >= deadline)
             co_return reply;
         if ((attempt + 1) % members == 0)
-            co_await QCoro::sleepFor(std::chrono::milliseconds(200));
+            co_await QCoro::sleepFor(std::chrono::milliseconds(100));
     }
 }
 

@@ -108,6 +108,7 @@ private:
     std::shared_ptr<etcd::WatchStream> m_feed;
     std::uint64_t m_feedGeneration = 0;
     std::size_t m_feedFailures = 0; // closes since the feed last worked
+    std::size_t m_feedEndpoint = 0; // the member the feed's stream went to
     std::unique_ptr<QObject> m_context; // timers' context object
 };
 

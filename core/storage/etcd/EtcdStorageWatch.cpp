@@ -104,6 +104,7 @@ void EtcdState::openFeedStream(Revision startRevision)
 {
     const std::uint64_t generation = ++m_feedGeneration;
     std::weak_ptr<EtcdState> weak = weak_from_this();
+    m_feedEndpoint = client.currentEndpoint();
     m_feed = client.openWatch(
         [weak, generation](etcd::pb::WatchResponse response) {
             if (auto state = weak.lock())
@@ -226,11 +227,11 @@ void EtcdState::handleFeedClosed(std::uint64_t generation, const grpc::Status &s
     if (!feedCreated && !feedError && m_feedFailures >= client.endpoints().size()) {
         model::Status error;
         error.code = 500;
-        error.message = "etcd is unavailable at " + client.endpoints()[client.currentEndpoint()] + ": "
+        error.message = "etcd is unavailable at " + client.endpoints()[m_feedEndpoint] + ": "
             + status.error_message();
         feedError = error;
     }
-    client.failover(client.currentEndpoint());
+    client.failover(m_feedEndpoint);
     releaseWaiters(false);
     // Resume where the feed stopped: etcd keeps the history (until compacted), so watchers
     // see no gap. Before the first creation, start at the current revision.
