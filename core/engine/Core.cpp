@@ -29,13 +29,19 @@ std::shared_ptr<storage::Storage> makeMemoryStorage(const EngineOptions &options
     return std::make_shared<storage::MemoryStorage>(storageOptions);
 }
 
+struct StorageProblems {
+    QString error;
+    bool unreachable = false; // etcd did not answer: nothing can be written
+};
+
 // The served store on etcd: one EtcdStorage per series, all under the one prefix (each type's
 // keys are its own, so the series share etcd's revision counter but not a key).
+
 QCoro::Task<std::shared_ptr<storage::Storage>> makeStorage(EngineOptions options, bool durable, std::string series,
-                                                           std::shared_ptr<QString> error)
+                                                           std::shared_ptr<StorageProblems> problems)
 {
     if (!durable || options.storageKind == EngineOptions::StorageKind::Memory)
-        co_return makeMemoryStorage(options, durable, series, *error);
+        co_return makeMemoryStorage(options, durable, series, problems->error);
 #ifdef RVSCOPE_ETCD
     storage::EtcdStorage::Options etcdOptions;
     for (const QString &endpoint : options.etcdEndpoints)
@@ -46,13 +52,16 @@ QCoro::Task<std::shared_ptr<storage::Storage>> makeStorage(EngineOptions options
     // Waits for etcd's answer without blocking the core thread; a server that cannot reach
     // it refuses to start, with the reason.
     auto ready = co_await etcd->ready();
-    if (!ready && error->isEmpty())
-        *error = QString::fromStdString(ready.error().message);
+    if (!ready) {
+        problems->unreachable = true;
+        if (problems->error.isEmpty())
+            problems->error = QString::fromStdString(ready.error().message);
+    }
     co_return etcd;
 #else
-    if (error->isEmpty())
-        *error = QStringLiteral("--storage etcd: this rvscope was built without etcd support (RVSCOPE_ETCD=OFF)");
-    co_return makeMemoryStorage(options, false, series, *error);
+    if (problems->error.isEmpty())
+        problems->error = QStringLiteral("--storage etcd: this rvscope was built without etcd support (RVSCOPE_ETCD=OFF)");
+    co_return makeMemoryStorage(options, false, series, problems->error);
 #endif
 }
 
@@ -87,16 +96,16 @@ std::size_t Core::knownObjectCount(const storage::Storage &storage)
 QCoro::Task<Core> Core::build(EngineOptions options, bool durable)
 {
     Core core;
-    auto error = std::make_shared<QString>();
+    auto problems = std::make_shared<StorageProblems>();
     std::string mainSeries = "main";
-    core.storage = co_await makeStorage(options, durable, std::move(mainSeries), error);
+    core.storage = co_await makeStorage(options, durable, std::move(mainSeries), problems);
     registry::Registry::Options registryOptions;
     for (const QString &type : options.separateStorage) {
-        auto storage = co_await makeStorage(options, durable, type.toStdString(), error);
+        auto storage = co_await makeStorage(options, durable, type.toStdString(), problems);
         core.separateStorage[type.toStdString()] = storage;
         registryOptions.separateStorage[type.toStdString()] = storage;
     }
-    core.storageError = *error;
+    core.storageError = problems->error;
     if (durable && options.storageKind == EngineOptions::StorageKind::Etcd && !options.dataDir.isEmpty()
         && core.storageError.isEmpty())
         core.storageError = QStringLiteral("--data-dir and --storage etcd exclude each other: etcd keeps the data");
@@ -112,9 +121,13 @@ QCoro::Task<Core> Core::build(EngineOptions options, bool durable)
     // data directory's writes, a remote storage); the caller holds the Engine's requests
     // back meanwhile, and nothing here spins a nested event loop.
     std::shared_ptr<registry::Registry> registry = core.registry;
-    auto booted = co_await registry->bootstrap();
-    if (!booted)
-        qWarning("rvscope: bootstrap failed: %s", booted.error().message.c_str());
+    // Against an etcd that does not answer, bootstrap would only wait out its timeouts
+    // before the server refuses to start anyway.
+    if (!problems->unreachable) {
+        auto booted = co_await registry->bootstrap();
+        if (!booted)
+            qWarning("rvscope: bootstrap failed: %s", booted.error().message.c_str());
+    }
     core.journal = std::make_shared<history::Journal>(options.journalCapacity());
     api::ApiHandler::Options handlerOptions;
     handlerOptions.maxWatchBacklog = options.maxWatchBacklog;
