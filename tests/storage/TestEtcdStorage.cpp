@@ -41,6 +41,7 @@ private Q_SLOTS:
     void testCompactionExpiresListAndWatch();
     void testSecondInstanceSeesWritesInOrder();
     void testWatchResumesFromBeforeTheInstanceStarted();
+    void testHistoryBoundExpiresOldWatches();
     void testConflictAcrossInstances();
     void testGuaranteedUpdateAcrossInstancesRetries();
     void testFailsOverToALiveMember();
@@ -214,6 +215,40 @@ void TestEtcdStorage::testWatchResumesFromBeforeTheInstanceStarted()
     QCOMPARE(expired.error().code, 410);
     QCOMPARE(expired.error().message,
              "too old resource version: " + std::to_string(from) + " (" + std::to_string(now - 1) + ")");
+}
+
+void TestEtcdStorage::testHistoryBoundExpiresOldWatches()
+{
+    // `serve --watch-history N`: past N events in memory a watch gets 410, as from the
+    // apiserver's watch cache, although etcd still has the history; a backfill that would
+    // not fit the bound is refused the same way.
+    const std::string prefix = freshPrefix();
+    EtcdStorage::Options options;
+    options.endpoints = {m_etcd.endpoint()};
+    options.prefix = prefix;
+    options.historyLimit = 3;
+    EtcdStorage bounded(options);
+    QVERIFY(run(bounded.ready()));
+    const storage::Revision start = run(bounded.currentRevision()).value();
+    for (int i = 0; i < 6; ++i)
+        run(bounded.create(configMapKey("cm-" + std::to_string(i)), configMap("cm"))).value();
+    Recorder recorder;
+    auto expired = run(bounded.watch("/registry/", start + 1, recorder.sink()));
+    QVERIFY(!expired);
+    QCOMPARE(expired.error().code, 410);
+    QCOMPARE(expired.error().message, "too old resource version: " + std::to_string(start + 1) + " ("
+                                          + std::to_string(start + 3) + ")");
+    auto resumed = run(bounded.watch("/registry/", start + 3, recorder.sink()));
+    QVERIFY(resumed);
+    QCOMPARE(recorder.revisions(), (std::vector<storage::Revision>{start + 4, start + 5, start + 6}));
+
+    EtcdStorage later(options);
+    QVERIFY(run(later.ready()));
+    auto tooMuch = run(later.watch("/registry/", start, recorder.sink()));
+    QVERIFY(!tooMuch);
+    QCOMPARE(tooMuch.error().code, 410);
+    auto fits = run(later.watch("/registry/", start + 3, recorder.sink()));
+    QVERIFY2(fits, fits ? "" : fits.error().message.c_str());
 }
 
 void TestEtcdStorage::testConflictAcrossInstances()

@@ -64,6 +64,8 @@ public:
     std::shared_ptr<Watcher> addWatcher(std::string prefix, WatchSink sink, Revision after);
     void cancelWatcher(const std::shared_ptr<Watcher> &watcher);
     void pump();
+    // Bounds the history (historyLimit) and drops what etcd compacted.
+    void trimHistory();
     // Local history older than `revision` is gone (etcd compacted there).
     void forgetBefore(Revision revision);
     // Extends history back to the events after `from` (older than the feed), read from etcd.
@@ -84,6 +86,7 @@ public:
     // Absolute index of history.front(); starts high so that a backfill can prepend.
     std::uint64_t historyBase = std::uint64_t(1) << 40;
     std::size_t historyLimit;
+    bool historyTrimmed = false; // the history bound dropped events (a backfill would too)
     std::vector<std::shared_ptr<Watcher>> watchers;
     bool pumping = false;
     bool closed = false;
@@ -101,7 +104,6 @@ private:
     void handleFeedClosed(std::uint64_t generation, const grpc::Status &status);
     void failAllWatchers(const model::Status &status);
     std::uint64_t firstEventAfter(Revision after) const;
-    void trimHistory();
 
     std::vector<Waiter> m_waiters;
     std::uint64_t m_nextWaiterId = 1;

@@ -26,7 +26,8 @@ class EtcdState;
 // - watch = one etcd watch on the whole prefix (with prev_kv) feeding a bounded in-memory
 //   history, from which every storage watch is served in revision order (like the apiserver's
 //   watch cache); a watch from before the feed started is first filled in from etcd's own
-//   history; compaction = etcd compaction, and compacted revisions are 410 Expired.
+//   history (within the history bound; past it, 410 as from the watch cache); compaction =
+//   etcd compaction, and compacted revisions are 410 Expired.
 //
 // A write completes only once the watch feed has received its revision, so this instance's
 // own watchers have the event before the writer's reply (as with MemoryStorage). Writes of

@@ -81,6 +81,7 @@ void EtcdState::trimHistory()
     if (pumping)
         return; // sinks hold references into the deque
     while (history.size() > historyLimit || (!history.empty() && history.front().revision < compacted)) {
+        historyTrimmed = historyTrimmed || history.size() > historyLimit;
         oldestRetained = std::max(oldestRetained, history.front().revision + 1);
         history.pop_front();
         ++historyBase;
@@ -155,10 +156,13 @@ QCoro::Task<model::Result<WatchHandle>> EtcdStorage::watch(std::string watchPref
         }
         if (fromRevision < state->compacted - 1)
             co_return errors::watchTooOld(fromRevision, state->compacted - 1);
-        if (fromRevision < state->oldestRetained - 1) {
+        // Only the gap before this instance started is filled from etcd: past the history
+        // bound (`--watch-history`), a watch gets 410 as from the apiserver's watch cache.
+        if (fromRevision < state->oldestRetained - 1 && !state->historyTrimmed) {
             auto failed = co_await state->backfill(fromRevision);
             if (failed)
                 co_return std::move(*failed);
+            state->trimHistory();
         }
         if (fromRevision < state->oldestRetained - 1)
             co_return errors::watchTooOld(fromRevision, state->oldestRetained - 1);
