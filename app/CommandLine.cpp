@@ -161,6 +161,49 @@ const OptionTable<EngineOptions> &serveOptions()
              o.dataDir = value;
              return QString();
          }},
+        {QStringLiteral("--storage"), QStringLiteral("memory|etcd"),
+         QStringLiteral("Where the served objects live: memory (the embedded store; durable with --data-dir), or a "
+                        "real etcd v3 cluster (--etcd-endpoints), which several rvscope instances may share. "
+                        "`serve` only."),
+         [](EngineOptions &o, const QString &value) {
+             if (value == QStringLiteral("memory"))
+                 o.storageKind = EngineOptions::StorageKind::Memory;
+             else if (value == QStringLiteral("etcd"))
+                 o.storageKind = EngineOptions::StorageKind::Etcd;
+             else
+                 return QStringLiteral("--storage expects memory or etcd, got '%1'").arg(value);
+             return QString();
+         },
+         [](const EngineOptions &o) {
+             return o.storageKind == EngineOptions::StorageKind::Etcd ? QStringLiteral("etcd") : QStringLiteral("memory");
+         }},
+        {QStringLiteral("--etcd-endpoints"), QStringLiteral("URL[,URL...]"),
+         QStringLiteral("The etcd cluster's client URLs for --storage etcd; requests fail over from one member to "
+                        "the next."),
+         [](EngineOptions &o, const QString &value) {
+             QStringList endpoints;
+             for (const QString &endpoint : value.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+                 const QString trimmed = endpoint.trimmed();
+                 if (!trimmed.startsWith(QStringLiteral("http://")) && !trimmed.startsWith(QStringLiteral("https://")))
+                     return QStringLiteral("--etcd-endpoints expects http:// or https:// URLs, got '%1'").arg(trimmed);
+                 endpoints << trimmed;
+             }
+             if (endpoints.isEmpty())
+                 return QStringLiteral("--etcd-endpoints expects at least one URL");
+             o.etcdEndpoints = endpoints;
+             return QString();
+         },
+         [](const EngineOptions &o) { return o.etcdEndpoints.join(QLatin1Char(',')); }},
+        {QStringLiteral("--etcd-prefix"), QStringLiteral("PREFIX"),
+         QStringLiteral("The etcd key prefix of every object (like kube-apiserver's --etcd-prefix); deployments "
+                        "with different prefixes share one etcd without seeing each other."),
+         [](EngineOptions &o, const QString &value) {
+             if (!value.startsWith(QLatin1Char('/')) || value.size() < 2)
+                 return QStringLiteral("--etcd-prefix expects a key prefix such as /registry, got '%1'").arg(value);
+             o.etcdPrefix = value;
+             return QString();
+         },
+         [](const EngineOptions &o) { return o.etcdPrefix; }},
         {QStringLiteral("--journal-size"), QStringLiteral("N"),
          QStringLiteral("Operations (and watch deliveries) the history journal keeps, oldest dropped first; 0 turns "
                         "it off, and with it the window's timeline, tables and checkers."),
@@ -499,6 +542,8 @@ QString windowOptionsError(const ServeOptions &options)
     // set the directory's objects aside as soon as the window opened.
     if (!options.dataDir.isEmpty())
         return QStringLiteral("--data-dir is for `rvscope serve`: the desktop lab's scenarios start from a fresh store");
+    if (options.storageKind == engine::EngineOptions::StorageKind::Etcd)
+        return QStringLiteral("--storage etcd is for `rvscope serve`: the desktop lab's scenarios start from a fresh store");
     return {};
 }
 

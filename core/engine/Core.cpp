@@ -8,11 +8,14 @@
 #include "model/SteadyClock.h"
 #include "registry/Registry.h"
 #include "storage/MemoryStorage.h"
+#ifdef RVSCOPE_ETCD
+#include "storage/etcd/EtcdStorage.h"
+#endif
 
 namespace rvscope::engine {
 namespace {
 
-std::shared_ptr<storage::MemoryStorage> makeStorage(const EngineOptions &options, bool durable,
+std::shared_ptr<storage::Storage> makeMemoryStorage(const EngineOptions &options, bool durable,
                                                     const std::string &series, QString &error)
 {
     const storage::MemoryStorage::Options storageOptions{options.watchHistory};
@@ -26,26 +29,86 @@ std::shared_ptr<storage::MemoryStorage> makeStorage(const EngineOptions &options
     return std::make_shared<storage::MemoryStorage>(storageOptions);
 }
 
+struct StorageProblems {
+    QString error;
+    bool unreachable = false; // etcd did not answer: nothing can be written
+};
+
+// The served store on etcd: one EtcdStorage per series, all under the one prefix (each type's
+// keys are its own, so the series share etcd's revision counter but not a key).
+
+QCoro::Task<std::shared_ptr<storage::Storage>> makeStorage(EngineOptions options, bool durable, std::string series,
+                                                           std::shared_ptr<StorageProblems> problems)
+{
+    if (!durable || options.storageKind == EngineOptions::StorageKind::Memory)
+        co_return makeMemoryStorage(options, durable, series, problems->error);
+#ifdef RVSCOPE_ETCD
+    storage::EtcdStorage::Options etcdOptions;
+    for (const QString &endpoint : options.etcdEndpoints)
+        etcdOptions.endpoints.push_back(endpoint.toStdString());
+    etcdOptions.prefix = options.etcdPrefix.toStdString();
+    etcdOptions.historyLimit = options.watchHistory;
+    auto etcd = std::make_shared<storage::EtcdStorage>(etcdOptions);
+    // Waits for etcd's answer without blocking the core thread; a server that cannot reach
+    // it refuses to start, with the reason.
+    auto ready = co_await etcd->ready();
+    if (!ready) {
+        problems->unreachable = true;
+        if (problems->error.isEmpty())
+            problems->error = QString::fromStdString(ready.error().message);
+    }
+    co_return etcd;
+#else
+    if (problems->error.isEmpty())
+        problems->error = QStringLiteral("--storage etcd: this rvscope was built without etcd support (RVSCOPE_ETCD=OFF)");
+    co_return makeMemoryStorage(options, false, series, problems->error);
+#endif
+}
+
 } // namespace
 
-std::vector<std::shared_ptr<storage::MemoryStorage>> Core::allStorages() const
+std::vector<std::shared_ptr<storage::Storage>> Core::allStorages() const
 {
-    std::vector<std::shared_ptr<storage::MemoryStorage>> storages{storage};
+    std::vector<std::shared_ptr<storage::Storage>> storages{storage};
     for (const auto &[type, separate] : separateStorage)
         storages.push_back(separate);
     return storages;
 }
 
+std::int64_t Core::knownRevision(const storage::Storage &storage)
+{
+    if (const auto *memory = dynamic_cast<const storage::MemoryStorage *>(&storage))
+        return memory->revision();
+#ifdef RVSCOPE_ETCD
+    if (const auto *etcd = dynamic_cast<const storage::EtcdStorage *>(&storage))
+        return etcd->feedRevision();
+#endif
+    return 0;
+}
+
+std::size_t Core::knownObjectCount(const storage::Storage &storage)
+{
+    if (const auto *memory = dynamic_cast<const storage::MemoryStorage *>(&storage))
+        return memory->objectCount();
+    return 0;
+}
+
 QCoro::Task<Core> Core::build(EngineOptions options, bool durable)
 {
     Core core;
-    core.storage = makeStorage(options, durable, "main", core.storageError);
+    auto problems = std::make_shared<StorageProblems>();
+    std::string mainSeries = "main";
+    core.storage = co_await makeStorage(options, durable, std::move(mainSeries), problems);
     registry::Registry::Options registryOptions;
     for (const QString &type : options.separateStorage) {
-        auto storage = makeStorage(options, durable, type.toStdString(), core.storageError);
+        auto storage = co_await makeStorage(options, durable, type.toStdString(), problems);
         core.separateStorage[type.toStdString()] = storage;
         registryOptions.separateStorage[type.toStdString()] = storage;
     }
+    core.storageError = problems->error;
+    if (durable && options.storageKind == EngineOptions::StorageKind::Etcd && !options.dataDir.isEmpty()
+        && core.storageError.isEmpty())
+        core.storageError = QStringLiteral("--data-dir and --storage etcd exclude each other: etcd keeps the data");
     core.registry = std::make_shared<registry::Registry>(core.storage, registryOptions);
     for (const auto &[type, storage] : core.separateStorage) {
         const auto types = core.registry->types();
@@ -58,9 +121,13 @@ QCoro::Task<Core> Core::build(EngineOptions options, bool durable)
     // data directory's writes, a remote storage); the caller holds the Engine's requests
     // back meanwhile, and nothing here spins a nested event loop.
     std::shared_ptr<registry::Registry> registry = core.registry;
-    auto booted = co_await registry->bootstrap();
-    if (!booted)
-        qWarning("rvscope: bootstrap failed: %s", booted.error().message.c_str());
+    // Against an etcd that does not answer, bootstrap would only wait out its timeouts
+    // before the server refuses to start anyway.
+    if (!problems->unreachable) {
+        auto booted = co_await registry->bootstrap();
+        if (!booted)
+            qWarning("rvscope: bootstrap failed: %s", booted.error().message.c_str());
+    }
     core.journal = std::make_shared<history::Journal>(options.journalCapacity());
     api::ApiHandler::Options handlerOptions;
     handlerOptions.maxWatchBacklog = options.maxWatchBacklog;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <string>
@@ -12,7 +13,7 @@
 #include "engine/EngineOptions.h"
 
 namespace rvscope::storage {
-class MemoryStorage;
+class Storage;
 }
 namespace rvscope::registry {
 class Registry;
@@ -32,18 +33,23 @@ namespace rvscope::engine {
 // controllers read it through a reference, so they always see the current one. Core
 // thread only.
 struct Core final {
-    std::shared_ptr<storage::MemoryStorage> storage; // the main revision series
+    std::shared_ptr<storage::Storage> storage; // the main revision series
     // EngineOptions::separateStorage: group resource -> its storage (its own series).
-    std::map<std::string, std::shared_ptr<storage::MemoryStorage>> separateStorage;
+    std::map<std::string, std::shared_ptr<storage::Storage>> separateStorage;
     std::shared_ptr<registry::Registry> registry;
     std::shared_ptr<api::ApiHandler> handler;
     std::shared_ptr<history::Journal> journal;
-    // A --separate-storage type that is not served, or a data directory that could not be
-    // opened: the server refuses to start with it.
+    // A --separate-storage type that is not served, a data directory that could not be
+    // opened, or an etcd that does not answer: the server refuses to start with it.
     QString storageError;
 
     // The main storage first, then every separate one.
-    std::vector<std::shared_ptr<storage::MemoryStorage>> allStorages() const;
+    std::vector<std::shared_ptr<storage::Storage>> allStorages() const;
+    // What the status bar shows of a storage, without waiting (its calls are asynchronous):
+    // the newest revision it knows and how many objects it holds (0 when it cannot know
+    // without asking, as for etcd).
+    static std::int64_t knownRevision(const storage::Storage &storage);
+    static std::size_t knownObjectCount(const storage::Storage &storage);
 
     // A bootstrapped core (the namespaces a fresh apiserver has) whose handler reports to
     // its journal. `durable`: the storages come from EngineOptions::dataDir when it is set.

@@ -14,7 +14,7 @@
 #include "engine/ServerController.h"
 #include "engine/WorkloadController.h"
 #include "registry/Registry.h"
-#include "storage/MemoryStorage.h"
+#include "storage/Storage.h"
 
 namespace rvscope::engine {
 namespace {
@@ -153,15 +153,15 @@ void CoreWorker::handleStatsTimer()
     m_feed->flush();
     m_server->reportBulkSessions();
     CoreStats stats;
-    stats.revision = m_core.storage->revision();
+    stats.revision = Core::knownRevision(*m_core.storage);
     for (const auto &storage : m_core.allStorages())
-        stats.objects += storage->objectCount();
+        stats.objects += Core::knownObjectCount(*storage);
     stats.openWatches = m_server->openWatchCount();
     stats.bulkSessions = m_server->bulkSessionCount();
     const watch::WatchHubStats fanOut = m_core.registry->watchStats();
     stats.storageWatches = std::size_t(fanOut.upstreams + fanOut.directWatchers);
     for (const auto &[type, storage] : m_core.separateStorage)
-        stats.separateRevisions.append({QString::fromStdString(type), storage->revision()});
+        stats.separateRevisions.append({QString::fromStdString(type), Core::knownRevision(*storage)});
     // A batch only when something changed: the GUI is not woken up for nothing.
     if (!(stats == m_lastStats)) {
         m_lastStats = stats;
@@ -174,12 +174,18 @@ void CoreWorker::compact()
     compactAll(m_core.allStorages());
 }
 
-QCoro::Task<> CoreWorker::compactAll(std::vector<std::shared_ptr<storage::MemoryStorage>> storages)
+QCoro::Task<> CoreWorker::compactAll(std::vector<std::shared_ptr<storage::Storage>> storages)
 {
     // Every series at its own current revision.
     QPointer<CoreWorker> self(this);
     for (const auto &storage : storages) {
-        auto compacted = co_await storage->compact(storage->revision());
+        auto current = co_await storage->currentRevision();
+        if (!current) {
+            if (self)
+                Q_EMIT errorOccurred(QString::fromStdString(current.error().message));
+            continue;
+        }
+        auto compacted = co_await storage->compact(*current);
         if (!compacted && self)
             Q_EMIT errorOccurred(QString::fromStdString(compacted.error().message));
     }

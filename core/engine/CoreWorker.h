@@ -119,7 +119,7 @@ private:
     // ScenarioController::FreshCore: a scenario's fresh, in-memory core; the server, if
     // running, keeps its port and serves it.
     QCoro::Task<> freshCore(std::function<void()> then);
-    QCoro::Task<> compactAll(std::vector<std::shared_ptr<storage::MemoryStorage>> storages);
+    QCoro::Task<> compactAll(std::vector<std::shared_ptr<storage::Storage>> storages);
     void handleStatsTimer();
 
     EngineOptions m_options;

@@ -53,6 +53,14 @@ struct EngineOptions final {
     // revision series, storage::CommitLog). Empty: in memory only. A scenario (which starts
     // from a fresh core) always runs in memory.
     QString dataDir;
+    // `serve --storage etcd`: the served store is a real etcd v3 (storage::EtcdStorage) at
+    // etcdEndpoints (cluster members, failed over in turn), every key under etcdPrefix, so
+    // several rvscope instances on one etcd serve one state. Memory: MemoryStorage (durable
+    // with dataDir). A scenario always runs in memory.
+    enum class StorageKind { Memory, Etcd };
+    StorageKind storageKind = StorageKind::Memory;
+    QStringList etcdEndpoints{QStringLiteral("http://127.0.0.1:2379")};
+    QString etcdPrefix = QStringLiteral("/registry");
 
     bool accessControlled() const { return !tokenFile.isEmpty() || !policyFile.isEmpty(); }
 };

@@ -13,7 +13,7 @@
 #include "sim/ScenarioLibrary.h"
 #include "sim/ScenarioPlayer.h"
 #include "sim/Transport.h"
-#include "storage/MemoryStorage.h"
+#include "storage/Storage.h"
 
 namespace rvscope::engine {
 namespace {
@@ -103,15 +103,20 @@ void ScenarioController::startPlayer(sim::Scenario scenario, std::size_t runTo)
     context.journal = m_core.journal;
     context.seed = m_seed;
     // Every series at its own current revision; the step reports the main series'.
-    std::vector<std::shared_ptr<storage::MemoryStorage>> storages = m_core.allStorages();
+    std::vector<std::shared_ptr<storage::Storage>> storages = m_core.allStorages();
     context.compact = [storages]() -> QCoro::Task<model::Result<std::int64_t>> {
-        const std::int64_t revision = storages.front()->revision();
+        std::int64_t mainRevision = 0;
         for (const auto &storage : storages) {
-            auto compacted = co_await storage->compact(storage->revision());
+            auto current = co_await storage->currentRevision();
+            if (!current)
+                co_return std::move(current).error();
+            if (mainRevision == 0)
+                mainRevision = *current;
+            auto compacted = co_await storage->compact(*current);
             if (!compacted)
                 co_return std::move(compacted).error();
         }
-        co_return revision;
+        co_return mainRevision;
     };
     // A scenario with an "access" section runs its clients as its identities; the GUI's own
     // requests (watches, launched clients) then act as its setup identity.

@@ -14,6 +14,7 @@ private Q_SLOTS:
     void testServeDefaults();
     void testServeOptions_data();
     void testServeOptions();
+    void testEtcdOptions();
     void testErrors_data();
     void testErrors();
     void testHelpMentionsEveryFlag();
@@ -71,6 +72,19 @@ void TestCommandLine::testServeOptions()
     QCOMPARE(int(command.serve.watchHistory), history);
 }
 
+void TestCommandLine::testEtcdOptions()
+{
+    const Command defaults = parseCommandLine({"rvscope", "serve"});
+    QCOMPARE(defaults.serve.storageKind, rvscope::engine::EngineOptions::StorageKind::Memory);
+    const Command command = parseCommandLine({"rvscope", "serve", "--storage", "etcd", "--etcd-endpoints",
+                                              "http://127.0.0.1:2379, http://127.0.0.1:22379", "--etcd-prefix=/lab"});
+    QCOMPARE(command.kind, Command::Kind::Serve);
+    QCOMPARE(command.serve.storageKind, rvscope::engine::EngineOptions::StorageKind::Etcd);
+    QCOMPARE(command.serve.etcdEndpoints, (QStringList{"http://127.0.0.1:2379", "http://127.0.0.1:22379"}));
+    QCOMPARE(command.serve.etcdPrefix, QStringLiteral("/lab"));
+    QVERIFY(rvscope::app::windowOptionsError(command.serve).contains("--storage etcd is for `rvscope serve`"));
+}
+
 void TestCommandLine::testErrors_data()
 {
     QTest::addColumn<QStringList>("args");
@@ -83,6 +97,10 @@ void TestCommandLine::testErrors_data()
     QTest::newRow("missing value") << QStringList{"serve", "--listen"} << "needs a value";
     QTest::newRow("bad history") << QStringList{"serve", "--watch-history", "0"} << "positive number";
     QTest::newRow("bad backlog") << QStringList{"serve", "--watch-backlog", "8MB"} << "such as 8Mi";
+    QTest::newRow("bad storage") << QStringList{"serve", "--storage", "disk"} << "--storage expects memory or etcd";
+    QTest::newRow("bad endpoint") << QStringList{"serve", "--etcd-endpoints", "127.0.0.1:2379"} << "http:// or https://";
+    QTest::newRow("no endpoint") << QStringList{"serve", "--etcd-endpoints", ","} << "at least one URL";
+    QTest::newRow("bad prefix") << QStringList{"serve", "--etcd-prefix", "registry"} << "such as /registry";
     QTest::newRow("empty separate") << QStringList{"serve", "--separate-storage", ","} << "needs group resources";
     QTest::newRow("scenario alone") << QStringList{"scenario"} << "needs 'list' or 'run NAME'";
     QTest::newRow("scenario verb") << QStringList{"scenario", "play"} << "unknown scenario command 'play'";
@@ -134,7 +152,8 @@ void TestCommandLine::testHelpMentionsEveryFlag()
                              "--strategy", "--objects", "--operations", "--think", "--json", "retry-default",
                              "blind-put", "lease", "json-patch-test", "merge-patch-rv", "bulk-watch", "--token",
                              "--certificate-authority", "--insecure-skip-tls-verify", "--watch", "labelSelector",
-                             "--separate-storage", "--watch-backlog"})
+                             "--separate-storage", "--watch-backlog", "--storage", "--etcd-endpoints",
+                             "--etcd-prefix"})
         QVERIFY2(usage.contains(QLatin1String(word)), word);
 }
 
@@ -149,6 +168,9 @@ void TestCommandLine::testHelpPrintsTheDefaultsInUse()
     QVERIFY(usage.contains(QStringLiteral("(default %1)").arg(defaults.watchHistory)));
     QVERIFY(usage.contains(QStringLiteral("(default 8Mi)")));
     QVERIFY(usage.contains(QStringLiteral("(default 1s)")));
+    QVERIFY(usage.contains(QStringLiteral("(default memory)")));
+    QVERIFY(usage.contains(QStringLiteral("(default %1)").arg(defaults.etcdEndpoints.join(u','))));
+    QVERIFY(usage.contains(QStringLiteral("(default %1)").arg(defaults.etcdPrefix)));
     QVERIFY(usage.contains(QStringLiteral("(default %1 in the window; 0 for `serve`").arg(defaults.LAB_JOURNAL_SIZE)));
     const rvscope::app::ClientOptions client;
     QVERIFY(usage.contains(QStringLiteral("(default %1)").arg(client.server)));

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <coroutine>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <QtCore/QObject>
+#include <qcoro/qcorotask.h>
+
+#include "storage/StorageTypes.h"
+#include "storage/etcd/EtcdClient.h"
+#include "storage/etcd/EtcdStorage.h"
+
+namespace rvscope::storage {
+
+// EtcdStorage's state, shared with suspended coroutines (which may outlive the storage
+// object) and reached by watch handles and the feed's callbacks through weak pointers.
+// Core thread only; no locks.
+//
+// The feed: one etcd watch on [prefix/, prefix0) with prev_kv, from the revision etcd had
+// when the storage started. Its events go into `history` (bounded by historyLimit) and from
+// there to every storage watcher, exactly as MemoryState delivers its commits: in revision
+// order, sinks may write, events caused by a sink are delivered after the current one.
+class EtcdState final : public std::enable_shared_from_this<EtcdState> {
+public:
+    struct Watcher {
+        std::string prefix;
+        WatchSink sink;
+        std::uint64_t nextEvent = 0; // absolute history index of the next event to consider
+        Revision skipUpTo = 0;       // events at or below this revision were already covered
+        bool active = true;
+    };
+
+    explicit EtcdState(EtcdStorage::Options options);
+    ~EtcdState();
+
+    // The storage's "/registry..." keys to etcd keys under `prefix`, and back.
+    std::string toEtcd(const std::string &key) const;
+    std::string fromEtcd(const std::string &etcdKey) const;
+    // The end of the etcd range of every key starting with `etcdPrefix`.
+    static std::string rangeEnd(std::string etcdPrefix);
+
+    // ---- the feed (EtcdStorageWatch.cpp)
+    void startFeed();
+    void shutdown();
+    // Suspends until the feed holds every event up to `revision` (a write of ours), or the
+    // feed is down for longer than feedWaitTimeout, or the storage shut down.
+    struct RevisionAwaiter {
+        std::shared_ptr<EtcdState> state;
+        Revision revision;
+        bool await_ready() const { return state->reached(revision); }
+        void await_suspend(std::coroutine_handle<> handle) { state->addWaiter(revision, handle); }
+        void await_resume() const noexcept {}
+    };
+    // revision -1: until the feed's first watch was created or failed.
+    RevisionAwaiter waitFor(Revision revision) { return RevisionAwaiter{shared_from_this(), revision}; }
+    bool reached(Revision revision) const;
+
+    std::shared_ptr<Watcher> addWatcher(std::string prefix, WatchSink sink, Revision after);
+    void cancelWatcher(const std::shared_ptr<Watcher> &watcher);
+    void pump();
+    // Bounds the history (historyLimit) and drops what etcd compacted.
+    void trimHistory();
+    // Local history older than `revision` is gone (etcd compacted there).
+    void forgetBefore(Revision revision);
+    // Extends history back to the events after `from` (older than the feed), read from etcd.
+    // An error when etcd compacted them or did not answer.
+    QCoro::Task<std::optional<model::Status>> backfill(Revision from);
+
+    etcd::EtcdClient client;
+    const std::string prefix; // no trailing '/'
+    const std::chrono::milliseconds feedWaitTimeout;
+
+    bool feedCreated = false; // the feed's etcd watch exists (it was created at least once)
+    std::optional<model::Status> feedError; // why the first creation failed, if it did
+    Revision feedRevision = 0; // every event under the prefix up to here is in history
+    Revision compacted = 0;    // the newest compaction this storage made or learned of
+    // Changes from this revision on are all in history (watchable from oldestRetained - 1).
+    Revision oldestRetained = 0;
+    std::deque<WatchEvent> history;
+    // Absolute index of history.front(); starts high so that a backfill can prepend.
+    std::uint64_t historyBase = std::uint64_t(1) << 40;
+    std::size_t historyLimit;
+    bool historyTrimmed = false; // the history bound dropped events (a backfill would too)
+    std::vector<std::shared_ptr<Watcher>> watchers;
+    bool pumping = false;
+    bool closed = false;
+
+private:
+    struct Waiter {
+        std::uint64_t id;
+        Revision revision;
+        std::coroutine_handle<> handle;
+    };
+    void addWaiter(Revision revision, std::coroutine_handle<> handle);
+    void releaseWaiters(bool all);
+    void openFeedStream(Revision startRevision);
+    void handleFeedResponse(std::uint64_t generation, etcd::pb::WatchResponse response);
+    void handleFeedClosed(std::uint64_t generation, const grpc::Status &status);
+    void failAllWatchers(const model::Status &status);
+    std::uint64_t firstEventAfter(Revision after) const;
+
+    std::vector<Waiter> m_waiters;
+    std::uint64_t m_nextWaiterId = 1;
+    std::shared_ptr<etcd::WatchStream> m_feed;
+    std::uint64_t m_feedGeneration = 0;
+    std::size_t m_feedFailures = 0; // closes since the feed last worked
+    std::size_t m_feedEndpoint = 0; // the member the feed's stream went to
+    std::unique_ptr<QObject> m_context; // timers' context object
+};
+
+// The object stored in `kv`, with metadata.resourceVersion set to `revision`.
+model::Result<ObjectPtr> decodeAt(const etcd::pb::KeyValue &kv, Revision revision);
+ObjectPtr restamp(const model::Object &object, Revision revision);
+
+} // namespace rvscope::storage

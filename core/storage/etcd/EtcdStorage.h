@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "storage/Storage.h"
+#include "storage/StorageLimits.h"
+
+namespace rvscope::storage {
+
+class EtcdState;
+
+// The storage contract on a real etcd v3 (one member or a cluster), over etcd's native gRPC
+// API, mapped the way kube-apiserver's etcd3 store maps it:
+// - every key lives under `prefix` (the storage's "/registry" is replaced by it, so the default
+//   prefix gives the apiserver's own layout and separate deployments can share one etcd);
+//   values are the objects' JSON without metadata.resourceVersion;
+// - resourceVersion = the key's mod_revision; a list's revision = the response header's;
+// - create = Txn(If mod_revision(key) == 0 Then Put); guaranteedUpdate and remove =
+//   Txn(If mod_revision(key) == r Then Put/Delete Else Get), the Else branch being the next
+//   attempt's current object; a Txn whose outcome is unknown is re-read and compared;
+// - watch = one etcd watch on the whole prefix (with prev_kv) feeding a bounded in-memory
+//   history, from which every storage watch is served in revision order (like the apiserver's
+//   watch cache); a watch from before the feed started is first filled in from etcd's own
+//   history (within the history bound; past it, 410 as from the watch cache); compaction =
+//   etcd compaction, and compacted revisions are 410 Expired.
+//
+// A write completes only once the watch feed has received its revision, so this instance's
+// own watchers have the event before the writer's reply (as with MemoryStorage). Writes of
+// other instances on the same prefix arrive by the feed, in revision order.
+//
+// Nothing blocks the calling thread: results come back from gRPC's threads as queued events
+// (see EtcdClient). Create and call on the core thread only. Pending coroutines and watch
+// handles may outlive the object.
+class EtcdStorage final : public Storage {
+public:
+    struct Options {
+        Options() = default;
+        std::vector<std::string> endpoints; // "http://127.0.0.1:2379", ...
+        std::string prefix = "/registry";
+        // Change events kept in memory for watch and resume (`serve --watch-history`).
+        std::size_t historyLimit = DEFAULT_WATCH_HISTORY;
+        std::chrono::milliseconds requestTimeout{10000};
+        // How long a write waits for its own event before it answers anyway (feed down).
+        std::chrono::milliseconds feedWaitTimeout{5000};
+    };
+
+    explicit EtcdStorage(Options options);
+    ~EtcdStorage() override;
+    EtcdStorage(const EtcdStorage &) = delete;
+    EtcdStorage &operator=(const EtcdStorage &) = delete;
+
+    // Waits until the watch feed is established (etcd answered). An error when no endpoint
+    // answers within the request timeout.
+    QCoro::Task<model::Result<Revision>> ready();
+
+    QCoro::Task<model::Result<ObjectPtr>> get(std::string key) override;
+    QCoro::Task<model::Result<ObjectPtr>> create(std::string key, model::Object object) override;
+    QCoro::Task<model::Result<RemoveResult>> remove(std::string key, Preconditions preconditions,
+                                                    ValidateDeletion validate = {}) override;
+    QCoro::Task<model::Result<ListResult>> list(std::string prefix, ListOptions options) override;
+    QCoro::Task<model::Result<WatchHandle>> watch(std::string prefix, Revision fromRevision,
+                                                  WatchSink sink) override;
+    QCoro::Task<model::Result<UpdateResult>> guaranteedUpdate(std::string key, Preconditions preconditions,
+                                                              TryUpdate tryUpdate, ObjectPtr suggestion = {},
+                                                              bool ignoreNotFound = false) override;
+    QCoro::Task<model::Result<Revision>> compact(Revision revision) override;
+    QCoro::Task<model::Result<Revision>> currentRevision() override;
+
+    // The newest revision the watch feed has seen (for stats; currentRevision() asks etcd).
+    Revision feedRevision() const;
+    // The oldest revision a watch may start from right now (served from memory).
+    Revision oldestWatchableRevision() const;
+    const std::string &prefix() const;
+    std::vector<std::string> endpoints() const;
+
+private:
+    std::shared_ptr<EtcdState> m_state;
+};
+
+} // namespace rvscope::storage

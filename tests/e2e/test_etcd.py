@@ -1,0 +1,181 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: MIT
+"""`rvscope serve --storage etcd`: kubectl against two rvscope instances on one real etcd
+(started here on free loopback ports). What one instance writes the other serves, with the
+same resourceVersions; a replace carrying a stale resourceVersion is 409 on either; a watch
+on one sees the other's writes; a restarted instance finds everything again."""
+import json
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+import unittest
+import urllib.request
+
+from rvscope_server import LineReader, RvscopeServer, kubectl
+
+BINARY = os.environ["RVSCOPE_BINARY"]
+ETCD = shutil.which("etcd")
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Etcd:
+    """A single-member etcd in a temporary directory, on free loopback ports."""
+
+    def __init__(self):
+        self.dir = tempfile.mkdtemp(prefix="rvscope-etcd-")
+        client, peer = free_port(), free_port()
+        self.url = f"http://127.0.0.1:{client}"
+        peer_url = f"http://127.0.0.1:{peer}"
+        self.log = open(os.path.join(self.dir, "etcd.log"), "w")
+        self.process = subprocess.Popen(
+            [ETCD, "--name", "e2e", "--data-dir", os.path.join(self.dir, "data"),
+             "--listen-client-urls", self.url, "--advertise-client-urls", self.url,
+             "--listen-peer-urls", peer_url, "--initial-advertise-peer-urls", peer_url,
+             "--initial-cluster", f"e2e={peer_url}", "--log-level", "error", "--unsafe-no-fsync"],
+            stdout=self.log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                with urllib.request.urlopen(self.url + "/health", timeout=1) as answer:
+                    if b"true" in answer.read():
+                        return
+            except OSError:
+                pass
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                self.stop()
+                raise RuntimeError("etcd did not start")
+            time.sleep(0.05)  # etcd is another process: nothing to wait on but its answer
+
+    def stop(self):
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        self.log.close()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+CONFIGMAP = """apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: settings
+  namespace: default
+  resourceVersion: "{rv}"
+data:
+  mode: {mode}
+"""
+
+
+@unittest.skipUnless(ETCD, "etcd is not installed (Debian etcd-server)")
+class EtcdEndToEnd(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.etcd = Etcd()
+        cls.count = 0
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.etcd.stop()
+
+    def setUp(self):
+        EtcdEndToEnd.count += 1
+        self.prefix = f"/e2e-{os.getpid()}-{EtcdEndToEnd.count}"
+        self.servers = []
+        self.files = []
+
+    def tearDown(self):
+        for server in self.servers:
+            self.assertEqual(server.stop(), 0)
+        for path in self.files:
+            os.unlink(path)
+
+    def start(self):
+        server = RvscopeServer(BINARY, "--storage", "etcd", "--etcd-endpoints", self.etcd.url,
+                               "--etcd-prefix", self.prefix)
+        self.servers.append(server)
+        return server
+
+    def write(self, text):
+        handle = tempfile.NamedTemporaryFile("w", suffix=".yaml", delete=False)
+        handle.write(text)
+        handle.close()
+        self.files.append(handle.name)
+        return handle.name
+
+    def get_json(self, server, *args):
+        return json.loads(kubectl(server, "get", *args, "-o", "json").stdout)
+
+    def test_two_instances_serve_one_state(self):
+        a, b = self.start(), self.start()
+        kubectl(a, "create", "configmap", "settings", "--from-literal=mode=fast")
+        from_a = self.get_json(a, "configmap", "settings")
+        from_b = self.get_json(b, "configmap", "settings")
+        self.assertEqual(from_b["data"], {"mode": "fast"})
+        self.assertEqual(from_b["metadata"]["resourceVersion"], from_a["metadata"]["resourceVersion"])
+        self.assertEqual(from_b["metadata"]["uid"], from_a["metadata"]["uid"])
+        names = [item["metadata"]["name"] for item in self.get_json(b, "namespaces")["items"]]
+        self.assertEqual(names, ["default", "kube-node-lease", "kube-public", "kube-system"])
+
+    def test_stale_replace_conflicts_across_instances(self):
+        a, b = self.start(), self.start()
+        kubectl(a, "create", "configmap", "settings", "--from-literal=mode=fast")
+        read_from_b = self.get_json(b, "configmap", "settings")["metadata"]["resourceVersion"]
+        # A replace on A carrying the resourceVersion read from B: nobody wrote since, it wins.
+        kubectl(a, "replace", "-f", self.write(CONFIGMAP.format(rv=read_from_b, mode="safe")))
+        # B still holds the old resourceVersion: its replace must conflict, not overwrite.
+        stale = kubectl(b, "replace", "-f", self.write(CONFIGMAP.format(rv=read_from_b, mode="lost")), check=False)
+        self.assertNotEqual(stale.returncode, 0)
+        self.assertIn("Conflict", stale.stderr)
+        self.assertIn("the object has been modified; please apply your changes to the latest version", stale.stderr)
+        self.assertEqual(self.get_json(b, "configmap", "settings")["data"], {"mode": "safe"})
+
+    def test_watch_on_one_instance_sees_the_others_writes(self):
+        a, b = self.start(), self.start()
+        watcher = subprocess.Popen(["kubectl", f"--server={b.url}", "get", "configmaps", "--watch",
+                                    "--output-watch-events", "-o", "jsonpath={.type} {.object.metadata.name}{\"\\n\"}"],
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        try:
+            lines = LineReader(watcher)
+            kubectl(a, "create", "configmap", "first")
+            kubectl(a, "create", "configmap", "second")
+            kubectl(a, "delete", "configmap", "first")
+            seen = lines.until("DELETED")
+            events = [line.split() for line in seen if line.strip()]
+            self.assertEqual(events, [["ADDED", "first"], ["ADDED", "second"], ["DELETED", "first"]])
+        finally:
+            watcher.terminate()
+            watcher.wait(timeout=10)
+            watcher.stdout.close()
+            watcher.stderr.close()
+
+    def test_a_restarted_instance_finds_everything(self):
+        a = self.start()
+        kubectl(a, "create", "configmap", "settings", "--from-literal=mode=fast")
+        before = self.get_json(a, "configmap", "settings")
+        self.assertEqual(a.stop(), 0)
+        self.servers.remove(a)
+        again = self.start()
+        after = self.get_json(again, "configmap", "settings")
+        self.assertEqual(after["metadata"]["resourceVersion"], before["metadata"]["resourceVersion"])
+        self.assertEqual(after["data"], {"mode": "fast"})
+
+    def test_unreachable_etcd_refuses_to_serve(self):
+        process = subprocess.run([BINARY, "serve", "--listen", "127.0.0.1:0", "--storage", "etcd",
+                                  "--etcd-endpoints", f"http://127.0.0.1:{free_port()}"],
+                                 capture_output=True, text=True, timeout=60)
+        self.assertEqual(process.returncode, 1)
+        self.assertIn("etcd is unavailable", process.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()
