@@ -55,7 +55,7 @@ bool ServerProcess::waitUntilAnswering(const std::string &request, int timeoutMs
     return false;
 }
 
-bool ServerProcess::startRvscope(const QString &binary, bool durable)
+bool ServerProcess::startRvscope(const QString &binary, bool durable, const QStringList &extra)
 {
     QElapsedTimer sinceStart;
     sinceStart.start();
@@ -66,6 +66,7 @@ bool ServerProcess::startRvscope(const QString &binary, bool durable)
         m_directory = std::make_unique<QTemporaryDir>();
         arguments << QStringLiteral("--data-dir") << m_directory->filePath(QStringLiteral("data"));
     }
+    arguments << extra;
     m_process->start(binary, arguments);
     if (!m_process->waitForStarted(5000)) {
         m_error = QStringLiteral("cannot start ") + binary;

@@ -22,7 +22,8 @@ public:
     // `rvscope serve --listen 127.0.0.1:0`; the port is read from its "listening on" line.
     // `durable`: with --data-dir in a fresh temporary directory (every write fdatasync'd
     // before it is acknowledged, like etcd with fsync).
-    bool startRvscope(const QString &binary, bool durable = false);
+    // `extra`: more serve options (such as --storage etcd ...).
+    bool startRvscope(const QString &binary, bool durable = false, const QStringList &extra = {});
     // etcd with a fresh data dir in a temporary directory, client and peer URLs on free
     // 127.0.0.1 ports; `fsync` false adds --unsafe-no-fsync.
     bool startEtcd(const QString &binary, bool fsync);

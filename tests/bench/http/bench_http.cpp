@@ -23,6 +23,7 @@
 #include <QtCore/QFileInfo>
 #include <QtCore/QStandardPaths>
 
+#include "EtcdGrpcLoad.h"
 #include "HttpConnection.h"
 #include "LoadGenerator.h"
 #include "ServerProcess.h"
@@ -93,12 +94,23 @@ class Bench final {
 public:
     explicit Bench(const Options &options) : m_options(options) {}
 
+    using Runner = std::function<LoadResult(int clients, double seconds)>;
+
+    // An HTTP workload: `clients` keep-alive connections running `makeScript`'s scripts.
     void add(const std::string &id, const char *server, const std::string &workload, int port, int clients,
              std::function<std::unique_ptr<ClientScript>(int)> makeScript)
     {
+        addRunner(id, server, workload, clients, [port, makeScript](int n, double seconds) {
+            return runLoad(port, n, seconds, makeScript);
+        });
+    }
+
+    // Any closed-loop workload (etcd's native gRPC clients).
+    void addRunner(const std::string &id, const char *server, const std::string &workload, int clients, Runner run)
+    {
         if (!m_options.filter.empty() && id.find(m_options.filter) == std::string::npos)
             return;
-        m_workloads.push_back({id, server, workload, port, m_options.smoke ? 2 : clients, std::move(makeScript)});
+        m_workloads.push_back({id, server, workload, m_options.smoke ? 2 : clients, std::move(run)});
     }
 
     void runAll()
@@ -110,8 +122,8 @@ public:
             std::fprintf(stderr, "round %d/%d\n", round + 1, m_options.rounds);
             for (const Workload &workload : m_workloads) {
                 if (!m_options.smoke) // unmeasured warm-up: connections, caches, compaction
-                    runLoad(workload.port, workload.clients, std::min(0.5, m_options.seconds / 5), workload.makeScript);
-                rounds[workload.id].push_back(runLoad(workload.port, workload.clients, m_options.seconds, workload.makeScript));
+                    workload.run(workload.clients, std::min(0.5, m_options.seconds / 5));
+                rounds[workload.id].push_back(workload.run(workload.clients, m_options.seconds));
             }
         }
         std::printf("%-18s %-34s %7s %10s %10s %8s %8s %8s %16s\n", "server", "workload", "clients", "ok ops/s",
@@ -142,7 +154,7 @@ public:
         return found == m_results.end() || !found->second.error.empty() ? nullptr : &found->second;
     }
 
-    // One ratio line: ours/baseline against a minimum.
+    // One ratio line: ours/baseline against a minimum (0: no goal, for comparison only).
     void ratio(const std::string &name, const std::string &oursId, const std::string &baselineId, double goal) const
     {
         const LoadResult *ours = result(oursId);
@@ -154,7 +166,10 @@ public:
         }
         const double value = baseline->opsPerSecond() > 0 ? ours->opsPerSecond() / baseline->opsPerSecond() : 0;
         char verdict[32];
-        std::snprintf(verdict, sizeof verdict, ">=%.2f %s", goal, value >= goal ? "ok" : "MISS");
+        if (goal > 0)
+            std::snprintf(verdict, sizeof verdict, ">=%.2f %s", goal, value >= goal ? "ok" : "MISS");
+        else
+            std::snprintf(verdict, sizeof verdict, "-"); // for comparison only
         std::printf("%-58s %12.0f %12.0f %8.2f %12s\n", name.c_str(), ours->opsPerSecond(), baseline->opsPerSecond(),
                     value, verdict);
     }
@@ -176,9 +191,8 @@ private:
         std::string id;
         const char *server;
         std::string name;
-        int port;
         int clients;
-        std::function<std::unique_ptr<ClientScript>(int)> makeScript;
+        Runner run;
     };
 
     const Options &m_options;
@@ -245,6 +259,48 @@ bool addEtcd(Bench &bench, const Options &options, ServerProcess &etcd, bool fsy
                   [](int client) { return makeEtcdCasScript(etcdKey("hot"), client); });
     bench.add(tag + "/distinct/" + std::to_string(DISTINCT_CLIENTS), server, "range + txn CAS, key per client", port,
               DISTINCT_CLIENTS, [](int client) { return makeEtcdCasScript(etcdKey(distinctName(client)), client); });
+    // The same loops over etcd's native gRPC API: etcd at its strongest, the goals' baseline.
+    const char *native = fsync ? "etcd gRPC fsync" : "etcd gRPC no-fsync";
+    const std::string nativeTag = fsync ? "etcd-grpc-fsync" : "etcd-grpc-nofsync";
+    for (int clients : CLIENT_COUNTS)
+        bench.addRunner(nativeTag + "/hot/" + std::to_string(clients), native, "Range + Txn CAS, hot key", clients,
+                        [port](int n, double seconds) {
+                            return runEtcdGrpcCas(port, n, seconds, [](int) { return etcdKey("hot"); });
+                        });
+    bench.addRunner(nativeTag + "/distinct/" + std::to_string(DISTINCT_CLIENTS), native, "Range + Txn CAS, key per client",
+                    DISTINCT_CLIENTS, [port](int n, double seconds) {
+                        return runEtcdGrpcCas(port, n, seconds,
+                                              [](int client) { return etcdKey(distinctName(client)); });
+                    });
+    return true;
+}
+
+// rvscope serving from the etcd on `etcdPort` (--storage etcd), with the ConfigMaps created;
+// its workloads are registered. False (printed) when it cannot run.
+bool addRvscopeOnEtcd(Bench &bench, const Options &options, ServerProcess &server, int etcdPort)
+{
+    const QStringList storage{QStringLiteral("--storage"), QStringLiteral("etcd"), QStringLiteral("--etcd-endpoints"),
+                              QStringLiteral("http://127.0.0.1:%1").arg(etcdPort), QStringLiteral("--etcd-prefix"),
+                              QStringLiteral("/bench-rvscope")};
+    if (!server.startRvscope(options.rvscope, false, storage)) {
+        std::printf("%-18s skipped: %s\n", "rvscope on etcd", qPrintable(server.error()));
+        return false;
+    }
+    const int port = server.port();
+    bool created = request(port, makeRequest("POST", CONFIGMAPS, configMapJson("hot"))) == 201
+        && request(port, makeRequest("POST", CONFIGMAPS, configMapJson("watch-target"))) == 201;
+    for (int client = 0; client < DISTINCT_CLIENTS; ++client)
+        created = request(port, makeRequest("POST", CONFIGMAPS, configMapJson(distinctName(client)))) == 201 && created;
+    if (!created) {
+        std::printf("%-18s skipped: cannot create the ConfigMaps\n", "rvscope on etcd");
+        return false;
+    }
+    for (int clients : CLIENT_COUNTS)
+        bench.add("rvscope-etcd/hot/" + std::to_string(clients), "rvscope on etcd", "GET + PUT, hot configmap", port,
+                  clients, [](int client) { return makeConfigMapUpdateScript("hot", client); });
+    bench.add("rvscope-etcd/distinct/" + std::to_string(DISTINCT_CLIENTS), "rvscope on etcd",
+              "GET + PUT, configmap per client", port, DISTINCT_CLIENTS,
+              [](int client) { return makeConfigMapUpdateScript(distinctName(client), client); });
     return true;
 }
 
@@ -337,6 +393,9 @@ int main(int argc, char **argv)
     }
     // For scale beside the ready-line goal: how long etcd (fsync) takes to answer /health.
     const double etcdReadyMs = etcdFsyncUp ? etcdFsync.readyMs() : 0;
+    // rvscope serving from that etcd (the storage a cluster of rvscope instances shares).
+    ServerProcess rvscopeOnEtcd;
+    const bool rvscopeOnEtcdUp = etcdFsyncUp && addRvscopeOnEtcd(bench, options, rvscopeOnEtcd, etcdFsync.port());
 
     bench.runAll();
 
@@ -353,16 +412,26 @@ int main(int argc, char **argv)
             WatchServer kind;
             int port;
             std::string name;
+            bool grpc = false; // etcd's native Watch API, not the gateway
         };
         std::vector<Target> targets;
         const std::string w = std::to_string(watchers);
         targets.push_back({"rvscope/watch/" + w, "rvscope", WatchServer::Rvscope, port, "watch-target"});
-        if (etcdFsyncUp)
+        if (rvscopeOnEtcdUp)
+            targets.push_back({"rvscope-etcd/watch/" + w, "rvscope on etcd", WatchServer::Rvscope,
+                               rvscopeOnEtcd.port(), "watch-target"});
+        if (etcdFsyncUp) {
+            targets.push_back({"etcd-grpc-fsync/watch/" + w, "etcd gRPC fsync", WatchServer::Etcd, etcdFsync.port(),
+                               etcdKey("watch-target"), true});
             targets.push_back({"etcd-fsync/watch/" + w, "etcd fsync", WatchServer::Etcd, etcdFsync.port(),
                                etcdKey("watch-target")});
-        if (etcdNoFsyncUp)
+        }
+        if (etcdNoFsyncUp) {
+            targets.push_back({"etcd-grpc-nofsync/watch/" + w, "etcd gRPC no-fsync", WatchServer::Etcd,
+                               etcdNoFsync.port(), etcdKey("watch-target"), true});
             targets.push_back({"etcd-nofsync/watch/" + w, "etcd no-fsync", WatchServer::Etcd, etcdNoFsync.port(),
                                etcdKey("watch-target")});
+        }
         std::printf("\nwatch fan-out: %d watchers, %d closed-loop writer(s) (<= %d writes not yet at every watcher), "
                     "%.1f s window, one run per server; latency = write sent -> last watcher got its event\n",
                     watchers, watchOptions.writers, watchOptions.maxUndelivered, watchOptions.seconds);
@@ -372,8 +441,11 @@ int main(int argc, char **argv)
             if (!selected(options, target.id))
                 continue;
             std::fprintf(stderr, "watch fan-out: %s\n", target.id.c_str());
-            const WatchResult result = runWatchFanout(target.kind, target.port, target.name, watchOptions);
+            const WatchResult result = target.grpc
+                ? runEtcdGrpcWatchFanout(target.port, target.name, watchOptions)
+                : runWatchFanout(target.kind, target.port, target.name, watchOptions);
             const char *workload = target.kind == WatchServer::Rvscope ? "watch configmaps, PATCH one"
+                : target.grpc                                          ? "Watch one key, Put it"
                                                                        : "/v3/watch one key, kv/put it";
             if (!result.error.empty()) {
                 std::printf("%-18s %-34s %7d  error: %s\n", target.server, workload, watchers, result.error.c_str());
@@ -391,24 +463,40 @@ int main(int argc, char **argv)
         std::fflush(stdout);
     }
 
+    // The goals are set against etcd at its strongest: its native gRPC API, with fsync
+    // (issue 16). In memory rvscope must do 10x on the hot key, durable (--data-dir) 5x; 5x
+    // on distinct keys either way; rvscope on etcd at least half of etcd's own rate. The JSON
+    // gateway lines are for comparison with older figures.
+    const double hotGoal = options.durable ? 5 : 10;
     std::printf("\n%-58s %12s %12s %8s %12s\n", "goal (successful ops/s)", "rvscope", "baseline", "ratio", "goal");
     for (int clients : CLIENT_COUNTS) {
         const std::string n = std::to_string(clients);
-        bench.ratio("hot-key updates, " + n + " clients: rvscope / etcd fsync", "rvscope/hot/" + n,
-                    "etcd-fsync/hot/" + n, 10);
-        bench.ratio("hot-key updates, " + n + " clients: rvscope / etcd no-fsync", "rvscope/hot/" + n,
-                    "etcd-nofsync/hot/" + n, 5);
+        bench.ratio("hot-key updates, " + n + " clients: rvscope / etcd gRPC fsync", "rvscope/hot/" + n,
+                    "etcd-grpc-fsync/hot/" + n, hotGoal);
+        bench.ratio("hot-key updates, " + n + " clients: rvscope / etcd gRPC no-fsync", "rvscope/hot/" + n,
+                    "etcd-grpc-nofsync/hot/" + n, 0);
+        bench.ratio("hot-key updates, " + n + " clients: rvscope / etcd gateway fsync", "rvscope/hot/" + n,
+                    "etcd-fsync/hot/" + n, 0);
     }
     for (int clients : CLIENT_COUNTS) {
         const std::string n = std::to_string(clients);
         bench.ratio("GET, " + n + " clients: rvscope / nginx static", "rvscope/get/" + n, "static/get/" + n, 0.5);
     }
     const std::string d = std::to_string(DISTINCT_CLIENTS);
-    bench.ratio("distinct-key updates, " + d + " clients: rvscope / etcd fsync", "rvscope/distinct/" + d,
-                "etcd-fsync/distinct/" + d, 3);
-    bench.ratio("distinct-key updates, " + d + " clients: rvscope / etcd no-fsync", "rvscope/distinct/" + d,
-                "etcd-nofsync/distinct/" + d, 3);
+    bench.ratio("distinct-key updates, " + d + " clients: rvscope / etcd gRPC fsync", "rvscope/distinct/" + d,
+                "etcd-grpc-fsync/distinct/" + d, 5);
+    bench.ratio("distinct-key updates, " + d + " clients: rvscope / etcd gRPC no-fsync", "rvscope/distinct/" + d,
+                "etcd-grpc-nofsync/distinct/" + d, 0);
+    bench.ratio("distinct-key updates, " + d + " clients: rvscope / etcd gateway fsync", "rvscope/distinct/" + d,
+                "etcd-fsync/distinct/" + d, 0);
     bench.latencyGoal("distinct-key updates, " + d + " clients: rvscope p99", "rvscope/distinct/" + d, 10);
+    for (int clients : CLIENT_COUNTS) {
+        const std::string n = std::to_string(clients);
+        bench.ratio("hot-key updates, " + n + " clients: rvscope on etcd / etcd gRPC", "rvscope-etcd/hot/" + n,
+                    "etcd-grpc-fsync/hot/" + n, 0.5);
+    }
+    bench.ratio("distinct-key updates, " + d + " clients: rvscope on etcd / etcd gRPC", "rvscope-etcd/distinct/" + d,
+                "etcd-grpc-fsync/distinct/" + d, 0.5);
     char startupFigure[32];
     std::snprintf(startupFigure, sizeof startupFigure, "%.1fms", startupMedian);
     const std::string etcdFigure = etcdReadyMs > 0 ? std::to_string(int(etcdReadyMs + 0.5)) + "ms" : "-";
@@ -417,11 +505,20 @@ int main(int argc, char **argv)
                 startupMedian <= 50 ? "<=50ms ok" : "<=50ms MISS");
     if (watchSelected) {
         const std::string w = std::to_string(watchers);
-        for (const auto &[tag, label] : {std::pair<std::string, std::string>{"etcd-fsync", "etcd fsync"},
-                                         std::pair<std::string, std::string>{"etcd-nofsync", "etcd no-fsync"}}) {
-            const std::string name = "watch fan-out, " + w + " watchers: rvscope / " + label + " events/s";
-            const auto ours = watchResults.find("rvscope/watch/" + w);
-            const auto baseline = watchResults.find(tag + "/watch/" + w);
+        struct WatchGoal {
+            std::string ours, oursLabel, baseline, baselineLabel;
+            double goal; // 0: for comparison only
+        };
+        const std::vector<WatchGoal> goals = {
+            {"rvscope", "rvscope", "etcd-grpc-fsync", "etcd gRPC fsync", 5},
+            {"rvscope", "rvscope", "etcd-grpc-nofsync", "etcd gRPC no-fsync", 0},
+            {"rvscope", "rvscope", "etcd-fsync", "etcd gateway fsync", 0},
+            {"rvscope-etcd", "rvscope on etcd", "etcd-grpc-fsync", "etcd gRPC fsync", 1},
+        };
+        for (const WatchGoal &goal : goals) {
+            const std::string name = "watch fan-out, " + w + " watchers: " + goal.oursLabel + " / " + goal.baselineLabel;
+            const auto ours = watchResults.find(goal.ours + "/watch/" + w);
+            const auto baseline = watchResults.find(goal.baseline + "/watch/" + w);
             if (ours == watchResults.end() || baseline == watchResults.end()) {
                 std::printf("%-58s %12s %12s %8s %12s\n", name.c_str(), ours == watchResults.end() ? "n/a" : "",
                             baseline == watchResults.end() ? "n/a" : "", "-", "skipped");
@@ -432,11 +529,13 @@ int main(int argc, char **argv)
             const double value = baseRate > 0 ? oursRate / baseRate : 0;
             const bool p99ok = ours->second.p99Ms <= baseline->second.p99Ms;
             char verdict[32];
-            std::snprintf(verdict, sizeof verdict, ">=3.00 %s", value >= 3.0 && p99ok ? "ok" : "MISS");
-            std::printf("%-58s %12.0f %12.0f %8.2f %12s  (goal >= 3.00, at p99 no worse than etcd's: p99 %.2f vs "
-                        "%.2f ms)\n",
-                        name.c_str(), oursRate, baseRate, value, verdict, ours->second.p99Ms,
-                        baseline->second.p99Ms);
+            if (goal.goal > 0)
+                std::snprintf(verdict, sizeof verdict, ">=%.2f %s", goal.goal, value >= goal.goal && p99ok ? "ok" : "MISS");
+            else
+                std::snprintf(verdict, sizeof verdict, "-");
+            std::printf("%-58s %12.0f %12.0f %8.2f %12s  (events/s; p99 %.2f vs %.2f ms%s)\n", name.c_str(), oursRate,
+                        baseRate, value, verdict, ours->second.p99Ms, baseline->second.p99Ms,
+                        goal.goal > 0 ? ", goal at no worse p99" : "");
         }
     }
     return 0;
