@@ -190,6 +190,7 @@ void EtcdState::handleFeedResponse(std::uint64_t generation, etcd::pb::WatchResp
             failAllWatchers(errors::watchTooOld(feedRevision, response.compact_revision() - 1));
             historyBase += history.size();
             history.clear();
+            newestEvent.clear();
             feedCreated = false;
             feedRevision = 0;
             compacted = std::max(compacted, response.compact_revision());
@@ -210,8 +211,10 @@ void EtcdState::handleFeedResponse(std::uint64_t generation, etcd::pb::WatchResp
         if (revision < feedRevision
             || (revision == feedRevision && (history.empty() || history.back().revision != revision)))
             continue;
-        if (auto converted = toWatchEvent(event, fromEtcd(event.kv().key())))
+        if (auto converted = toWatchEvent(event, fromEtcd(event.kv().key()))) {
+            newestEvent[converted->key] = historyBase + history.size();
             history.push_back(std::move(*converted));
+        }
         feedRevision = std::max(feedRevision, revision);
     }
     pump();

@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include <QtCore/QObject>
@@ -68,6 +69,10 @@ public:
     void trimHistory();
     // Local history older than `revision` is gone (etcd compacted there).
     void forgetBefore(Revision revision);
+    // The key's newest state the feed has seen, while its event is in history (null: not
+    // known, or deleted). A suggestion for guaranteedUpdate, as the apiserver takes one from
+    // its watch cache: possibly stale, so the compare-and-swap decides.
+    ObjectPtr latestKnown(const std::string &key) const;
     // Extends history back to the events after `from` (older than the feed), read from etcd.
     // An error when etcd compacted them or did not answer.
     QCoro::Task<std::optional<model::Status>> backfill(Revision from);
@@ -87,6 +92,8 @@ public:
     std::uint64_t historyBase = std::uint64_t(1) << 40;
     std::size_t historyLimit;
     bool historyTrimmed = false; // the history bound dropped events (a backfill would too)
+    // key -> absolute history index of its newest event (keys with an event in history only).
+    std::unordered_map<std::string, std::uint64_t> newestEvent;
     std::vector<std::shared_ptr<Watcher>> watchers;
     bool pumping = false;
     bool closed = false;

@@ -341,6 +341,8 @@ QCoro::Task<model::Result<UpdateResult>> EtcdStorage::guaranteedUpdate(std::stri
 
     Origin origin;
     bool originIsCurrent = true;
+    if (!suggestion)
+        suggestion = state->latestKnown(key); // the feed's copy saves a read; the CAS checks it
     if (suggestion) {
         origin = {suggestion, model::parseResourceVersion(suggestion->resourceVersion()).value_or(-1)};
         originIsCurrent = false;

@@ -83,9 +83,21 @@ void EtcdState::trimHistory()
     while (history.size() > historyLimit || (!history.empty() && history.front().revision < compacted)) {
         historyTrimmed = historyTrimmed || history.size() > historyLimit;
         oldestRetained = std::max(oldestRetained, history.front().revision + 1);
+        if (auto newest = newestEvent.find(history.front().key);
+            newest != newestEvent.end() && newest->second == historyBase)
+            newestEvent.erase(newest);
         history.pop_front();
         ++historyBase;
     }
+}
+
+ObjectPtr EtcdState::latestKnown(const std::string &key) const
+{
+    auto newest = newestEvent.find(key);
+    if (newest == newestEvent.end() || newest->second < historyBase)
+        return nullptr;
+    const WatchEvent &event = history[newest->second - historyBase];
+    return event.type == WatchEventType::Deleted ? nullptr : event.object;
 }
 
 void EtcdState::forgetBefore(Revision revision)
