@@ -163,8 +163,8 @@ const OptionTable<EngineOptions> &serveOptions()
          }},
         {QStringLiteral("--storage"), QStringLiteral("memory|etcd"),
          QStringLiteral("Where the served objects live: memory (the embedded store; durable with --data-dir), or a "
-                        "real etcd v3 cluster (--etcd-endpoints), which several rvscope instances may share. "
-                        "`serve` only."),
+                        "real etcd v3 cluster (--etcd-endpoints), which several rvscope instances may share; the "
+                        "window then shows the other instances' writes, until a scenario runs (in memory)."),
          [](EngineOptions &o, const QString &value) {
              if (value == QStringLiteral("memory"))
                  o.storageKind = EngineOptions::StorageKind::Memory;
@@ -540,10 +540,10 @@ QString windowOptionsError(const ServeOptions &options)
 {
     // The lab's scenarios start from a fresh store (the first run opens one), which would
     // set the directory's objects aside as soon as the window opened.
+    // On etcd the window opens on the shared store instead (no first-run scenario), so that
+    // it shows what every instance writes; a scenario played later runs in memory.
     if (!options.dataDir.isEmpty())
         return QStringLiteral("--data-dir is for `rvscope serve`: the desktop lab's scenarios start from a fresh store");
-    if (options.storageKind == engine::EngineOptions::StorageKind::Etcd)
-        return QStringLiteral("--storage etcd is for `rvscope serve`: the desktop lab's scenarios start from a fresh store");
     return {};
 }
 

@@ -14,7 +14,10 @@ LabWindow::LabWindow(const ServeOptions &options)
     m_engine = std::make_unique<engine::Engine>(lab);
     // The embedded server starts with the window, so kubectl can connect right away.
     m_engine->startServer(lab.address, lab.port);
-    m_window = std::make_unique<ui::MainWindow>(*m_engine);
+    // On a shared etcd the window opens on it (other instances' writes arrive by watch); the
+    // first-run scenario would replace it with a fresh in-memory store.
+    const bool onEtcd = lab.storageKind == engine::EngineOptions::StorageKind::Etcd;
+    m_window = std::make_unique<ui::MainWindow>(*m_engine, nullptr, onEtcd ? QString() : QStringLiteral("lost-update"));
     m_window->show();
 }
 

@@ -11,6 +11,7 @@ class QMenu;
 
 namespace rvscope::engine {
 class Engine;
+struct EngineOptions;
 struct CoreStats;
 struct ServerState;
 }
@@ -36,6 +37,9 @@ public:
     // first run); empty loads nothing.
     explicit MainWindow(engine::Engine &engine, QWidget *parent = nullptr,
                         const QString &firstScenario = QStringLiteral("lost-update"));
+    // The status bar's "storage: ..." (which storage serves) and its per-resource tooltip.
+    static QString storageText(const engine::EngineOptions &options);
+    static QString storageDetails(const engine::EngineOptions &options);
     ~MainWindow() override;
 
     TimelineView *timeline() const { return m_timeline; }
@@ -78,6 +82,7 @@ private:
     QLabel *m_revisionLabel = nullptr;
     QLabel *m_rateLabel = nullptr;
     QLabel *m_serverLabel = nullptr;
+    QLabel *m_storageLabel = nullptr; // which storage serves (memory, etcd endpoints and prefix)
     // Operations and 409s in the current one-second window, for the status bar's rates.
     QElapsedTimer m_rateWindow;
     int m_windowOps = 0;

@@ -15,6 +15,7 @@ RemoteWriteFeed::RemoteWriteFeed(const Core &core, QObject *parent)
     : QObject(parent)
     , m_core(core)
 {
+    m_timer.setParent(this); // moves to the core thread with its owner
     m_timer.setInterval(GRACE_MS / 3);
     connect(&m_timer, &QTimer::timeout, this, &RemoteWriteFeed::resolve);
 }

@@ -13,9 +13,12 @@
 #include <QtWidgets/QTreeView>
 
 #include "CommandLine.h"
+#include "EtcdProcess.h"
+#include "RawHttp.h"
 #include "LabWindow.h"
 #include "MainWindow.h"
 #include "engine/Engine.h"
+#include "timeline/TimelineData.h"
 #include "timeline/TimelineView.h"
 
 using rvscope::app::Command;
@@ -32,6 +35,7 @@ private Q_SLOTS:
     void testFirstRunScenarioShowsTheLostUpdate();
     void testLaunchFillsTimelineAndTables();
     void testJournalOffIsSaidNotHidden();
+    void testOnEtcdAnotherInstancesWritesArriveRinged();
 
 private:
     static Command windowCommand(QStringList extra = {});
@@ -153,6 +157,69 @@ void TestLabWindow::testJournalOffIsSaidNotHidden()
     for (const QString &outcome : column(*tree->model(), 2))
         QCOMPARE(outcome, QStringLiteral("NO HISTORY"));
     QCOMPARE(lab.window().timeline()->data().operationCount(), 0);
+}
+
+// `rvscope --storage etcd` beside another instance (`rvscope serve`) on the same etcd: the
+// window opens on the shared store (no first-run scenario), says so in its status bar, and a
+// write made through the other instance arrives by watch as a ringed revision on its object
+// lane, while the window's own write is an ordinary one.
+void TestLabWindow::testOnEtcdAnotherInstancesWritesArriveRinged()
+{
+    if (rvscope::testing::EtcdProcess::binary().isEmpty())
+        QSKIP("no etcd binary (apt-get install etcd-server)");
+    rvscope::testing::EtcdProcess etcd;
+    QVERIFY2(etcd.start(), qPrintable(etcd.error()));
+    const QStringList storage{"--storage", "etcd", "--etcd-endpoints", QString::fromStdString(etcd.endpoint()),
+                              "--etcd-prefix", "/lab-remote"};
+    LabWindow lab(windowCommand(storage).serve);
+    QTRY_VERIFY(lab.engine().serverState().running);
+    const quint16 windowPort = lab.engine().serverState().port;
+    auto *label = lab.window().findChild<QLabel *>(QStringLiteral("storageLabel"));
+    QVERIFY(label);
+    QVERIFY2(label->text().contains(QStringLiteral("etcd ") + QString::fromStdString(etcd.endpoint())),
+             qPrintable(label->text()));
+    QVERIFY(lab.engine().scenarioState().name.isEmpty());
+
+    QProcess other;
+    other.start(QStringLiteral(RVSCOPE_BINARY), QStringList{"serve", "--listen", "127.0.0.1:0"} + storage);
+    QVERIFY(other.waitForStarted(5000));
+    QByteArray ready;
+    QTRY_VERIFY_WITH_TIMEOUT((ready += other.readAllStandardOutput()).contains('\n'), 15000);
+    const QRegularExpressionMatch match = QRegularExpression(QStringLiteral(":(\\d+)\\s*$")).match(QString::fromUtf8(ready));
+    QVERIFY2(match.hasMatch(), ready.constData());
+    const quint16 otherPort = quint16(match.captured(1).toUInt());
+
+    using rvscope::testing::exchange;
+    const auto created = exchange(otherPort, "POST", "/api/v1/namespaces/default/configmaps",
+                                  R"({"metadata":{"name":"from-b"},"data":{"k":"1"}})");
+    QCOMPARE(created.status, 201);
+    QCOMPARE(exchange(windowPort, "POST", "/api/v1/namespaces/default/configmaps", R"({"metadata":{"name":"from-a"}})")
+                 .status,
+             201);
+    const auto updated = exchange(otherPort, "PATCH", "/api/v1/namespaces/default/configmaps/from-b",
+                                  R"({"data":{"k":"2"}})", {}, "application/merge-patch+json");
+    QCOMPARE(updated.status, 200);
+
+    auto *timeline = lab.window().findChild<rvscope::ui::TimelineView *>();
+    QVERIFY(timeline);
+    const rvscope::ui::TimelineData &data = timeline->data();
+    QTRY_COMPARE_WITH_TIMEOUT(data.remoteCount(), 2, 10000);
+    bool localSeen = false;
+    for (int i = 0; i < data.operationCount(); ++i) {
+        const auto &op = data.operation(i);
+        const QString key = data.text(op.keyText);
+        if (op.remote)
+            QCOMPARE(key, QStringLiteral("configmaps/default/from-b"));
+        if (key == QStringLiteral("configmaps/default/from-a") && op.verb == rvscope::ui::TimelineVerb::Create) {
+            QVERIFY(!op.remote);
+            localSeen = true;
+        }
+    }
+    QVERIFY(localSeen);
+    timeline->renderToImage(timeline->viewport()->size());
+    QCOMPARE(timeline->visibleMarkerCount(rvscope::ui::MarkerKind::Remote), 2);
+    other.terminate();
+    QVERIFY(other.waitForFinished(5000));
 }
 
 QTEST_MAIN(TestLabWindow)

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include <QtCore/QObject>
@@ -73,6 +74,11 @@ public:
     // known, or deleted). A suggestion for guaranteedUpdate, as the apiserver takes one from
     // its watch cache: possibly stale, so the compare-and-swap decides.
     ObjectPtr latestKnown(const std::string &key) const;
+    // The revisions this instance's own writes committed (the newest LOCAL_COMMITS_KEPT), to
+    // tell other instances' writes apart in the feed (Storage::committedHere).
+    void noteLocalCommit(Revision revision);
+    bool committedLocally(Revision revision) const { return m_localCommits.contains(revision); }
+    static constexpr std::size_t LOCAL_COMMITS_KEPT = 100000;
     // Extends history back to the events after `from` (older than the feed), read from etcd.
     // An error when etcd compacted them or did not answer.
     QCoro::Task<std::optional<model::Status>> backfill(Revision from);
@@ -113,6 +119,8 @@ private:
     std::uint64_t firstEventAfter(Revision after) const;
 
     std::vector<Waiter> m_waiters;
+    std::unordered_set<Revision> m_localCommits;
+    std::deque<Revision> m_localCommitOrder;
     std::uint64_t m_nextWaiterId = 1;
     std::shared_ptr<etcd::WatchStream> m_feed;
     std::uint64_t m_feedGeneration = 0;

@@ -204,6 +204,7 @@ QCoro::Task<model::Result<ObjectPtr>> EtcdStorage::create(std::string key, model
     switch (outcome.kind) {
     case CasOutcome::Kind::Committed: {
         ObjectPtr stored = restamp(object, outcome.revision);
+        state->noteLocalCommit(outcome.revision);
         co_await state->waitFor(outcome.revision);
         co_return stored;
     }
@@ -258,6 +259,7 @@ QCoro::Task<model::Result<RemoveResult>> EtcdStorage::remove(std::string key, Pr
         }
         result.object = origin.object;
         result.revision = outcome.revision;
+        state->noteLocalCommit(outcome.revision);
         co_await state->waitFor(outcome.revision);
         co_return result;
     }
@@ -418,6 +420,7 @@ QCoro::Task<model::Result<UpdateResult>> EtcdStorage::guaranteedUpdate(std::stri
         }
         result.object = restamp(*next, outcome.revision);
         result.created = !origin.object;
+        state->noteLocalCommit(outcome.revision);
         co_await state->waitFor(outcome.revision);
         co_return result;
     }

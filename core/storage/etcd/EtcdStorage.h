@@ -71,6 +71,11 @@ public:
     QCoro::Task<model::Result<Revision>> compact(Revision revision) override;
     QCoro::Task<model::Result<Revision>> currentRevision() override;
 
+    // Other rvscope instances may write the same prefix: their commits arrive by the feed.
+    bool shared() const override { return true; }
+    // Whether one of this instance's writes committed `revision` (the newest 100,000 kept).
+    bool committedHere(Revision revision) const override;
+
     // The newest revision the watch feed has seen (for stats; currentRevision() asks etcd).
     Revision feedRevision() const;
     // The oldest revision a watch may start from right now (served from memory).

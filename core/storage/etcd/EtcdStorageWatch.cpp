@@ -100,6 +100,17 @@ ObjectPtr EtcdState::latestKnown(const std::string &key) const
     return event.type == WatchEventType::Deleted ? nullptr : event.object;
 }
 
+void EtcdState::noteLocalCommit(Revision revision)
+{
+    if (!m_localCommits.insert(revision).second)
+        return;
+    m_localCommitOrder.push_back(revision);
+    if (m_localCommitOrder.size() > LOCAL_COMMITS_KEPT) {
+        m_localCommits.erase(m_localCommitOrder.front());
+        m_localCommitOrder.pop_front();
+    }
+}
+
 void EtcdState::forgetBefore(Revision revision)
 {
     compacted = std::max(compacted, revision);
@@ -198,6 +209,11 @@ QCoro::Task<model::Result<WatchHandle>> EtcdStorage::watch(std::string watchPref
         else
             watcher->active = false;
     });
+}
+
+bool EtcdStorage::committedHere(Revision revision) const
+{
+    return m_state->committedLocally(revision);
 }
 
 Revision EtcdStorage::feedRevision() const
