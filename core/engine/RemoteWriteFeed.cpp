@@ -54,8 +54,17 @@ QCoro::Task<> RemoteWriteFeed::watchStorage(std::shared_ptr<storage::Storage> st
             self->m_timer.start();
     };
     auto watch = co_await storage->watch("/registry/", *revision, std::move(sink));
-    if (!self || generation != m_generation || !watch)
+    if (!self || generation != m_generation)
         co_return;
+    if (!watch) {
+        // The storage's own feed may not have caught up with the revision etcd reported
+        // (another instance was writing meanwhile: 504), or etcd is away: try again shortly.
+        QTimer::singleShot(RETRY_MS, this, [this, storage, generation] {
+            if (generation == m_generation)
+                watchStorage(storage, generation);
+        });
+        co_return;
+    }
     m_watches.push_back(std::move(watch).value());
 }
 

@@ -43,6 +43,7 @@ public:
     std::uint64_t remoteWrites() const { return m_remoteWrites; }
 
     static constexpr int GRACE_MS = 300;
+    static constexpr int RETRY_MS = 200; // a storage watch that could not open yet
 
 private:
     struct Arrived {

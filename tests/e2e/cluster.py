@@ -57,7 +57,8 @@ def main(argv):
             command = [binary] + ([] if graphical else ["serve"]) + [
                 "--listen", url[len("http://"):], "--storage", "etcd", "--etcd-endpoints", etcd.endpoints,
                 "--etcd-prefix", prefix, *extra]
-            process = subprocess.Popen(command, stdout=subprocess.DEVNULL)
+            # A session of its own: Ctrl-C reaches this script, which stops everything in order.
+            process = subprocess.Popen(command, stdout=subprocess.DEVNULL, start_new_session=True)
             instances.append((name, url, process))
         for _, url, process in instances:
             wait_ready(url, process)
@@ -75,7 +76,9 @@ def main(argv):
         print("try:        kubectl --context rvscope-a create configmap demo --from-literal=k=v &&"
               " kubectl --context rvscope-b get configmap demo -o yaml")
         print("Ctrl-C stops the instances and etcd.", flush=True)
-        signal.sigwait({signal.SIGINT, signal.SIGTERM}) if hasattr(signal, "sigwait") else signal.pause()
+        while all(process.poll() is None for _, _, process in instances):
+            time.sleep(0.5)
+        print("an instance exited; stopping the rest.")
     except KeyboardInterrupt:
         pass
     finally:
@@ -91,6 +94,11 @@ def main(argv):
         print("stopped.")
 
 
+def interrupted(signum, frame):
+    raise KeyboardInterrupt
+
+
 if __name__ == "__main__":
-    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    signal.signal(signal.SIGTERM, interrupted)
+    signal.signal(signal.SIGINT, interrupted)  # also when started in the background (SIGINT ignored)
     main(sys.argv)

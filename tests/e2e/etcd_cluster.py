@@ -37,7 +37,9 @@ class EtcdMember:
         if not self.fsync:
             args.append("--unsafe-no-fsync")
         self.log = open(os.path.join(os.path.dirname(self.data_dir), f"{self.name}.log"), "ab")
-        self.process = subprocess.Popen(args, stdout=self.log, stderr=subprocess.STDOUT)
+        # A session of its own: a Ctrl-C meant for the test or ./dev.sh cluster does not kill
+        # the member before its owner stops it.
+        self.process = subprocess.Popen(args, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True)
 
     def healthy(self):
         try:

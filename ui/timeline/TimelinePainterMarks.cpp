@@ -202,7 +202,7 @@ void TimelinePainter::paintLegend(const QRectF &gutter)
         {MarkerKind::LostUpdate, "lost update"},
     };
     if (m_data.remoteCount() > 0)
-        entries.emplace_back(MarkerKind::Remote, "written by another instance");
+        entries.emplace_back(MarkerKind::Remote, "another instance");
     if (m_overlay && m_overlay->active()) {
         entries.emplace_back(MarkerKind::WatchDelivery, "received by watcher");
         entries.emplace_back(MarkerKind::WatchFlagged, "dup, reorder, ERROR");
