@@ -7,62 +7,15 @@ on one sees the other's writes; a restarted instance finds everything again."""
 import json
 import os
 import shutil
-import socket
 import subprocess
 import tempfile
-import time
 import unittest
-import urllib.request
 
+from etcd_cluster import EtcdCluster, free_port
 from rvscope_server import LineReader, RvscopeServer, kubectl
 
 BINARY = os.environ["RVSCOPE_BINARY"]
 ETCD = shutil.which("etcd")
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Etcd:
-    """A single-member etcd in a temporary directory, on free loopback ports."""
-
-    def __init__(self):
-        self.dir = tempfile.mkdtemp(prefix="rvscope-etcd-")
-        client, peer = free_port(), free_port()
-        self.url = f"http://127.0.0.1:{client}"
-        peer_url = f"http://127.0.0.1:{peer}"
-        self.log = open(os.path.join(self.dir, "etcd.log"), "w")
-        self.process = subprocess.Popen(
-            [ETCD, "--name", "e2e", "--data-dir", os.path.join(self.dir, "data"),
-             "--listen-client-urls", self.url, "--advertise-client-urls", self.url,
-             "--listen-peer-urls", peer_url, "--initial-advertise-peer-urls", peer_url,
-             "--initial-cluster", f"e2e={peer_url}", "--log-level", "error", "--unsafe-no-fsync"],
-            stdout=self.log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                with urllib.request.urlopen(self.url + "/health", timeout=1) as answer:
-                    if b"true" in answer.read():
-                        return
-            except OSError:
-                pass
-            if self.process.poll() is not None or time.monotonic() > deadline:
-                self.stop()
-                raise RuntimeError("etcd did not start")
-            time.sleep(0.05)  # etcd is another process: nothing to wait on but its answer
-
-    def stop(self):
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-        self.log.close()
-        shutil.rmtree(self.dir, ignore_errors=True)
 
 
 CONFIGMAP = """apiVersion: v1
@@ -80,7 +33,7 @@ data:
 class EtcdEndToEnd(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.etcd = Etcd()
+        cls.etcd = EtcdCluster(1)
         cls.count = 0
 
     @classmethod
@@ -100,7 +53,7 @@ class EtcdEndToEnd(unittest.TestCase):
             os.unlink(path)
 
     def start(self):
-        server = RvscopeServer(BINARY, "--storage", "etcd", "--etcd-endpoints", self.etcd.url,
+        server = RvscopeServer(BINARY, "--storage", "etcd", "--etcd-endpoints", self.etcd.endpoints,
                                "--etcd-prefix", self.prefix)
         self.servers.append(server)
         return server
