@@ -19,6 +19,7 @@
 #include "scenario/ExplanationPanel.h"
 #include "scenario/ScenarioControls.h"
 #include "serverpanel/ServerPanel.h"
+#include "serverpanel/StorageDescription.h"
 #include "streams/StreamsPanel.h"
 #include "timeline/TimelineView.h"
 #include "verdicts/VerdictsPanel.h"
@@ -130,9 +131,10 @@ MainWindow::MainWindow(engine::Engine &engine, QWidget *parent, const QString &f
     statusBar()->addPermanentWidget(m_storageLabel);
     // A scenario (or a reset) runs on a fresh in-memory store, whatever served before.
     connect(&m_engine, &engine::Engine::historyReset, this, [this] {
-        m_storageLabel->setText(tr("storage: fresh in-memory store (scenario)"));
-        m_storageLabel->setToolTip(tr("Scenarios run on a fresh in-memory store; restart rvscope to serve from %1 again.")
-                                       .arg(storageText(m_engine.options()).mid(9)));
+        m_storageLabel->setText(scenarioStorageText());
+        m_storageLabel->setToolTip(tr("Scenarios run on a fresh in-memory store; restart rvscope to serve from %1 "
+                                      "again.")
+                                       .arg(storageText(m_engine.options())));
     });
     statusBar()->addPermanentWidget(m_serverLabel);
     connect(&m_engine, &engine::Engine::serverStateChanged, this, &MainWindow::handleServerState);
@@ -159,24 +161,6 @@ MainWindow::MainWindow(engine::Engine &engine, QWidget *parent, const QString &f
 
 MainWindow::~MainWindow() = default;
 
-QString MainWindow::storageText(const engine::EngineOptions &options)
-{
-    if (options.storageKind == engine::EngineOptions::StorageKind::Etcd)
-        return tr("storage: etcd %1 %2").arg(options.etcdEndpoints.join(QLatin1Char(',')), options.etcdPrefix);
-    return tr("storage: memory");
-}
-
-QString MainWindow::storageDetails(const engine::EngineOptions &options)
-{
-    QStringList lines;
-    const QString where = storageText(options).mid(9);
-    lines << tr("every resource: %1 (revision series \"main\")").arg(where);
-    for (const QString &type : options.separateStorage)
-        lines << tr("%1: %2, a revision series of its own").arg(type, where);
-    if (options.storageKind == engine::EngineOptions::StorageKind::Etcd)
-        lines << tr("writes by other instances on this etcd arrive by watch (ringed on the object lanes)");
-    return lines.join(QLatin1Char('\n'));
-}
 
 QDockWidget *MainWindow::addPanel(const QString &objectName, const QString &title, Qt::DockWidgetArea area, QWidget *panel)
 {

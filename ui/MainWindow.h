@@ -11,7 +11,6 @@ class QMenu;
 
 namespace rvscope::engine {
 class Engine;
-struct EngineOptions;
 struct CoreStats;
 struct ServerState;
 }
@@ -37,9 +36,6 @@ public:
     // first run); empty loads nothing.
     explicit MainWindow(engine::Engine &engine, QWidget *parent = nullptr,
                         const QString &firstScenario = QStringLiteral("lost-update"));
-    // The status bar's "storage: ..." (which storage serves) and its per-resource tooltip.
-    static QString storageText(const engine::EngineOptions &options);
-    static QString storageDetails(const engine::EngineOptions &options);
     ~MainWindow() override;
 
     TimelineView *timeline() const { return m_timeline; }

@@ -179,6 +179,9 @@ void TestLabWindow::testOnEtcdAnotherInstancesWritesArriveRinged()
     QVERIFY2(label->text().contains(QStringLiteral("etcd ") + QString::fromStdString(etcd.endpoint())),
              qPrintable(label->text()));
     QVERIFY(lab.engine().scenarioState().name.isEmpty());
+    auto *panelStorage = lab.window().findChild<QLabel *>(QStringLiteral("serverStorageLabel"));
+    QVERIFY(panelStorage);
+    QVERIFY2(panelStorage->text().contains(QStringLiteral("every resource: etcd ")), qPrintable(panelStorage->text()));
 
     QProcess other;
     other.start(QStringLiteral(RVSCOPE_BINARY), QStringList{"serve", "--listen", "127.0.0.1:0"} + storage);

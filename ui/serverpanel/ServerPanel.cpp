@@ -23,6 +23,7 @@
 #include "engine/Engine.h"
 #include "serverpanel/RequestLogModel.h"
 #include "serverpanel/ServerConnectionText.h"
+#include "serverpanel/StorageDescription.h"
 
 namespace rvscope::ui {
 namespace {
@@ -61,6 +62,11 @@ ServerPanel::ServerPanel(engine::Engine &engine, QWidget *parent)
     m_state->setTextFormat(Qt::PlainText);
     m_watches = new QLabel(this);
     m_watches->setObjectName(QStringLiteral("openWatchesLabel"));
+    // Which storage serves which resource (the status bar says it in short).
+    m_storage = new QLabel(storageDetails(engine.options()), this);
+    m_storage->setObjectName(QStringLiteral("serverStorageLabel"));
+    m_storage->setWordWrap(true);
+    m_storage->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
     m_kubeconfig = new QPlainTextEdit(this);
     m_kubeconfig->setObjectName(QStringLiteral("kubeconfigText"));
@@ -96,6 +102,7 @@ ServerPanel::ServerPanel(engine::Engine &engine, QWidget *parent)
     controlsLayout->addLayout(listen);
     controlsLayout->addWidget(m_state);
     controlsLayout->addWidget(m_watches);
+    controlsLayout->addWidget(m_storage);
     controlsLayout->addLayout(kubeconfigHeader);
     controlsLayout->addWidget(m_kubeconfig, 1);
     controlsLayout->addLayout(kubectlRow);
@@ -162,6 +169,8 @@ ServerPanel::ServerPanel(engine::Engine &engine, QWidget *parent)
     connect(&m_engine, &engine::Engine::statsUpdated, this, &ServerPanel::handleStats);
     connect(&m_engine, &engine::Engine::operationsRecorded, m_log, &RequestLogModel::append);
     connect(&m_engine, &engine::Engine::historyReset, m_log, &RequestLogModel::clear);
+    connect(&m_engine, &engine::Engine::historyReset, m_storage,
+            [this] { m_storage->setText(scenarioStorageText() + tr(": every resource, one revision series")); });
 
     handleServerState(m_engine.serverState());
     handleStats(m_engine.stats());

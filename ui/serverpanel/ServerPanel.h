@@ -62,6 +62,7 @@ private:
     QPushButton *m_toggle = nullptr;
     QLabel *m_state = nullptr;
     QLabel *m_watches = nullptr;
+    QLabel *m_storage = nullptr; // which storage serves which resource
     QPlainTextEdit *m_kubeconfig = nullptr;
     QPushButton *m_copyKubeconfig = nullptr;
     QLineEdit *m_kubectl = nullptr;
