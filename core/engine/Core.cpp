@@ -90,6 +90,10 @@ std::size_t Core::knownObjectCount(const storage::Storage &storage)
 {
     if (const auto *memory = dynamic_cast<const storage::MemoryStorage *>(&storage))
         return memory->objectCount();
+#ifdef RVSCOPE_ETCD
+    if (const auto *etcd = dynamic_cast<const storage::EtcdStorage *>(&storage))
+        return std::size_t(std::max<std::int64_t>(etcd->objectCount().value_or(0), 0));
+#endif
     return 0;
 }
 

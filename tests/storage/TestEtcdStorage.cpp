@@ -37,6 +37,7 @@ protected:
 private Q_SLOTS:
     void initTestCase();
     void testPrefixIsolation();
+    void testObjectCountFollowsEveryInstancesWrites();
     void testStoredLayout();
     void testCompactionExpiresListAndWatch();
     void testSecondInstanceSeesWritesInOrder();
@@ -72,6 +73,23 @@ void TestEtcdStorage::initTestCase()
     if (testing::EtcdProcess::binary().isEmpty())
         QSKIP("etcd is not installed (Debian etcd-server)");
     QVERIFY2(m_etcd.start(), qPrintable(m_etcd.error()));
+}
+
+// The count the status bar shows: etcd's count at the feed's start, then every create and
+// delete the feed sees, this instance's and another's.
+void TestEtcdStorage::testObjectCountFollowsEveryInstancesWrites()
+{
+    const std::string prefix = freshPrefix();
+    auto first = open(prefix);
+    run(first->create(configMapKey("before-1"), configMap("before-1"))).value();
+    run(first->create(configMapKey("before-2"), configMap("before-2"))).value();
+    auto second = open(prefix); // starts on a prefix that already holds two objects
+    QTRY_COMPARE(second->objectCount().value_or(-1), std::int64_t(2));
+    run(first->create(configMapKey("after"), configMap("after"))).value();
+    QVERIFY(run(second->remove(configMapKey("before-1"), {})));
+    QVERIFY(run(second->guaranteedUpdate(configMapKey("before-2"), {}, setData("k", "v"))));
+    QTRY_COMPARE(second->objectCount().value_or(-1), std::int64_t(2));
+    QTRY_COMPARE(first->objectCount().value_or(-1), std::int64_t(2));
 }
 
 void TestEtcdStorage::testPrefixIsolation()

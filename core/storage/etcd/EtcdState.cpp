@@ -182,6 +182,9 @@ void EtcdState::handleFeedResponse(std::uint64_t generation, etcd::pb::WatchResp
         feedCreated = true;
         feedRevision = response.header().revision();
         oldestRetained = feedRevision + 1;
+        m_countAtStart.reset();
+        m_countDelta = 0;
+        countObjects(weak_from_this(), feedRevision, generation);
     }
     if (response.canceled()) {
         if (response.compact_revision() > 0) {
@@ -212,6 +215,10 @@ void EtcdState::handleFeedResponse(std::uint64_t generation, etcd::pb::WatchResp
             || (revision == feedRevision && (history.empty() || history.back().revision != revision)))
             continue;
         if (auto converted = toWatchEvent(event, fromEtcd(event.kv().key()))) {
+            if (converted->type == WatchEventType::Added)
+                ++m_countDelta;
+            else if (converted->type == WatchEventType::Deleted)
+                --m_countDelta;
             newestEvent[converted->key] = historyBase + history.size();
             history.push_back(std::move(*converted));
         }
@@ -220,6 +227,21 @@ void EtcdState::handleFeedResponse(std::uint64_t generation, etcd::pb::WatchResp
     pump();
     trimHistory();
     releaseWaiters(false);
+}
+
+QCoro::Task<> EtcdState::countObjects(std::weak_ptr<EtcdState> weak, Revision revision, std::uint64_t generation)
+{
+    auto state = weak.lock();
+    if (!state)
+        co_return;
+    etcd::pb::RangeRequest request;
+    request.set_key(state->prefix + "/");
+    request.set_range_end(rangeEnd(state->prefix + "/"));
+    request.set_revision(revision);
+    request.set_count_only(true);
+    auto reply = co_await state->client.range(std::move(request));
+    if (reply.ok() && generation == state->m_feedGeneration && state->feedCreated)
+        state->m_countAtStart = reply.response.count();
 }
 
 void EtcdState::handleFeedClosed(std::uint64_t generation, const grpc::Status &status)

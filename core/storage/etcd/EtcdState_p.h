@@ -78,6 +78,12 @@ public:
     // tell other instances' writes apart in the feed (Storage::committedHere).
     void noteLocalCommit(Revision revision);
     bool committedLocally(Revision revision) const { return m_localCommits.contains(revision); }
+    // How many objects the prefix holds: etcd's count at the feed's start plus the creates
+    // and deletes the feed saw since (for stats). Nothing until etcd answered the count.
+    std::optional<std::int64_t> objectCount() const
+    {
+        return m_countAtStart ? std::optional<std::int64_t>(*m_countAtStart + m_countDelta) : std::nullopt;
+    }
     static constexpr std::size_t LOCAL_COMMITS_KEPT = 100000;
     // Extends history back to the events after `from` (older than the feed), read from etcd.
     // An error when etcd compacted them or did not answer.
@@ -118,6 +124,10 @@ private:
     void failAllWatchers(const model::Status &status);
     std::uint64_t firstEventAfter(Revision after) const;
 
+    // Counts the prefix's keys at `revision` (the feed's start), for objectCount().
+    static QCoro::Task<> countObjects(std::weak_ptr<EtcdState> weak, Revision revision, std::uint64_t generation);
+    std::optional<std::int64_t> m_countAtStart;
+    std::int64_t m_countDelta = 0;
     std::vector<Waiter> m_waiters;
     std::unordered_set<Revision> m_localCommits;
     std::deque<Revision> m_localCommitOrder;

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -76,6 +77,8 @@ public:
     // Whether one of this instance's writes committed `revision` (the newest 100,000 kept).
     bool committedHere(Revision revision) const override;
 
+    // How many objects the prefix holds, as the feed knows it (nothing until etcd counted).
+    std::optional<std::int64_t> objectCount() const;
     // The newest revision the watch feed has seen (for stats; currentRevision() asks etcd).
     Revision feedRevision() const;
     // The oldest revision a watch may start from right now (served from memory).

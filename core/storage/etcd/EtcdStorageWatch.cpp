@@ -211,6 +211,11 @@ QCoro::Task<model::Result<WatchHandle>> EtcdStorage::watch(std::string watchPref
     });
 }
 
+std::optional<std::int64_t> EtcdStorage::objectCount() const
+{
+    return m_state->objectCount();
+}
+
 bool EtcdStorage::committedHere(Revision revision) const
 {
     return m_state->committedLocally(revision);
