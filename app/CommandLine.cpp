@@ -204,6 +204,37 @@ const OptionTable<EngineOptions> &serveOptions()
              return QString();
          },
          [](const EngineOptions &o) { return o.etcdPrefix; }},
+        {QStringLiteral("--etcd-servers-overrides"), QStringLiteral("TYPE#URL[;URL...][,...]"),
+         QStringLiteral("Keep a group resource on another etcd cluster, in a revision series of its own (like "
+                        "kube-apiserver's flag), e.g. events#http://127.0.0.1:2479 (with --storage etcd)."),
+         [](EngineOptions &o, const QString &value) {
+             for (const QString &item : value.split(u',', Qt::SkipEmptyParts)) {
+                 const QStringList parts = item.trimmed().split(u'#');
+                 QStringList endpoints;
+                 for (const QString &endpoint : parts.value(1).split(u';', Qt::SkipEmptyParts))
+                     endpoints << endpoint.trimmed();
+                 const bool urls = std::all_of(endpoints.begin(), endpoints.end(), [](const QString &endpoint) {
+                     return endpoint.startsWith(QStringLiteral("http://")) || endpoint.startsWith(QStringLiteral("https://"));
+                 });
+                 QString type = parts.value(0).trimmed();
+                 if (type.startsWith(u'/')) // kube-apiserver's form for the core group: /events
+                     type = type.mid(1);
+                 if (parts.size() != 2 || type.isEmpty() || endpoints.isEmpty() || !urls)
+                     return QStringLiteral("--etcd-servers-overrides expects TYPE#URL[;URL...] items such as "
+                                           "events#http://127.0.0.1:2479, got '%1'")
+                         .arg(item);
+                 o.etcdServersOverrides[type] = endpoints;
+                 if (!o.separateStorage.contains(type))
+                     o.separateStorage.append(type);
+             }
+             return QString();
+         },
+         [](const EngineOptions &o) {
+             QStringList items;
+             for (auto it = o.etcdServersOverrides.begin(); it != o.etcdServersOverrides.end(); ++it)
+                 items << it.key() + u'#' + it.value().join(u';');
+             return items.join(u',');
+         }},
         {QStringLiteral("--journal-size"), QStringLiteral("N"),
          QStringLiteral("Operations (and watch deliveries) the history journal keeps, oldest dropped first; 0 turns "
                         "it off, and with it the window's timeline, tables and checkers."),

@@ -35,7 +35,8 @@ struct StorageProblems {
 };
 
 // The served store on etcd: one EtcdStorage per series, all under the one prefix (each type's
-// keys are its own, so the series share etcd's revision counter but not a key).
+// keys are its own). Series on the same cluster share etcd's revision counter; a type with
+// --etcd-servers-overrides has a cluster, and so a counter, of its own.
 
 QCoro::Task<std::shared_ptr<storage::Storage>> makeStorage(EngineOptions options, bool durable, std::string series,
                                                            std::shared_ptr<StorageProblems> problems)
@@ -44,7 +45,9 @@ QCoro::Task<std::shared_ptr<storage::Storage>> makeStorage(EngineOptions options
         co_return makeMemoryStorage(options, durable, series, problems->error);
 #ifdef RVSCOPE_ETCD
     storage::EtcdStorage::Options etcdOptions;
-    for (const QString &endpoint : options.etcdEndpoints)
+    // A type with --etcd-servers-overrides lives on its own cluster.
+    const QStringList endpoints = options.etcdServersOverrides.value(QString::fromStdString(series), options.etcdEndpoints);
+    for (const QString &endpoint : endpoints)
         etcdOptions.endpoints.push_back(endpoint.toStdString());
     etcdOptions.prefix = options.etcdPrefix.toStdString();
     etcdOptions.historyLimit = options.watchHistory;

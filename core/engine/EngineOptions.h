@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <optional>
 
+#include <QtCore/QMap>
 #include <QtCore/QString>
 #include <QtCore/QStringList>
 #include <QtNetwork/QHostAddress>
@@ -61,6 +62,10 @@ struct EngineOptions final {
     StorageKind storageKind = StorageKind::Memory;
     QStringList etcdEndpoints{QStringLiteral("http://127.0.0.1:2379")};
     QString etcdPrefix = QStringLiteral("/registry");
+    // kube-apiserver's --etcd-servers-overrides: group resource -> the endpoints of another
+    // etcd cluster that keeps it (with --storage etcd). Each such type is also in
+    // separateStorage: a revision series of its own, truly apart on its own cluster.
+    QMap<QString, QStringList> etcdServersOverrides;
 
     bool accessControlled() const { return !tokenFile.isEmpty() || !policyFile.isEmpty(); }
 };

@@ -82,6 +82,15 @@ void TestCommandLine::testEtcdOptions()
     QCOMPARE(command.serve.storageKind, rvscope::engine::EngineOptions::StorageKind::Etcd);
     QCOMPARE(command.serve.etcdEndpoints, (QStringList{"http://127.0.0.1:2379", "http://127.0.0.1:22379"}));
     QCOMPARE(command.serve.etcdPrefix, QStringLiteral("/lab"));
+    const Command overrides = parseCommandLine({"rvscope", "serve", "--storage", "etcd", "--etcd-servers-overrides",
+                                                "/events#http://127.0.0.1:2479;http://127.0.0.1:2579"});
+    QCOMPARE(overrides.kind, Command::Kind::Serve);
+    QCOMPARE(overrides.serve.etcdServersOverrides.value("events"),
+             (QStringList{"http://127.0.0.1:2479", "http://127.0.0.1:2579"}));
+    QVERIFY(overrides.serve.separateStorage.contains("events"));
+    const Command bad = parseCommandLine({"rvscope", "serve", "--etcd-servers-overrides", "events"});
+    QCOMPARE(bad.kind, Command::Kind::Error);
+    QVERIFY2(bad.error.contains("TYPE#URL"), qPrintable(bad.error));
     // The window may open on etcd (it shows other instances' writes); not on a data directory.
     QVERIFY(rvscope::app::windowOptionsError(command.serve).isEmpty());
     const Command durable = parseCommandLine({"rvscope", "serve", "--data-dir", "/tmp/x"});

@@ -5,6 +5,7 @@ a PUT on A with a resourceVersion read from B conflicts exactly when it should, 
 sees A's writes in order with no gaps, and the counters incremented through both lose no
 update (their watched values go up by one, every one of them acknowledged or seen once)."""
 import os
+import subprocess
 import threading
 import unittest
 import uuid
@@ -101,6 +102,43 @@ class TwoInstances(unittest.TestCase):
         missing = kubectl(self.a, "get", "configmap", "settings", check=False)
         self.assertNotEqual(missing.returncode, 0)
         self.assertIn("NotFound", missing.stderr)
+
+
+class TypeOnItsOwnCluster(unittest.TestCase):
+    """--etcd-servers-overrides events#URL: events live on a second etcd, in a revision series
+    of their own (as kube-apiserver puts events on another etcd)."""
+
+    def setUp(self):
+        self.main = EtcdCluster(1)
+        self.events = EtcdCluster(1)
+        self.server = RvscopeServer(BINARY, storage=[
+            "--storage", "etcd", "--etcd-endpoints", self.main.endpoints,
+            "--etcd-servers-overrides", f"events#{self.events.endpoints}"])
+
+    def tearDown(self):
+        self.assertEqual(self.server.stop(), 0)
+        self.main.stop()
+        self.events.stop()
+
+    def test_events_count_their_own_revisions_on_their_own_cluster(self):
+        for i in range(6):
+            status, body = call(self.server.port, "POST", PATH, {"metadata": {"name": f"cm-{i}"}})
+            self.assertEqual(status, 201, body)
+        last_configmap = rv(body)
+        status, event = call(self.server.port, "POST", "/api/v1/namespaces/default/events",
+                             {"metadata": {"name": "e1"}, "involvedObject": {"kind": "ConfigMap", "name": "cm-0"},
+                              "reason": "Test", "message": "on its own etcd"})
+        self.assertEqual(status, 201, event)
+        # The events cluster has seen nothing but this event: its first revision after start.
+        self.assertLess(rv(event), last_configmap)
+        self.assertEqual(rv(event), 2)
+        # And the keys are where they belong.
+        for cluster, key, present in ((self.events, "/registry/events/default/e1", True),
+                                      (self.main, "/registry/events/default/e1", False),
+                                      (self.main, "/registry/configmaps/default/cm-0", True)):
+            got = subprocess.run(["etcdctl", "--endpoints", cluster.endpoints, "get", key, "--keys-only"],
+                                 capture_output=True, text=True, env=dict(os.environ, ETCDCTL_API="3"), check=True)
+            self.assertEqual(key in got.stdout, present, (cluster.endpoints, key))
 
 
 if __name__ == "__main__":

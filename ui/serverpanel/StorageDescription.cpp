@@ -30,8 +30,13 @@ QString storageDetails(const engine::EngineOptions &options)
 {
     QStringList lines;
     lines << tr("every resource: %1 (revision series \"main\")").arg(where(options));
-    for (const QString &type : options.separateStorage)
-        lines << tr("%1: %2, a revision series of its own").arg(type, where(options));
+    for (const QString &type : options.separateStorage) {
+        const QStringList own = options.etcdServersOverrides.value(type);
+        const QString storage = own.isEmpty() || options.storageKind != engine::EngineOptions::StorageKind::Etcd
+            ? where(options)
+            : tr("etcd %1 %2").arg(own.join(QLatin1Char(',')), options.etcdPrefix);
+        lines << tr("%1: %2, a revision series of its own").arg(type, storage);
+    }
     if (options.storageKind == engine::EngineOptions::StorageKind::Etcd)
         lines << tr("writes by other instances on this etcd arrive by watch (ringed on the object lanes)");
     return lines.join(QLatin1Char('\n'));
