@@ -129,7 +129,9 @@ QCoro::Task<> Watcher::sendBookmark()
 {
     std::weak_ptr<Watcher> weak = weak_from_this();
     std::shared_ptr<const registry::ResourceType> type = m_options.type;
-    auto current = co_await type->storage->currentRevision();
+    // Not the store's current revision: on etcd that may be ahead of the events this watch
+    // was handed, and a client resuming from the bookmark would miss the ones in between.
+    auto current = co_await type->storage->progressRevision();
     auto self = weak.lock();
     if (!self || self->m_ended)
         co_return;

@@ -76,6 +76,12 @@ public:
 
     virtual QCoro::Task<model::Result<Revision>> currentRevision() = 0;
 
+    // The newest revision every watch of this storage has been handed: what a bookmark may
+    // carry (a client resuming from it misses nothing). A storage that delivers its commits
+    // as it makes them answers currentRevision(); one fed by a remote watch (etcd) answers
+    // how far its feed got, which may be behind the remote's current revision.
+    virtual QCoro::Task<model::Result<Revision>> progressRevision() { return currentRevision(); }
+
     // Whether other processes write to this storage too (several rvscope instances on one
     // etcd): their commits then reach this one only by watch.
     virtual bool shared() const { return false; }

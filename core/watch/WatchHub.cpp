@@ -385,6 +385,22 @@ QCoro::Task<model::Result<Revision>> WatchHub::compact(Revision revision)
     return m_inner->compact(revision);
 }
 
+QCoro::Task<model::Result<Revision>> WatchHub::progressRevision()
+{
+    // The hub hands every upstream event on as it arrives: the inner storage's progress is its own.
+    return m_inner->progressRevision();
+}
+
+bool WatchHub::shared() const
+{
+    return m_inner->shared();
+}
+
+bool WatchHub::committedHere(Revision revision) const
+{
+    return m_inner->committedHere(revision);
+}
+
 QCoro::Task<model::Result<Revision>> WatchHub::currentRevision()
 {
     return m_inner->currentRevision();

@@ -73,6 +73,9 @@ public:
                                                                        bool ignoreNotFound = false) override;
     QCoro::Task<model::Result<storage::Revision>> compact(storage::Revision revision) override;
     QCoro::Task<model::Result<storage::Revision>> currentRevision() override;
+    QCoro::Task<model::Result<storage::Revision>> progressRevision() override;
+    bool shared() const override;
+    bool committedHere(storage::Revision revision) const override;
 
     struct Watcher;
     struct Upstream;

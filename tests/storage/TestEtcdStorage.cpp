@@ -38,6 +38,7 @@ private Q_SLOTS:
     void initTestCase();
     void testPrefixIsolation();
     void testObjectCountFollowsEveryInstancesWrites();
+    void testProgressNeverPassesWhatWatchersWereHanded();
     void testStoredLayout();
     void testCompactionExpiresListAndWatch();
     void testSecondInstanceSeesWritesInOrder();
@@ -90,6 +91,27 @@ void TestEtcdStorage::testObjectCountFollowsEveryInstancesWrites()
     QVERIFY(run(second->guaranteedUpdate(configMapKey("before-2"), {}, setData("k", "v"))));
     QTRY_COMPARE(second->objectCount().value_or(-1), std::int64_t(2));
     QTRY_COMPARE(first->objectCount().value_or(-1), std::int64_t(2));
+}
+
+// Bookmarks carry progressRevision(): while another instance writes, it never names a
+// revision this instance's watchers have not been handed yet (etcd's current revision may).
+void TestEtcdStorage::testProgressNeverPassesWhatWatchersWereHanded()
+{
+    const std::string prefix = freshPrefix();
+    auto watched = open(prefix);
+    auto writer = open(prefix);
+    const storage::Revision start = run(watched->progressRevision()).value();
+    Recorder recorder;
+    auto watch = run(watched->watch("/registry/", start, recorder.sink()));
+    QVERIFY(watch);
+    for (int i = 0; i < 30; ++i) {
+        run(writer->create(configMapKey("cm-" + std::to_string(i)), configMap("cm"))).value();
+        const storage::Revision progress = run(watched->progressRevision()).value();
+        const storage::Revision handed = recorder.events.empty() ? start : recorder.events.back().revision;
+        QVERIFY2(progress <= handed, qPrintable(QStringLiteral("progress %1, handed %2").arg(progress).arg(handed)));
+    }
+    const storage::Revision last = run(writer->currentRevision()).value();
+    QTRY_COMPARE(run(watched->progressRevision()).value(), last);
 }
 
 void TestEtcdStorage::testPrefixIsolation()

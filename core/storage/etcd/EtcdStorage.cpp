@@ -446,6 +446,11 @@ QCoro::Task<model::Result<Revision>> EtcdStorage::compact(Revision revision)
     co_return Revision(state->compacted);
 }
 
+QCoro::Task<model::Result<Revision>> EtcdStorage::progressRevision()
+{
+    co_return Revision(m_state->feedRevision);
+}
+
 QCoro::Task<model::Result<Revision>> EtcdStorage::currentRevision()
 {
     std::shared_ptr<EtcdState> state = m_state;

@@ -71,6 +71,8 @@ public:
                                                               bool ignoreNotFound = false) override;
     QCoro::Task<model::Result<Revision>> compact(Revision revision) override;
     QCoro::Task<model::Result<Revision>> currentRevision() override;
+    // The feed's revision: every event up to it has been handed to this storage's watchers.
+    QCoro::Task<model::Result<Revision>> progressRevision() override;
 
     // Other rvscope instances may write the same prefix: their commits arrive by the feed.
     bool shared() const override { return true; }
