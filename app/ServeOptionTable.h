@@ -1,0 +1,20 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <cstddef>
+
+#include <QtCore/QString>
+
+#include "OptionTable.h"
+#include "engine/EngineOptions.h"
+
+namespace rvscope::app {
+
+// The options of `serve`, also taken by the window for its embedded server: every flag with
+// its help, parser and default, over the one EngineOptions (docs/CONTRIBUTING.md "a flag").
+const OptionTable<engine::EngineOptions> &serveOptions();
+
+// A count as the help prints it.
+QString number(std::size_t n);
+
+} // namespace rvscope::app
