@@ -34,6 +34,7 @@ class Counter(threading.Thread):
         self.ports = ports
         self.stop = stop
         self.acked = []       # (rv, value)
+        self.acked_at = []    # time.monotonic() of each acknowledgement
         self.failures = 0     # answers other than 200/201/409, or no answer (a failover)
         self.conflicts = 0
 
@@ -42,6 +43,7 @@ class Counter(threading.Thread):
         status, body = call(self.ports[0], "POST", PATH, {"metadata": {"name": self.name_}, "data": {"n": "0"}})
         if status == 201:
             self.acked.append((rv(body), 0))
+            self.acked_at.append(time.monotonic())
         while not self.stop.is_set():
             port = self.ports[turn % len(self.ports)]
             turn += 1
@@ -60,6 +62,7 @@ class Counter(threading.Thread):
                 continue
             if status == 200:
                 self.acked.append((rv(body), value))
+                self.acked_at.append(time.monotonic())
             elif status == 409:
                 self.conflicts += 1
             else:
