@@ -36,6 +36,7 @@ protected:
 
 private Q_SLOTS:
     void initTestCase();
+    void testProgressMovesOnWhileThePrefixIsQuiet();
     void testPrefixIsolation();
     void testObjectCountFollowsEveryInstancesWrites();
     void testProgressNeverPassesWhatWatchersWereHanded();
@@ -112,6 +113,21 @@ void TestEtcdStorage::testProgressNeverPassesWhatWatchersWereHanded()
     }
     const storage::Revision last = run(writer->currentRevision()).value();
     QTRY_COMPARE(run(watched->progressRevision()).value(), last);
+}
+
+// etcd's progress notifications (every 200 ms for the test's etcd) move the feed on while
+// only other prefixes are written, so a bookmark names the cluster's revision, as the
+// apiserver's do; without them a quiet prefix would repeat its last own write's.
+void TestEtcdStorage::testProgressMovesOnWhileThePrefixIsQuiet()
+{
+    auto quiet = open(freshPrefix());
+    auto busy = open(freshPrefix());
+    const storage::Revision before = run(quiet->progressRevision()).value();
+    for (int i = 0; i < 3; ++i)
+        run(busy->create(configMapKey("cm-" + std::to_string(i)), configMap("cm"))).value();
+    const storage::Revision written = run(busy->currentRevision()).value();
+    QVERIFY(written > before);
+    QTRY_VERIFY_WITH_TIMEOUT(run(quiet->progressRevision()).value() >= written, 5000);
 }
 
 void TestEtcdStorage::testPrefixIsolation()

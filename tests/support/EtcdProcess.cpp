@@ -67,6 +67,9 @@ bool EtcdProcess::startMember(const QString &name, quint16 clientPort, quint16 p
                               QStringLiteral("--initial-advertise-peer-urls"), peer,
                               QStringLiteral("--initial-cluster"), initialCluster,
                               QStringLiteral("--log-level"), QStringLiteral("error"),
+                              // Progress notifications often enough for a test to see one.
+                              QStringLiteral("--experimental-watch-progress-notify-interval"),
+                              QStringLiteral("200ms"),
                               QStringLiteral("--unsafe-no-fsync")};
     return restart();
 }

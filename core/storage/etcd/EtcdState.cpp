@@ -121,6 +121,10 @@ void EtcdState::openFeedStream(Revision startRevision)
     create->set_range_end(rangeEnd(prefix + "/"));
     create->set_start_revision(startRevision);
     create->set_prev_kv(true);
+    // etcd then tells a synced feed, every --experimental-watch-progress-notify-interval
+    // (10 min by default), how far it got even when nothing under the prefix changed: the
+    // revision bookmarks carry moves on with the cluster's while this prefix is quiet.
+    create->set_progress_notify(true);
     m_feed->send(std::move(request));
 }
 
@@ -206,6 +210,16 @@ void EtcdState::handleFeedResponse(std::uint64_t generation, etcd::pb::WatchResp
         }
         if (m_feed)
             m_feed->cancel(); // reopened from handleFeedClosed
+        return;
+    }
+    if (response.events_size() == 0 && !response.created() && feedCreated) {
+        // A progress notification: every event under the prefix up to this revision was sent
+        // already (etcd notifies only watchers that are synced; the progress_request of 3.4
+        // gives no such promise, so it is not used).
+        if (response.header().revision() > feedRevision) {
+            feedRevision = response.header().revision();
+            releaseWaiters(false); // a read waiting for this revision has it now
+        }
         return;
     }
     for (const auto &event : response.events()) {
