@@ -13,7 +13,7 @@
 namespace rvscope::registry {
 namespace {
 const model::GroupVersionResource NAMESPACES = {"", "v1", "namespaces"};
-const model::GroupVersionResource CRDS = {"apiextensions.k8s.io", "v1", "customresourcedefinitions"};
+const model::GroupVersionResource &CRDS = CUSTOM_RESOURCE_DEFINITIONS;
 
 std::string utcNow()
 {
@@ -173,15 +173,9 @@ QCoro::Task<model::VoidResult> Registry::bootstrap()
         if (!created && created.error().code != 409)
             co_return std::move(created).error();
     }
-    // A restored store (a data directory) may hold CustomResourceDefinitions: serve their
-    // types again, as the apiserver does when it starts on an existing etcd.
-    const std::shared_ptr<const Entry> crds = find(CRDS);
-    auto listed = co_await crds->store->list(std::string(), ListOptions());
-    if (!listed)
-        co_return std::move(listed).error();
-    for (const ObjectPtr &crd : listed->items)
-        handleCreated(CRDS.resource, *crd);
-    co_return model::Done{};
+    // A restored store (a data directory, an etcd) may hold CustomResourceDefinitions: serve
+    // their types again, as the apiserver does when it starts, and follow them from here on.
+    co_return co_await followDefinitions();
 }
 
 QCoro::Task<std::optional<model::Status>> Registry::admitNamespace(std::string ns, model::GroupResource resource,
@@ -200,18 +194,17 @@ QCoro::Task<std::optional<model::Status>> Registry::admitNamespace(std::string n
 
 void Registry::handleCreated(const std::string &resource, const model::Object &object)
 {
-    if (resource != CRDS.resource)
-        return;
-    for (auto &type : customResourceTypes(object))
-        add(std::move(type));
+    // At once, before the create's reply (the watch in followDefinitions sees it later and
+    // finds the definition served already).
+    if (resource == CRDS.resource)
+        applyDefinition(object);
 }
 
 void Registry::handleDeleted(const std::string &resource, const model::Object &object)
 {
     if (resource == CRDS.resource) {
         const auto types = customResourceTypes(object);
-        for (const auto &type : types)
-            removeType(type->gvr);
+        forgetDefinition(object.name());
         if (!types.empty())
             removeCustomObjects(storageFor(types.front()->groupResource()).first, types.front()->storagePrefix + '/');
         return;

@@ -13,6 +13,7 @@
 
 #include "registry/ResourceType.h"
 #include "registry/Store.h"
+#include "storage/WatchHandle.h"
 #include "watch/WatchHub.h"
 
 namespace rvscope::registry {
@@ -95,6 +96,12 @@ private:
     QCoro::Task<std::optional<model::Status>> admitNamespace(std::string ns, model::GroupResource resource,
                                                              std::string name);
     QCoro::Task<> finalizeNamespaceIfEmpty(std::string ns);
+    // Custom resource types follow the CustomResourceDefinitions in storage, whoever wrote
+    // them (registry/RegistryDefinitions.cpp): list them, serve theirs, watch for changes.
+    QCoro::Task<model::VoidResult> followDefinitions();
+    QCoro::Task<> refollowDefinitions(); // after the watch failed, until it works again
+    void applyDefinition(const model::Object &crd);
+    void forgetDefinition(const std::string &name);
     QCoro::Task<> removeCustomObjects(std::shared_ptr<storage::Storage> storage, std::string prefix);
     // The storage (and series name) objects of `resource` live in.
     std::pair<std::shared_ptr<watch::WatchHub>, std::string> storageFor(const model::GroupResource &resource) const;
@@ -106,6 +113,9 @@ private:
     std::map<std::tuple<std::string, std::string, std::string>, std::shared_ptr<const Entry>, std::less<>> m_entries;
     std::uint64_t m_typesGeneration = 0;
     std::function<void()> m_typesChanged;
+    std::map<std::string, std::string> m_definitionSpecs; // CRD name -> the spec its types were made from
+    std::map<std::string, std::vector<model::GroupVersionResource>> m_definitionTypes; // CRD name -> served
+    storage::WatchHandle m_definitionsWatch;
     // Guards the hooks captured by the environment against a destroyed registry.
     std::shared_ptr<Registry *> m_self;
 };

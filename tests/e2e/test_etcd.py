@@ -9,6 +9,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+import time
 import unittest
 
 from etcd_cluster import EtcdCluster, free_port
@@ -26,6 +27,27 @@ metadata:
   resourceVersion: "{rv}"
 data:
   mode: {mode}
+"""
+
+WIDGET_CRD = """apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: widgets.example.com
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {plural: widgets, singular: widget, kind: Widget, shortNames: [wd]}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}
+"""
+
+WIDGET = """apiVersion: example.com/v1
+kind: Widget
+metadata: {name: gear, namespace: default}
+spec: {size: 3}
 """
 
 
@@ -110,6 +132,24 @@ class EtcdEndToEnd(unittest.TestCase):
             watcher.wait(timeout=10)
             watcher.stdout.close()
             watcher.stderr.close()
+
+    def test_a_custom_type_defined_on_one_instance_is_served_by_the_other(self):
+        a, b = self.start(), self.start()
+        self.assertNotEqual(kubectl(b, "get", "widgets", check=False).returncode, 0)
+        kubectl(a, "create", "-f", self.write(WIDGET_CRD))
+        # B follows the definitions in etcd by watch, as the apiserver's CRD handler does.
+        deadline = time.monotonic() + 10
+        while kubectl(b, "get", "widgets", check=False).returncode != 0 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        kubectl(b, "create", "-f", self.write(WIDGET))
+        self.assertEqual(self.get_json(a, "widgets", "gear")["spec"], {"size": 3})
+        kubectl(a, "delete", "crd", "widgets.example.com")
+        deadline = time.monotonic() + 10
+        while kubectl(b, "get", "widgets", check=False).returncode == 0 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        gone = kubectl(b, "get", "widgets", check=False)
+        self.assertNotEqual(gone.returncode, 0)
+        self.assertIn("the server doesn't have a resource type \"widgets\"", gone.stderr)
 
     def test_a_restarted_instance_finds_everything(self):
         a = self.start()

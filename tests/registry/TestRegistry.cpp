@@ -37,6 +37,7 @@ private Q_SLOTS:
     void testStartsLikeAFreshApiserver();
     void testBuiltinTypes();
     void testCrdRegistersAndRemovesItsType();
+    void testDefinitionsAreFollowedWhoeverWritesThem();
     void testCustomResourceRules();
     void testInvalidCrdIsRejected();
     void testNamespaceDeletionTakesItsObjects();
@@ -104,6 +105,43 @@ void TestRegistry::testCrdRegistersAndRemovesItsType()
     QVERIFY(!fixture.registry->find("example.com", "v1", "widgets"));
     // Its objects went with it.
     QVERIFY(run(fixture.storage->list("/registry/example.com/widgets/", storage::ListOptions()))->items.empty());
+}
+
+// Two registries on one storage are two instances on one etcd: each serves the custom types
+// of definitions the other writes, and an update of a definition (a version no longer
+// served, a new one) changes what both serve; an update outside the spec changes nothing.
+void TestRegistry::testDefinitionsAreFollowedWhoeverWritesThem()
+{
+    testing::RegistryFixture fixture;
+    registry::Registry other(fixture.storage);
+    run(other.bootstrap()).value();
+    auto crds = fixture.store("apiextensions.k8s.io", "v1", "customresourcedefinitions");
+    model::Object crd = *run(crds->create("", widgetCrd(), WriteOptions())).value();
+    QTRY_VERIFY(other.find("example.com", "v1", "widgets"));
+    QCOMPARE(other.find("example.com", "v1", "widgets")->type->shortNames, std::vector<std::string>{"wd"});
+
+    nlohmann::json &versions = crd.mutableJson()["spec"]["versions"];
+    nlohmann::json v2 = versions[0];
+    v2["name"] = "v2";
+    versions[0]["served"] = false;
+    versions[0]["storage"] = false;
+    versions.push_back(v2);
+    auto updated = run(crds->update("", "widgets.example.com", put(crd), WriteOptions()));
+    QVERIFY2(updated, updated ? "" : updated.error().message.c_str());
+    for (registry::Registry *instance : {fixture.registry.get(), &other}) {
+        QTRY_VERIFY(instance->find("example.com", "v2", "widgets"));
+        QVERIFY(!instance->find("example.com", "v1", "widgets"));
+    }
+
+    const auto generation = other.typesGeneration();
+    model::Object labelled = *updated->object;
+    labelled.mutableJson()["metadata"]["labels"]["team"] = "blue";
+    auto relabelled = run(crds->update("", "widgets.example.com", put(labelled), WriteOptions()));
+    QVERIFY2(relabelled, relabelled ? "" : relabelled.error().message.c_str());
+    QCOMPARE(other.typesGeneration(), generation);
+
+    QVERIFY(run(crds->remove("", "widgets.example.com", registry::DeleteOptions())));
+    QTRY_VERIFY(!other.find("example.com", "v2", "widgets"));
 }
 
 void TestRegistry::testCustomResourceRules()
