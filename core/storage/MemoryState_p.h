@@ -10,6 +10,7 @@
 
 #include "storage/CommitLog.h"
 #include "storage/StorageTypes.h"
+#include "storage/WatchableHistory.h"
 
 namespace rvscope::storage {
 
@@ -20,14 +21,6 @@ public:
     struct Entry {
         ObjectPtr object;
         Revision modRevision = 0;
-    };
-
-    struct Watcher {
-        std::string prefix;
-        WatchSink sink;
-        // Absolute index (historyBase-relative) of the next history event to consider.
-        std::uint64_t nextEvent = 0;
-        bool active = true;
     };
 
     explicit MemoryState(std::size_t historyLimit);
@@ -50,12 +43,7 @@ public:
     // undoing newer history; the caller checks that `at` is still within history.
     std::map<std::string, ObjectPtr> changesSince(const std::string &prefix, Revision at) const;
 
-    // The index of the first history event with revision > `after`.
-    std::uint64_t firstEventAfter(Revision after) const;
-    std::shared_ptr<Watcher> addWatcher(std::string prefix, WatchSink sink, std::uint64_t nextEvent);
-    void cancelWatcher(const std::shared_ptr<Watcher> &watcher);
-    // Delivers every pending history event to every active watcher, in revision order per
-    // watcher, also those committed by sinks while it runs.
+    // Delivers every visible history event to the watchers (WatchableHistory::pump).
     void pump();
     // Bounds the history and keeps parsed trees only for its newest events (see below).
     void trimHistory();
@@ -67,18 +55,13 @@ public:
     // `revision`, and never trims one that is not visible yet.
     Revision revision = 1;
     Revision visibleRevision = 1;
-    std::deque<WatchEvent> history;
-    std::uint64_t historyBase = 0; // absolute index of history.front()
+    WatchableHistory history{0, 2}; // from revision 2 on (1 is the empty store)
     std::size_t historyLimit;
     // Events older than the newest RECENT_FULL_EVENTS keep their objects as bytes only: a
     // superseded version then costs its encoding, and its tree is freed while still warm in
     // cache (freeing thousands-of-updates-old trees dominated the update path otherwise).
     static constexpr std::size_t RECENT_FULL_EVENTS = 128;
     std::uint64_t demotedUpTo = 0; // absolute index: events before it hold bytes only
-    // Changes from this revision on are all in history (watchable from oldestRetained - 1).
-    Revision oldestRetained = 2;
-    std::vector<std::shared_ptr<Watcher>> watchers;
-    bool pumping = false;
     // With a data directory: every commit is appended here (null: memory only), and
     // lastSequence is the newest record a write waits for.
     std::shared_ptr<CommitLog> log;
@@ -97,7 +80,7 @@ public:
     // History events [visibleEnd(), end) are not visible yet.
     std::uint64_t visibleEnd() const
     {
-        return historyBase + history.size() - static_cast<std::uint64_t>(revision - visibleRevision);
+        return history.end() - static_cast<std::uint64_t>(revision - visibleRevision);
     }
 };
 

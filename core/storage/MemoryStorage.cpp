@@ -75,7 +75,7 @@ model::Result<std::unique_ptr<MemoryStorage>> MemoryStorage::openDurable(const s
     }
     if (recovered.base > 0) {
         state.revision = state.visibleRevision = recovered.base;
-        state.oldestRetained = recovered.base + 1;
+        state.history.oldestRetained = recovered.base + 1;
     }
     // The retained history, replayed so that watches and lists resume across the restart.
     for (CommitLog::Record &record : recovered.records) {
@@ -172,7 +172,7 @@ QCoro::Task<model::Result<ListResult>> MemoryStorage::list(std::string prefix, L
     const Revision at = options.revision == 0 ? state.visibleRevision : options.revision;
     if (at > state.visibleRevision)
         co_return model::errors::tooLargeResourceVersion(at, state.visibleRevision);
-    if (at < state.oldestRetained - 1)
+    if (at < state.history.oldestRetained - 1)
         co_return errors::listTooOld();
 
     const std::string &from = options.startKey > prefix ? options.startKey : prefix;
@@ -284,14 +284,13 @@ QCoro::Task<model::Result<Revision>> MemoryStorage::compact(Revision revision)
     MemoryState &state = *m_state;
     if (revision > state.visibleRevision)
         co_return model::errors::tooLargeResourceVersion(revision, state.visibleRevision);
-    while (!state.history.empty() && state.history.front().revision < revision && !state.pumping) {
-        state.history.pop_front();
-        ++state.historyBase;
+    while (!state.history.events.empty() && state.history.events.front().revision < revision && !state.history.pumping) {
+        state.history.popFront();
     }
-    state.oldestRetained = std::max(state.oldestRetained, revision);
+    state.history.oldestRetained = std::max(state.history.oldestRetained, revision);
     if (state.log)
-        state.log->appendCompaction(state.oldestRetained);
-    co_return Revision(state.oldestRetained);
+        state.log->appendCompaction(state.history.oldestRetained);
+    co_return Revision(state.history.oldestRetained);
 }
 
 QCoro::Task<model::Result<Revision>> MemoryStorage::currentRevision()
@@ -306,7 +305,7 @@ Revision MemoryStorage::revision() const
 
 Revision MemoryStorage::oldestWatchableRevision() const
 {
-    return m_state->oldestRetained - 1;
+    return m_state->history.oldestRetained - 1;
 }
 
 std::size_t MemoryStorage::objectCount() const

@@ -39,7 +39,7 @@ ObjectPtr MemoryState::visibleObject(const std::string &key) const
     const Entry *entry = find(key);
     ObjectPtr object = entry ? entry->object : nullptr;
     // Undo the commits not visible yet (a group commit's worth at most), newest first.
-    for (auto it = history.rbegin(); it != history.rend() && it->revision > visibleRevision; ++it) {
+    for (auto it = history.events.rbegin(); it != history.events.rend() && it->revision > visibleRevision; ++it) {
         if (it->key == key)
             object = it->previous;
     }
@@ -70,7 +70,7 @@ void MemoryState::commit(WatchEventType type, const std::string &key, ObjectPtr 
     event.object = std::move(object);
     event.previous = std::move(previous);
     event.revision = revision;
-    history.push_back(std::move(event));
+    history.events.push_back(std::move(event));
     if (log && log->wantsSnapshot())
         snapshotToLog();
     pump();
@@ -91,7 +91,7 @@ CommitLog::DurableAwaiter MemoryState::settled()
 
 CommitLog::DurableAwaiter MemoryState::settledFor(const std::string &key)
 {
-    for (auto it = history.rbegin(); it != history.rend() && it->revision > visibleRevision; ++it) {
+    for (auto it = history.events.rbegin(); it != history.events.rend() && it->revision > visibleRevision; ++it) {
         if (it->key == key)
             return settled();
     }
@@ -101,12 +101,12 @@ CommitLog::DurableAwaiter MemoryState::settledFor(const std::string &key)
 void MemoryState::snapshotToLog()
 {
     // The state at the oldest revision a watch may still resume from, then every change after it.
-    const Revision base = std::max<Revision>(oldestRetained - 1, 1);
+    const Revision base = std::max<Revision>(history.oldestRetained - 1, 1);
     std::map<std::string, CommitLog::Entry> entries;
     for (const auto &[key, entry] : data)
         entries.emplace(key, CommitLog::Entry{entry.object->bytes(), entry.modRevision});
     std::vector<CommitLog::Record> records;
-    for (auto it = history.rbegin(); it != history.rend() && it->revision > base; ++it) {
+    for (auto it = history.events.rbegin(); it != history.events.rend() && it->revision > base; ++it) {
         if (it->previous) {
             entries[it->key] = CommitLog::Entry{it->previous->bytes(),
                                                 model::parseResourceVersion(it->previous->resourceVersion()).value_or(0)};
@@ -136,17 +136,15 @@ void keepBytesOnly(ObjectPtr &object)
 void MemoryState::trimHistory()
 {
     // Never while delivering: sinks hold references into the deque.
-    if (pumping)
+    if (history.pumping)
         return;
-    while (history.size() > historyLimit && history.front().revision <= visibleRevision) {
-        oldestRetained = std::max(oldestRetained, history.front().revision + 1);
-        history.pop_front();
-        ++historyBase;
+    while (history.events.size() > historyLimit && history.events.front().revision <= visibleRevision) {
+        history.popFront();
     }
-    const std::uint64_t end = historyBase + history.size();
+    const std::uint64_t end = history.base + history.events.size();
     const std::uint64_t recentStart = end > RECENT_FULL_EVENTS ? end - RECENT_FULL_EVENTS : 0;
-    for (demotedUpTo = std::max(demotedUpTo, historyBase); demotedUpTo < recentStart; ++demotedUpTo) {
-        WatchEvent &event = history[demotedUpTo - historyBase];
+    for (demotedUpTo = std::max(demotedUpTo, history.base); demotedUpTo < recentStart; ++demotedUpTo) {
+        WatchEvent &event = history.events[demotedUpTo - history.base];
         // A version untouched for RECENT_FULL_EVENTS commits keeps its bytes only, also the
         // current one (it is shared with its entry, which takes the same bytes-only copy):
         // reads serve bytes, and an update parses them again.
@@ -163,7 +161,7 @@ std::map<std::string, ObjectPtr> MemoryState::changesSince(const std::string &pr
 {
     std::map<std::string, ObjectPtr> changes;
     // Undo, newest first, every change made after `at`: the oldest one's previous state wins.
-    for (auto it = history.rbegin(); it != history.rend() && it->revision > at; ++it) {
+    for (auto it = history.events.rbegin(); it != history.events.rend() && it->revision > at; ++it) {
         if (hasPrefix(it->key, prefix))
             changes[it->key] = it->previous;
     }
@@ -230,65 +228,9 @@ Revision VisibleCursor::modRevision() const
     return model::parseResourceVersion((*m_object)->resourceVersion()).value_or(0);
 }
 
-std::uint64_t MemoryState::firstEventAfter(Revision after) const
-{
-    auto it = std::upper_bound(history.begin(), history.end(), after,
-                               [](Revision rev, const WatchEvent &event) { return rev < event.revision; });
-    return historyBase + static_cast<std::uint64_t>(it - history.begin());
-}
-
-std::shared_ptr<MemoryState::Watcher> MemoryState::addWatcher(std::string prefix, WatchSink sink,
-                                                              std::uint64_t nextEvent)
-{
-    auto watcher = std::make_shared<Watcher>();
-    watcher->prefix = std::move(prefix);
-    watcher->sink = std::move(sink);
-    watcher->nextEvent = nextEvent;
-    watchers.push_back(watcher);
-    return watcher;
-}
-
-void MemoryState::cancelWatcher(const std::shared_ptr<Watcher> &watcher)
-{
-    watcher->active = false;
-    if (!pumping)
-        std::erase_if(watchers, [](const auto &w) { return !w->active; });
-}
-
 void MemoryState::pump()
 {
-    if (pumping)
-        return; // the outer pump delivers what sinks commit, in order
-    pumping = true;
-    bool progressed = true;
-    while (progressed) {
-        progressed = false;
-        // Index loop: sinks may add watchers (push_back) while we iterate.
-        for (std::size_t i = 0; i < watchers.size(); ++i) {
-            // A reference to the heap Watcher, not the vector slot: the vector may grow
-            // during a sink call, but no Watcher is erased while pumping.
-            Watcher *watcher = watchers[i].get();
-            while (watcher->active && watcher->nextEvent < visibleEnd()) {
-                progressed = true;
-                if (watcher->nextEvent < historyBase) {
-                    // Events this watcher never saw were trimmed: it cannot continue gap-free.
-                    WatchEvent error;
-                    error.type = WatchEventType::Error;
-                    error.revision = visibleRevision;
-                    error.error = errors::watchTooOld(history.front().revision - 1, oldestRetained - 1);
-                    watcher->active = false;
-                    watcher->sink(error);
-                    break;
-                }
-                const WatchEvent &event = history[watcher->nextEvent - historyBase];
-                ++watcher->nextEvent;
-                if (hasPrefix(event.key, watcher->prefix))
-                    watcher->sink(event);
-            }
-        }
-    }
-    pumping = false;
-    std::erase_if(watchers, [](const auto &w) { return !w->active; });
+    history.pump([this]() { return visibleEnd(); }, visibleRevision);
 }
 
 QCoro::Task<model::Result<WatchHandle>> MemoryStorage::watch(std::string prefix, Revision fromRevision,
@@ -299,8 +241,8 @@ QCoro::Task<model::Result<WatchHandle>> MemoryStorage::watch(std::string prefix,
         co_return model::errors::badRequest("invalid resource version: " + std::to_string(fromRevision));
     if (fromRevision > state->visibleRevision)
         co_return model::errors::tooLargeResourceVersion(fromRevision, state->visibleRevision);
-    if (fromRevision > 0 && fromRevision < state->oldestRetained - 1)
-        co_return errors::watchTooOld(fromRevision, state->oldestRetained - 1);
+    if (fromRevision > 0 && fromRevision < state->history.oldestRetained - 1)
+        co_return errors::watchTooOld(fromRevision, state->history.oldestRetained - 1);
 
     const Revision startAfter = fromRevision == 0 ? state->visibleRevision : fromRevision;
     std::vector<WatchEvent> initial;
@@ -316,27 +258,13 @@ QCoro::Task<model::Result<WatchHandle>> MemoryStorage::watch(std::string prefix,
             initial.push_back(std::move(event));
         }
     }
-    auto watcher = state->addWatcher(std::move(prefix), std::move(sink), state->firstEventAfter(startAfter));
+    auto watcher = state->history.addWatcher(std::move(prefix), std::move(sink), state->history.firstAfter(startAfter));
     // Delivered outside the map iteration, so sinks may write; those writes land after
     // startAfter and reach this watcher through pump() below.
-    const bool wasPumping = state->pumping;
-    state->pumping = true;
-    for (const WatchEvent &event : initial) {
-        if (!watcher->active)
-            break;
-        watcher->sink(event);
-    }
-    state->pumping = wasPumping;
+    state->history.deliverInitial(*watcher, initial);
     state->pump();
     state->trimHistory();
-
-    std::weak_ptr<MemoryState> weakState = state;
-    co_return WatchHandle([weakState, watcher]() {
-        if (auto alive = weakState.lock())
-            alive->cancelWatcher(watcher);
-        else
-            watcher->active = false;
-    });
+    co_return WatchableHistory::handle(std::shared_ptr<WatchableHistory>(state, &state->history), std::move(watcher));
 }
 
 } // namespace rvscope::storage

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // EtcdStorage's shared state: key mapping, the watch feed (one etcd watch on the whole
 // prefix), writes waiting for their events, and the backfill of history from before the
-// feed started. Delivery to watchers is in EtcdStorageWatch.cpp.
+// feed started. Delivery to history.watchers is in EtcdStorageWatch.cpp.
 #include <algorithm>
 
 #include <QtCore/QDebug>
@@ -185,7 +185,7 @@ void EtcdState::handleFeedResponse(std::uint64_t generation, etcd::pb::WatchResp
     if (response.created() && !feedCreated) {
         feedCreated = true;
         feedRevision = response.header().revision();
-        oldestRetained = feedRevision + 1;
+        history.oldestRetained = feedRevision + 1;
         m_countAtStart.reset();
         m_countDelta = 0;
         countObjects(weak_from_this(), feedRevision, generation);
@@ -195,8 +195,8 @@ void EtcdState::handleFeedResponse(std::uint64_t generation, etcd::pb::WatchResp
             // The feed was down while etcd compacted past it: events are lost for good, and
             // every watcher must relist (410), as a client of etcd itself would.
             failAllWatchers(errors::watchTooOld(feedRevision, response.compact_revision() - 1));
-            historyBase += history.size();
-            history.clear();
+            history.base += history.events.size();
+            history.events.clear();
             newestEvent.clear();
             feedCreated = false;
             feedRevision = 0;
@@ -214,7 +214,7 @@ void EtcdState::handleFeedResponse(std::uint64_t generation, etcd::pb::WatchResp
     }
     if (response.events_size() == 0 && !response.created() && feedCreated) {
         // A progress notification: every event under the prefix up to this revision was sent
-        // already (etcd notifies only watchers that are synced; the progress_request of 3.4
+        // already (etcd notifies only history.watchers that are synced; the progress_request of 3.4
         // gives no such promise, so it is not used).
         if (response.header().revision() > feedRevision) {
             feedRevision = response.header().revision();
@@ -226,15 +226,15 @@ void EtcdState::handleFeedResponse(std::uint64_t generation, etcd::pb::WatchResp
         const Revision revision = event.kv().mod_revision();
         // A resumed feed never repeats a revision we have; a Txn's several events share one.
         if (revision < feedRevision
-            || (revision == feedRevision && (history.empty() || history.back().revision != revision)))
+            || (revision == feedRevision && (history.events.empty() || history.events.back().revision != revision)))
             continue;
         if (auto converted = toWatchEvent(event, fromEtcd(event.kv().key()))) {
             if (converted->type == WatchEventType::Added)
                 ++m_countDelta;
             else if (converted->type == WatchEventType::Deleted)
                 --m_countDelta;
-            newestEvent[converted->key] = historyBase + history.size();
-            history.push_back(std::move(*converted));
+            newestEvent[converted->key] = history.base + history.events.size();
+            history.events.push_back(std::move(*converted));
         }
         feedRevision = std::max(feedRevision, revision);
     }
@@ -273,7 +273,7 @@ void EtcdState::handleFeedClosed(std::uint64_t generation, const grpc::Status &s
     }
     client.failover(m_feedEndpoint);
     releaseWaiters(false);
-    // Resume where the feed stopped: etcd keeps the history (until compacted), so watchers
+    // Resume where the feed stopped: etcd keeps the history (until compacted), so history.watchers
     // see no gap. Before the first creation, start at the current revision.
     const Revision resumeFrom = feedCreated ? feedRevision + 1 : 0;
     const std::uint64_t expected = ++m_feedGeneration;
@@ -295,14 +295,7 @@ void EtcdState::failAllWatchers(const model::Status &status)
     error.type = WatchEventType::Error;
     error.revision = feedRevision;
     error.error = status;
-    for (const auto &watcher : watchers) {
-        if (!watcher->active)
-            continue;
-        watcher->active = false;
-        watcher->sink(error);
-    }
-    if (!pumping)
-        std::erase_if(watchers, [](const auto &w) { return !w->active; });
+    history.failAll(error);
 }
 
 // ---- writes waiting for their events -------------------------------------------------------
@@ -381,14 +374,14 @@ struct BackfillAwaiter {
 } // namespace
 
 // A watch resuming from before this storage's feed started (a client that read from another
-// instance, or before a restart) needs etcd's history. One etcd watch over the whole keyspace
+// instance, or before a restart) needs etcd's history.events. One etcd watch over the whole keyspace
 // from `from`+1: every revision has at least one event there, so the first event at or past
 // the feed's start revision says the gap is complete, which a watch on our prefix alone could
 // never tell. Events of other prefixes are dropped.
 QCoro::Task<std::optional<model::Status>> EtcdState::backfill(Revision from)
 {
     std::shared_ptr<EtcdState> self = shared_from_this();
-    const Revision until = oldestRetained - 1; // the feed has every event after this
+    const Revision until = history.oldestRetained - 1; // the feed has every event after this
     auto fill = std::make_shared<Backfill>();
     const std::string ourPrefix = prefix + "/";
     std::weak_ptr<EtcdState> weak = self;
@@ -454,15 +447,15 @@ QCoro::Task<std::optional<model::Status>> EtcdState::backfill(Revision from)
     if (fill->error)
         co_return std::optional<model::Status>(*fill->error);
     // Prepend what history does not have yet (a concurrent backfill may have been first).
-    const Revision oldestHeld = self->history.empty() ? self->feedRevision + 1 : self->history.front().revision;
+    const Revision oldestHeld = self->history.events.empty() ? self->feedRevision + 1 : self->history.events.front().revision;
     for (auto it = fill->events.rbegin(); it != fill->events.rend(); ++it) {
         if (it->revision <= from || it->revision >= oldestHeld)
             continue;
-        self->history.push_front(std::move(*it));
-        --self->historyBase;
+        self->history.events.push_front(std::move(*it));
+        --self->history.base;
     }
-    if (self->oldestRetained - 1 == until)
-        self->oldestRetained = std::max(from + 1, self->compacted);
+    if (self->history.oldestRetained - 1 == until)
+        self->history.oldestRetained = std::max(from + 1, self->compacted);
     co_return std::nullopt;
 }
 

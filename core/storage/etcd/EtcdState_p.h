@@ -15,6 +15,7 @@
 #include <qcoro/qcorotask.h>
 
 #include "storage/StorageTypes.h"
+#include "storage/WatchableHistory.h"
 #include "storage/etcd/EtcdClient.h"
 #include "storage/etcd/EtcdStorage.h"
 
@@ -30,14 +31,6 @@ namespace rvscope::storage {
 // order, sinks may write, events caused by a sink are delivered after the current one.
 class EtcdState final : public std::enable_shared_from_this<EtcdState> {
 public:
-    struct Watcher {
-        std::string prefix;
-        WatchSink sink;
-        std::uint64_t nextEvent = 0; // absolute history index of the next event to consider
-        Revision skipUpTo = 0;       // events at or below this revision were already covered
-        bool active = true;
-    };
-
     explicit EtcdState(EtcdStorage::Options options);
     ~EtcdState();
 
@@ -63,8 +56,7 @@ public:
     RevisionAwaiter waitFor(Revision revision) { return RevisionAwaiter{shared_from_this(), revision}; }
     bool reached(Revision revision) const;
 
-    std::shared_ptr<Watcher> addWatcher(std::string prefix, WatchSink sink, Revision after);
-    void cancelWatcher(const std::shared_ptr<Watcher> &watcher);
+    std::shared_ptr<WatchableHistory::Watcher> addWatcher(std::string prefix, WatchSink sink, Revision after);
     void pump();
     // Bounds the history (historyLimit) and drops what etcd compacted.
     void trimHistory();
@@ -97,17 +89,12 @@ public:
     std::optional<model::Status> feedError; // why the first creation failed, if it did
     Revision feedRevision = 0; // every event under the prefix up to here is in history
     Revision compacted = 0;    // the newest compaction this storage made or learned of
-    // Changes from this revision on are all in history (watchable from oldestRetained - 1).
-    Revision oldestRetained = 0;
-    std::deque<WatchEvent> history;
-    // Absolute index of history.front(); starts high so that a backfill can prepend.
-    std::uint64_t historyBase = std::uint64_t(1) << 40;
+    // The feed's events; indexes start high so that a backfill can prepend.
+    WatchableHistory history{std::uint64_t(1) << 40, 0};
     std::size_t historyLimit;
     bool historyTrimmed = false; // the history bound dropped events (a backfill would too)
     // key -> absolute history index of its newest event (keys with an event in history only).
     std::unordered_map<std::string, std::uint64_t> newestEvent;
-    std::vector<std::shared_ptr<Watcher>> watchers;
-    bool pumping = false;
     bool closed = false;
 
 private:
@@ -122,7 +109,6 @@ private:
     void handleFeedResponse(std::uint64_t generation, etcd::pb::WatchResponse response);
     void handleFeedClosed(std::uint64_t generation, const grpc::Status &status);
     void failAllWatchers(const model::Status &status);
-    std::uint64_t firstEventAfter(Revision after) const;
 
     // Counts the prefix's keys at `revision` (the feed's start), for objectCount().
     static QCoro::Task<> countObjects(std::weak_ptr<EtcdState> weak, Revision revision, std::uint64_t generation);

@@ -8,95 +8,41 @@
 #include "storage/etcd/EtcdState_p.h"
 
 namespace rvscope::storage {
-namespace {
-bool hasPrefix(const std::string &key, const std::string &prefix)
-{
-    return key.compare(0, prefix.size(), prefix) == 0;
-}
-} // namespace
-
 // ---- history and delivery ------------------------------------------------------------------
 
-std::uint64_t EtcdState::firstEventAfter(Revision after) const
+std::shared_ptr<WatchableHistory::Watcher> EtcdState::addWatcher(std::string watchPrefix, WatchSink sink,
+                                                                 Revision after)
 {
-    auto it = std::upper_bound(history.begin(), history.end(), after,
-                               [](Revision rev, const WatchEvent &event) { return rev < event.revision; });
-    return historyBase + static_cast<std::uint64_t>(it - history.begin());
-}
-
-std::shared_ptr<EtcdState::Watcher> EtcdState::addWatcher(std::string watchPrefix, WatchSink sink, Revision after)
-{
-    auto watcher = std::make_shared<Watcher>();
-    watcher->prefix = std::move(watchPrefix);
-    watcher->sink = std::move(sink);
     // `after` may be ahead of the feed (another instance wrote, or a list's revision): its
     // events are still to come and are skipped when they do.
-    watcher->nextEvent = firstEventAfter(std::min(after, feedRevision));
-    watcher->skipUpTo = after;
-    watchers.push_back(watcher);
-    return watcher;
-}
-
-void EtcdState::cancelWatcher(const std::shared_ptr<Watcher> &watcher)
-{
-    watcher->active = false;
-    if (!pumping)
-        std::erase_if(watchers, [](const auto &w) { return !w->active; });
+    return history.addWatcher(std::move(watchPrefix), std::move(sink),
+                              history.firstAfter(std::min(after, feedRevision)), after);
 }
 
 void EtcdState::pump()
 {
-    if (pumping)
-        return; // the outer pump delivers what sinks cause, in order
-    pumping = true;
-    bool progressed = true;
-    while (progressed) {
-        progressed = false;
-        for (std::size_t i = 0; i < watchers.size(); ++i) {
-            Watcher *watcher = watchers[i].get();
-            while (watcher->active && watcher->nextEvent < historyBase + history.size()) {
-                progressed = true;
-                if (watcher->nextEvent < historyBase) {
-                    WatchEvent error;
-                    error.type = WatchEventType::Error;
-                    error.revision = feedRevision;
-                    error.error = errors::watchTooOld(history.front().revision - 1, oldestRetained - 1);
-                    watcher->active = false;
-                    watcher->sink(error);
-                    break;
-                }
-                const WatchEvent &event = history[watcher->nextEvent - historyBase];
-                ++watcher->nextEvent;
-                if (event.revision > watcher->skipUpTo && hasPrefix(event.key, watcher->prefix))
-                    watcher->sink(event);
-            }
-        }
-    }
-    pumping = false;
-    std::erase_if(watchers, [](const auto &w) { return !w->active; });
+    history.pump(nullptr, feedRevision);
 }
 
 void EtcdState::trimHistory()
 {
-    if (pumping)
+    if (history.pumping)
         return; // sinks hold references into the deque
-    while (history.size() > historyLimit || (!history.empty() && history.front().revision < compacted)) {
-        historyTrimmed = historyTrimmed || history.size() > historyLimit;
-        oldestRetained = std::max(oldestRetained, history.front().revision + 1);
-        if (auto newest = newestEvent.find(history.front().key);
-            newest != newestEvent.end() && newest->second == historyBase)
+    while (history.events.size() > historyLimit || (!history.events.empty() && history.events.front().revision < compacted)) {
+        historyTrimmed = historyTrimmed || history.events.size() > historyLimit;
+        if (auto newest = newestEvent.find(history.events.front().key);
+            newest != newestEvent.end() && newest->second == history.base)
             newestEvent.erase(newest);
-        history.pop_front();
-        ++historyBase;
+        history.popFront();
     }
 }
 
 ObjectPtr EtcdState::latestKnown(const std::string &key) const
 {
     auto newest = newestEvent.find(key);
-    if (newest == newestEvent.end() || newest->second < historyBase)
+    if (newest == newestEvent.end() || newest->second < history.base)
         return nullptr;
-    const WatchEvent &event = history[newest->second - historyBase];
+    const WatchEvent &event = history.events[newest->second - history.base];
     return event.type == WatchEventType::Deleted ? nullptr : event.object;
 }
 
@@ -114,7 +60,7 @@ void EtcdState::noteLocalCommit(Revision revision)
 void EtcdState::forgetBefore(Revision revision)
 {
     compacted = std::max(compacted, revision);
-    oldestRetained = std::max(oldestRetained, revision);
+    history.oldestRetained = std::max(history.oldestRetained, revision);
     trimHistory();
 }
 
@@ -181,34 +127,20 @@ QCoro::Task<model::Result<WatchHandle>> EtcdStorage::watch(std::string watchPref
             co_return errors::watchTooOld(fromRevision, state->compacted - 1);
         // Only the gap before this instance started is filled from etcd: past the history
         // bound (`--watch-history`), a watch gets 410 as from the apiserver's watch cache.
-        if (fromRevision < state->oldestRetained - 1 && !state->historyTrimmed) {
+        if (fromRevision < state->history.oldestRetained - 1 && !state->historyTrimmed) {
             auto failed = co_await state->backfill(fromRevision);
             if (failed)
                 co_return std::move(*failed);
             state->trimHistory();
         }
-        if (fromRevision < state->oldestRetained - 1)
-            co_return errors::watchTooOld(fromRevision, state->oldestRetained - 1);
+        if (fromRevision < state->history.oldestRetained - 1)
+            co_return errors::watchTooOld(fromRevision, state->history.oldestRetained - 1);
     }
 
     auto watcher = state->addWatcher(std::move(watchPrefix), std::move(sink), after);
-    const bool wasPumping = state->pumping;
-    state->pumping = true;
-    for (const WatchEvent &event : initial) {
-        if (!watcher->active)
-            break;
-        watcher->sink(event);
-    }
-    state->pumping = wasPumping;
+    state->history.deliverInitial(*watcher, initial);
     state->pump();
-
-    std::weak_ptr<EtcdState> weakState = state;
-    co_return WatchHandle([weakState, watcher]() {
-        if (auto alive = weakState.lock())
-            alive->cancelWatcher(watcher);
-        else
-            watcher->active = false;
-    });
+    co_return WatchableHistory::handle(std::shared_ptr<WatchableHistory>(state, &state->history), std::move(watcher));
 }
 
 std::optional<std::int64_t> EtcdStorage::objectCount() const
@@ -228,7 +160,7 @@ Revision EtcdStorage::feedRevision() const
 
 Revision EtcdStorage::oldestWatchableRevision() const
 {
-    return m_state->oldestRetained - 1;
+    return m_state->history.oldestRetained - 1;
 }
 
 } // namespace rvscope::storage
