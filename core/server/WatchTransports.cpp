@@ -1,40 +1,96 @@
 // SPDX-License-Identifier: MIT
 #include "server/WatchTransports.h"
 
+#include <sys/socket.h>
+
+#include <QtCore/QAbstractEventDispatcher>
+#include <QtNetwork/QSslSocket>
 #include <QtNetwork/QTcpSocket>
 #include <QtWebSockets/QWebSocket>
 
 namespace rvscope::server {
 
-QByteArray watchChunk(const std::string &line)
-{
-    // Every event ends in '\n': the Python client splits the stream on newlines.
-    QByteArray out = QByteArray::number(qulonglong(line.size() + 1), 16);
-    out += "\r\n";
-    out.append(line.data(), qsizetype(line.size()));
-    out += "\n\r\n";
-    return out;
+namespace {
+// The transports holding unsent events, written after the current event-loop pass's work.
+thread_local std::vector<std::weak_ptr<ChunkedWatchTransport>> t_unflushed;
+thread_local bool t_deferred = false;
 }
 
 ChunkedWatchTransport::ChunkedWatchTransport(QPointer<QTcpSocket> socket, std::function<void(bool)> onEnd)
     : m_socket(std::move(socket))
     , m_onEnd(std::move(onEnd))
+    , m_directWrites(m_socket && !qobject_cast<QSslSocket *>(m_socket.data()))
 {
 }
 
 void ChunkedWatchTransport::send(const std::string &event)
 {
-    if (m_socket)
-        m_socket->write(watchChunk(event));
+    if (!m_socket)
+        return;
+    // The chunk framing written straight into the pass's buffer.
+    m_unsent += QByteArray::number(qulonglong(event.size() + 1), 16);
+    m_unsent += "\r\n";
+    m_unsent.append(event.data(), qsizetype(event.size()));
+    m_unsent += "\n\r\n";
+    if (m_queued)
+        return;
+    m_queued = true;
+    // A posted call, as ApiServer flushes its responses: a commit's events leave before the
+    // write's own response, which is queued after them in the same pass.
+    if (t_unflushed.empty())
+        QMetaObject::invokeMethod(QAbstractEventDispatcher::instance(), &ChunkedWatchTransport::flushAll,
+                                  Qt::QueuedConnection);
+    t_unflushed.push_back(weak_from_this());
+}
+
+void ChunkedWatchTransport::flushAll()
+{
+    // First call: the pass that produced the events is over; wait one more pass (its poll
+    // and the requests it reads) so that more events share each write, as Qt's own buffered
+    // socket would, then write them.
+    if (!t_deferred) {
+        t_deferred = true;
+        QMetaObject::invokeMethod(QAbstractEventDispatcher::instance(), &ChunkedWatchTransport::flushAll,
+                                  Qt::QueuedConnection);
+        return;
+    }
+    t_deferred = false;
+    std::vector<std::weak_ptr<ChunkedWatchTransport>> transports;
+    transports.swap(t_unflushed);
+    for (const auto &weak : transports) {
+        if (auto transport = weak.lock())
+            transport->flush();
+    }
+}
+
+void ChunkedWatchTransport::flush()
+{
+    m_queued = false;
+    if (m_unsent.isEmpty() || !m_socket) {
+        m_unsent.clear();
+        return;
+    }
+    qsizetype sent = 0;
+    if (m_directWrites && m_socket->bytesToWrite() == 0 && m_socket->state() == QAbstractSocket::ConnectedState) {
+        const ssize_t n = ::send(int(m_socket->socketDescriptor()), m_unsent.constData(), size_t(m_unsent.size()),
+                                 MSG_DONTWAIT | MSG_NOSIGNAL);
+        // EAGAIN (the kernel's buffer is full) or an error: Qt writes the rest, and reports
+        // a broken connection as it always does.
+        sent = n > 0 ? qsizetype(n) : 0;
+    }
+    if (sent < m_unsent.size())
+        m_socket->write(m_unsent.constData() + sent, m_unsent.size() - sent);
+    m_unsent.clear();
 }
 
 std::size_t ChunkedWatchTransport::backlog() const
 {
-    return m_socket ? std::size_t(m_socket->bytesToWrite()) : 0;
+    return std::size_t(m_unsent.size()) + (m_socket ? std::size_t(m_socket->bytesToWrite()) : 0);
 }
 
 void ChunkedWatchTransport::end(bool tooSlow)
 {
+    flush();
     if (m_socket)
         m_socket->write("0\r\n\r\n");
     if (auto onEnd = std::move(m_onEnd))

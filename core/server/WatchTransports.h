@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 
+#include <QtCore/QByteArray>
 #include <QtCore/QPointer>
 
 #include "api/Watcher.h"
@@ -17,16 +18,33 @@ namespace rvscope::server {
 // A watch over HTTP/1.1: each event a chunk of one JSON line (the Python client splits the
 // stream on newlines), a zero-length chunk at the end. `onEnd` runs after that (tooSlow:
 // the client stopped reading). The socket may go away first: then nothing is written.
-class ChunkedWatchTransport final : public api::WatchTransport {
+//
+// Events are gathered per watch and written one pass after the pass that produced them (as
+// the apiserver flushes a watch once its queue is drained): the commits of two passes fan
+// out first, and each watch writes them together. A plain socket with nothing queued in Qt
+// gets them by one send() on its descriptor; what the kernel does not take waits in Qt's
+// buffer (the backlog a slow reader builds). TLS sockets always write through Qt.
+// Side by side in bench_http (1000 watchers), 680-800k events/s at p99 17-20 ms against
+// 360-570k at 21-35 ms through Qt's buffered write.
+class ChunkedWatchTransport final : public api::WatchTransport,
+                                    public std::enable_shared_from_this<ChunkedWatchTransport> {
 public:
     ChunkedWatchTransport(QPointer<QTcpSocket> socket, std::function<void(bool tooSlow)> onEnd);
     void send(const std::string &event) override;
     std::size_t backlog() const override;
     void end(bool tooSlow) override;
 
+    // Writes what every transport of this thread holds (queued once per pass by send()).
+    static void flushAll();
+
 private:
+    void flush();
+
     QPointer<QTcpSocket> m_socket;
     std::function<void(bool)> m_onEnd;
+    QByteArray m_unsent;
+    bool m_directWrites = false; // a plain TCP socket (not TLS): its descriptor may be written
+    bool m_queued = false;
 };
 
 // A watch over WebSocket (wire contract §7): one text message per event, ending with a
@@ -44,8 +62,5 @@ public:
 private:
     std::unique_ptr<QWebSocket> m_socket;
 };
-
-// The chunk framing of one event line.
-QByteArray watchChunk(const std::string &line);
 
 } // namespace rvscope::server

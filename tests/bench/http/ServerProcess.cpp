@@ -11,9 +11,23 @@
 
 #include <chrono>
 
+#include <signal.h>
+#include <sys/prctl.h>
+
 #include "HttpConnection.h"
 
 namespace rvscope::bench::http {
+
+namespace {
+// A child that dies with the benchmark: killed by a signal (say SIGPIPE from `| head`), the
+// benchmark runs no destructor, and a server left behind would load the next measurements.
+std::unique_ptr<QProcess> childProcess()
+{
+    auto process = std::make_unique<QProcess>();
+    process->setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGKILL); });
+    return process;
+}
+} // namespace
 
 int freeLoopbackPort()
 {
@@ -59,7 +73,7 @@ bool ServerProcess::startRvscope(const QString &binary, bool durable, const QStr
 {
     QElapsedTimer sinceStart;
     sinceStart.start();
-    m_process = std::make_unique<QProcess>();
+    m_process = childProcess();
     m_process->setProcessChannelMode(QProcess::MergedChannels);
     QStringList arguments{QStringLiteral("serve"), QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0")};
     if (durable) {
@@ -106,7 +120,7 @@ bool ServerProcess::startEtcd(const QString &binary, bool fsync)
         arguments << QStringLiteral("--unsafe-no-fsync");
     QElapsedTimer sinceStart;
     sinceStart.start();
-    m_process = std::make_unique<QProcess>();
+    m_process = childProcess();
     // Into a file, not a pipe nobody drains: a full pipe would stall etcd mid-measurement.
     m_process->setProcessChannelMode(QProcess::MergedChannels);
     m_process->setStandardOutputFile(m_directory->filePath(QStringLiteral("etcd.log")));
@@ -158,7 +172,7 @@ bool ServerProcess::startNginx(const QString &binary, const std::string &body)
     }
     configFile.write(config.toUtf8());
     configFile.close();
-    m_process = std::make_unique<QProcess>();
+    m_process = childProcess();
     m_process->setProcessChannelMode(QProcess::MergedChannels);
     m_process->start(binary, {QStringLiteral("-p"), root.path(), QStringLiteral("-c"), configFile.fileName(),
                               QStringLiteral("-e"), root.filePath(QStringLiteral("error.log"))});
