@@ -71,7 +71,8 @@ struct CasOutcome {
 // connection failed after it may have been sent) is never resent blindly: the key is re-read
 // (Range is idempotent and fails over) and compared. Still at `expected`: not applied, send it
 // again (to the next member). Holding our value at a newer revision: it was applied. Anything
-// else: someone else wrote, a conflict like any other.
+// else: someone else wrote, a conflict like any other. (The apiserver reports such a write as
+// failed, although it may have landed.)
 QCoro::Task<CasOutcome> compareAndSwap(std::shared_ptr<EtcdState> state, std::string etcdKey, Revision expected,
                                        std::optional<std::string> value)
 {
@@ -104,6 +105,13 @@ QCoro::Task<CasOutcome> compareAndSwap(std::shared_ptr<EtcdState> state, std::st
                 const auto &kvs = reply.response.responses(0).response_range().kvs();
                 if (!kvs.empty())
                     outcome.current = kvs[0];
+            }
+            // Sent again after an unknown outcome, and the key holds our value: the first
+            // Txn was applied after all, later than the re-read looked.
+            if (attempt > 0 && value && outcome.current && outcome.current->value() == *value) {
+                outcome.kind = CasOutcome::Kind::Committed;
+                outcome.revision = outcome.current->mod_revision();
+                outcome.current.reset();
             }
             co_return outcome;
         }
