@@ -11,7 +11,7 @@
 namespace rvscope::server {
 
 namespace {
-// The transports holding unsent events, written after the current event-loop pass's work.
+// The transports holding unsent events, and whether their flush waits for the next pass.
 thread_local std::vector<std::weak_ptr<ChunkedWatchTransport>> t_unflushed;
 thread_local bool t_deferred = false;
 }
@@ -35,8 +35,8 @@ void ChunkedWatchTransport::send(const std::string &event)
     if (m_queued)
         return;
     m_queued = true;
-    // A posted call, as ApiServer flushes its responses: a commit's events leave before the
-    // write's own response, which is queued after them in the same pass.
+    // A posted call (as ApiServer flushes its responses), made once for every transport
+    // that gets events until the flush.
     if (t_unflushed.empty())
         QMetaObject::invokeMethod(QAbstractEventDispatcher::instance(), &ChunkedWatchTransport::flushAll,
                                   Qt::QueuedConnection);
