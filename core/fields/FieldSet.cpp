@@ -1,0 +1,333 @@
+// SPDX-License-Identifier: MIT
+#include "fields/FieldSet.h"
+
+#include <optional>
+
+namespace rvscope::fields {
+namespace {
+// structured-merge-diff's value order: numbers < strings < bools < lists < maps < null.
+int rank(const nlohmann::json &value)
+{
+    if (value.is_number())
+        return 0;
+    if (value.is_string())
+        return 1;
+    if (value.is_boolean())
+        return 2;
+    if (value.is_array())
+        return 3;
+    if (value.is_object())
+        return 4;
+    return 5;
+}
+
+std::strong_ordering compareValues(const nlohmann::json &a, const nlohmann::json &b)
+{
+    const int ra = rank(a), rb = rank(b);
+    if (ra != rb)
+        return ra <=> rb;
+    switch (ra) {
+    case 0: {
+        const double x = a.get<double>(), y = b.get<double>();
+        return x < y ? std::strong_ordering::less : (y < x ? std::strong_ordering::greater : std::strong_ordering::equal);
+    }
+    case 1:
+        return a.get_ref<const std::string &>().compare(b.get_ref<const std::string &>()) <=> 0;
+    case 2:
+        return a.get<bool>() <=> b.get<bool>();
+    case 3: {
+        for (std::size_t i = 0; i < a.size() && i < b.size(); ++i) {
+            if (auto c = compareValues(a[i], b[i]); c != 0)
+                return c;
+        }
+        return a.size() <=> b.size();
+    }
+    case 4: {
+        // Maps compare entry by entry in key order: key, then value.
+        auto i = a.begin(), j = b.begin();
+        for (; i != a.end() && j != b.end(); ++i, ++j) {
+            if (auto c = i.key().compare(j.key()) <=> 0; c != 0)
+                return c;
+            if (auto c = compareValues(i.value(), j.value()); c != 0)
+                return c;
+        }
+        return a.size() <=> b.size();
+    }
+    default:
+        return std::strong_ordering::equal;
+    }
+}
+
+std::string valueText(const nlohmann::json &value)
+{
+    return value.dump();
+}
+} // namespace
+
+PathElement PathElement::field(std::string name)
+{
+    PathElement element;
+    element.kind = Kind::Field;
+    element.name = std::move(name);
+    return element;
+}
+
+PathElement PathElement::key(nlohmann::json fields)
+{
+    PathElement element;
+    element.kind = Kind::Key;
+    element.value = std::move(fields);
+    return element;
+}
+
+PathElement PathElement::member(nlohmann::json value)
+{
+    PathElement element;
+    element.kind = Kind::Value;
+    element.value = std::move(value);
+    return element;
+}
+
+std::strong_ordering PathElement::operator<=>(const PathElement &other) const
+{
+    if (kind != other.kind)
+        return kind <=> other.kind;
+    switch (kind) {
+    case Kind::Field:
+        return name.compare(other.name) <=> 0;
+    case Kind::Key:
+    case Kind::Value:
+        return compareValues(value, other.value);
+    case Kind::Index:
+        return index <=> other.index;
+    }
+    return std::strong_ordering::equal;
+}
+
+std::string PathElement::encoded() const
+{
+    switch (kind) {
+    case Kind::Field:
+        return "f:" + name;
+    case Kind::Key:
+        return "k:" + value.dump(); // compact, key fields sorted by name
+    case Kind::Value:
+        return "v:" + value.dump();
+    case Kind::Index:
+        return "i:" + std::to_string(index);
+    }
+    return {};
+}
+
+std::string PathElement::text() const
+{
+    switch (kind) {
+    case Kind::Field:
+        return '.' + name;
+    case Kind::Key: {
+        std::string out = "[";
+        bool first = true;
+        for (auto it = value.begin(); it != value.end(); ++it) {
+            if (!first)
+                out += ',';
+            first = false;
+            out += it.key() + '=' + valueText(it.value());
+        }
+        return out + ']';
+    }
+    case Kind::Value:
+        return "[=" + valueText(value) + ']';
+    case Kind::Index:
+        return '[' + std::to_string(index) + ']';
+    }
+    return {};
+}
+
+std::string pathText(const Path &path)
+{
+    std::string out;
+    for (const PathElement &element : path)
+        out += element.text();
+    return out;
+}
+
+void FieldSet::insert(const Path &path)
+{
+    FieldSet *node = this;
+    for (const PathElement &element : path)
+        node = &node->m_children[element];
+    node->m_member = true;
+}
+
+bool FieldSet::has(const Path &path) const
+{
+    const FieldSet *node = this;
+    for (const PathElement &element : path) {
+        auto it = node->m_children.find(element);
+        if (it == node->m_children.end())
+            return false;
+        node = &it->second;
+    }
+    return node->m_member;
+}
+
+std::size_t FieldSet::size() const
+{
+    std::size_t count = m_member ? 1 : 0;
+    for (const auto &[element, child] : m_children)
+        count += child.size();
+    return count;
+}
+
+FieldSet FieldSet::unionWith(const FieldSet &other) const
+{
+    FieldSet out = *this;
+    out.m_member = m_member || other.m_member;
+    for (const auto &[element, child] : other.m_children) {
+        auto it = out.m_children.find(element);
+        if (it == out.m_children.end())
+            out.m_children.emplace(element, child);
+        else
+            it->second = it->second.unionWith(child);
+    }
+    return out;
+}
+
+FieldSet FieldSet::minus(const FieldSet &other) const
+{
+    FieldSet out;
+    out.m_member = m_member && !other.m_member;
+    for (const auto &[element, child] : m_children) {
+        auto it = other.m_children.find(element);
+        FieldSet rest = it == other.m_children.end() ? child : child.minus(it->second);
+        if (!rest.empty())
+            out.m_children.emplace(element, std::move(rest));
+    }
+    return out;
+}
+
+FieldSet FieldSet::intersect(const FieldSet &other) const
+{
+    FieldSet out;
+    out.m_member = m_member && other.m_member;
+    for (const auto &[element, child] : m_children) {
+        auto it = other.m_children.find(element);
+        if (it == other.m_children.end())
+            continue;
+        FieldSet both = child.intersect(it->second);
+        if (!both.empty())
+            out.m_children.emplace(element, std::move(both));
+    }
+    return out;
+}
+
+void FieldSet::removeSubtree(const Path &path)
+{
+    if (path.empty()) {
+        *this = FieldSet();
+        return;
+    }
+    FieldSet *node = this;
+    for (std::size_t i = 0; i + 1 < path.size(); ++i) {
+        auto it = node->m_children.find(path[i]);
+        if (it == node->m_children.end())
+            return;
+        node = &it->second;
+    }
+    node->m_children.erase(path.back());
+    prune();
+}
+
+bool FieldSet::prune()
+{
+    for (auto it = m_children.begin(); it != m_children.end();) {
+        if (it->second.prune())
+            it = m_children.erase(it);
+        else
+            ++it;
+    }
+    return empty();
+}
+
+void FieldSet::forEach(const std::function<void(const Path &)> &visit) const
+{
+    Path prefix;
+    forEachFrom(prefix, visit);
+}
+
+void FieldSet::forEachFrom(Path &prefix, const std::function<void(const Path &)> &visit) const
+{
+    if (m_member)
+        visit(prefix);
+    for (const auto &[element, child] : m_children) {
+        prefix.push_back(element);
+        child.forEachFrom(prefix, visit);
+        prefix.pop_back();
+    }
+}
+
+nlohmann::json FieldSet::toFieldsV1() const
+{
+    nlohmann::json out = nlohmann::json::object();
+    if (m_member && !m_children.empty())
+        out["."] = nlohmann::json::object();
+    for (const auto &[element, child] : m_children)
+        out[element.encoded()] = child.toFieldsV1();
+    return out;
+}
+
+std::optional<FieldSet> FieldSet::fromFieldsV1(const nlohmann::json &fields)
+{
+    if (!fields.is_object())
+        return std::nullopt;
+    FieldSet out;
+    for (auto it = fields.begin(); it != fields.end(); ++it) {
+        const std::string &key = it.key();
+        if (key == ".") {
+            out.m_member = true;
+            continue;
+        }
+        if (key.size() < 2 || key[1] != ':')
+            continue;
+        PathElement element;
+        const std::string rest = key.substr(2);
+        switch (key[0]) {
+        case 'f':
+            element = PathElement::field(rest);
+            break;
+        case 'k':
+        case 'v': {
+            nlohmann::json value = nlohmann::json::parse(rest, nullptr, false);
+            if (value.is_discarded() || (key[0] == 'k' && !value.is_object()))
+                return std::nullopt;
+            element = key[0] == 'k' ? PathElement::key(std::move(value)) : PathElement::member(std::move(value));
+            break;
+        }
+        case 'i':
+            element.kind = PathElement::Kind::Index;
+            try {
+                element.index = std::stoi(rest);
+            } catch (const std::exception &) {
+                return std::nullopt;
+            }
+            break;
+        default:
+            continue; // unknown prefixes are dropped, as upstream's parser does
+        }
+        auto child = fromFieldsV1(it.value());
+        if (!child)
+            return std::nullopt;
+        // A leaf ({}) is a member; a node with children is one only with ".".
+        if (it.value().empty())
+            child->m_member = true;
+        out.m_children[std::move(element)] = std::move(*child);
+    }
+    return out;
+}
+
+bool FieldSet::operator==(const FieldSet &other) const
+{
+    return m_member == other.m_member && m_children == other.m_children;
+}
+
+} // namespace rvscope::fields

@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <compare>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+// Sets of field paths, as server-side apply records them in metadata.managedFields
+// (structured-merge-diff's fieldpath.Set and its FieldsV1 encoding; reference:
+// shared/reference/server-side-apply.md §2).
+namespace rvscope::fields {
+
+// One step of a path: a struct field or map key (`f:name`), an associative-list item named
+// by its key fields (`k:{"name":"app"}`), a set member (`v:"a"`), or a list index (`i:0`).
+struct PathElement final {
+    enum class Kind : unsigned char { Field, Key, Value, Index }; // the order FieldsV1 sorts them in
+    Kind kind = Kind::Field;
+    std::string name;     // Field
+    nlohmann::json value; // Key: an object of the key fields; Value: a scalar
+    int index = 0;        // Index
+
+    static PathElement field(std::string name);
+    static PathElement key(nlohmann::json fields);
+    static PathElement member(nlohmann::json value);
+
+    // structured-merge-diff's order: kinds in the order above, names byte-wise, key fields by
+    // name then value, values by decoded value (numbers < strings < bools < lists < maps < null).
+    std::strong_ordering operator<=>(const PathElement &other) const;
+    bool operator==(const PathElement &other) const { return (*this <=> other) == 0; }
+
+    // The FieldsV1 key: "f:name", "k:{...}", "v:...", "i:N".
+    std::string encoded() const;
+    // The path-string form used in conflict messages: ".name", "[name=\"app\"]", "[=\"a\"]", "[0]".
+    std::string text() const;
+};
+
+using Path = std::vector<PathElement>;
+std::string pathText(const Path &path); // ".spec.containers[name=\"app\"].image"
+
+// A set of paths, stored as a trie. A path belongs to the set when its node is a member; a
+// member may have members below it (FieldsV1 writes "." for such a node).
+class FieldSet final {
+public:
+    void insert(const Path &path);
+    bool has(const Path &path) const;
+    bool empty() const { return !m_member && m_children.empty(); }
+    std::size_t size() const; // number of member paths
+
+    FieldSet unionWith(const FieldSet &other) const;
+    FieldSet minus(const FieldSet &other) const;     // paths here that are not in other
+    FieldSet intersect(const FieldSet &other) const; // paths in both
+    // Every member path at or below `path` removed (what a removed subtree takes away).
+    void removeSubtree(const Path &path);
+
+    // Calls `visit` with every member path, in FieldsV1 order.
+    void forEach(const std::function<void(const Path &)> &visit) const;
+
+    // FieldsV1: {"f:data":{".":{},"f:a":{}}}. Keys with an unknown prefix are dropped on
+    // parse, as upstream does; a value that is not an object is an error (nullopt).
+    nlohmann::json toFieldsV1() const;
+    static std::optional<FieldSet> fromFieldsV1(const nlohmann::json &fields);
+
+    bool operator==(const FieldSet &other) const;
+
+private:
+    void forEachFrom(Path &prefix, const std::function<void(const Path &)> &visit) const;
+    bool prune(); // drops empty non-member children; true when this node is empty
+
+    bool m_member = false;
+    std::map<PathElement, FieldSet> m_children;
+};
+
+} // namespace rvscope::fields

@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: MIT
+#include "fields/ManagedFields.h"
+
+#include <algorithm>
+#include <map>
+
+#include <QtCore/QDateTime>
+
+#include "fields/ObjectFields.h"
+#include "model/Status.h"
+
+namespace rvscope::fields {
+namespace {
+std::string stringAt(const nlohmann::json &object, const char *name)
+{
+    auto it = object.find(name);
+    return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+std::int64_t unixSeconds(const std::string &time)
+{
+    if (time.empty())
+        return 0;
+    return QDateTime::fromString(QString::fromStdString(time), Qt::ISODate).toSecsSinceEpoch();
+}
+
+// How a conflict message names a manager (upstream's printManager).
+std::string describe(const ManagerEntry &entry)
+{
+    std::string text = '"' + entry.manager + '"';
+    if (!entry.subresource.empty())
+        text += " with subresource \"" + entry.subresource + '"';
+    if (entry.operation == "Update")
+        text += " using " + entry.apiVersion;
+    return text;
+}
+
+void dropEmpty(std::vector<ManagerEntry> &entries)
+{
+    std::erase_if(entries, [](const ManagerEntry &entry) { return entry.fields.empty(); });
+}
+
+ManagerEntry &entryFor(std::vector<ManagerEntry> &entries, const Writer &writer, const char *operation)
+{
+    ManagerEntry wanted;
+    wanted.manager = writer.manager.empty() ? "unknown" : writer.manager;
+    wanted.operation = operation;
+    wanted.apiVersion = writer.apiVersion;
+    wanted.subresource = writer.subresource;
+    for (ManagerEntry &entry : entries) {
+        if (entry.sameIdentity(wanted))
+            return entry;
+    }
+    entries.push_back(std::move(wanted));
+    return entries.back();
+}
+} // namespace
+
+bool ManagerEntry::sameIdentity(const ManagerEntry &other) const
+{
+    return manager == other.manager && operation == other.operation && subresource == other.subresource
+        && (operation == "Apply" || apiVersion == other.apiVersion);
+}
+
+std::optional<std::vector<ManagerEntry>> decodeManagedFields(const nlohmann::json &list)
+{
+    std::vector<ManagerEntry> entries;
+    if (list.is_null())
+        return entries;
+    if (!list.is_array())
+        return std::nullopt;
+    for (const nlohmann::json &item : list) {
+        if (!item.is_object())
+            return std::nullopt;
+        ManagerEntry entry;
+        entry.manager = stringAt(item, "manager");
+        entry.operation = stringAt(item, "operation");
+        entry.apiVersion = stringAt(item, "apiVersion");
+        entry.time = stringAt(item, "time");
+        entry.subresource = stringAt(item, "subresource");
+        if ((entry.operation != "Apply" && entry.operation != "Update") || entry.apiVersion.empty()
+            || stringAt(item, "fieldsType") != "FieldsV1")
+            return std::nullopt;
+        auto fields = FieldSet::fromFieldsV1(item.value("fieldsV1", nlohmann::json::object()));
+        if (!fields)
+            return std::nullopt;
+        entry.fields = std::move(*fields);
+        entries.push_back(std::move(entry));
+    }
+    return entries;
+}
+
+nlohmann::json encodeManagedFields(std::vector<ManagerEntry> entries)
+{
+    std::stable_sort(entries.begin(), entries.end(), [](const ManagerEntry &a, const ManagerEntry &b) {
+        return std::tuple(a.operation, unixSeconds(a.time), a.manager, a.apiVersion, a.subresource)
+            < std::tuple(b.operation, unixSeconds(b.time), b.manager, b.apiVersion, b.subresource);
+    });
+    nlohmann::json list = nlohmann::json::array();
+    for (const ManagerEntry &entry : entries) {
+        nlohmann::json item = {{"manager", entry.manager},
+                               {"operation", entry.operation},
+                               {"apiVersion", entry.apiVersion},
+                               {"fieldsType", "FieldsV1"},
+                               {"fieldsV1", entry.fields.toFieldsV1()}};
+        if (!entry.time.empty())
+            item["time"] = entry.time;
+        if (!entry.subresource.empty())
+            item["subresource"] = entry.subresource;
+        list.push_back(std::move(item));
+    }
+    return list;
+}
+
+std::vector<ManagerEntry> recordUpdate(std::vector<ManagerEntry> entries, const nlohmann::json &before,
+                                       const nlohmann::json &after, const Writer &writer, const FieldSchema &schema)
+{
+    const bool create = before.is_null() || before.empty();
+    // An object nobody tracks stays untracked until an apply (reference §5.3).
+    if (entries.empty() && !create)
+        return entries;
+    const Changes changes = compareObjects(before, after, schema);
+    const FieldSet changed = changes.added.unionWith(changes.modified);
+    std::vector<Path> removed;
+    changes.removed.forEach([&removed](const Path &path) { removed.push_back(path); });
+
+    ManagerEntry &mine = entryFor(entries, writer, "Update");
+    const ManagerEntry identity = mine; // a copy: `mine` may move when entries change
+    for (ManagerEntry &entry : entries) {
+        for (const Path &path : removed)
+            entry.fields.removeSubtree(path);
+        if (!entry.sameIdentity(identity))
+            entry.fields = entry.fields.minus(changed);
+    }
+    for (ManagerEntry &entry : entries) {
+        if (!entry.sameIdentity(identity))
+            continue;
+        entry.fields = entry.fields.unionWith(changed);
+        if (!changed.empty())
+            entry.time = writer.now;
+    }
+    dropEmpty(entries);
+    return entries;
+}
+
+ApplyResult apply(const nlohmann::json &live, const nlohmann::json &config, std::vector<ManagerEntry> entries,
+                  const Writer &writer, bool force, const FieldSchema &schema)
+{
+    ApplyResult result;
+    AppliedFields applied = appliedFields(config, schema);
+    if (!applied.error.empty()) {
+        result.error = std::move(applied.error);
+        return result;
+    }
+    ManagerEntry identity;
+    identity.manager = writer.manager;
+    identity.operation = "Apply";
+    identity.subresource = writer.subresource;
+
+    FieldSet previous;
+    FieldSet others;
+    for (const ManagerEntry &entry : entries) {
+        if (entry.sameIdentity(identity))
+            previous = entry.fields;
+        else
+            others = others.unionWith(entry.fields);
+    }
+    nlohmann::json merged = mergeApplied(live, config, schema);
+    // What this manager applied before, no longer applies, and nobody else owns goes.
+    previous.minus(applied.fields).forEach([&](const Path &path) {
+        if (!others.has(path))
+            removeAt(merged, path);
+    });
+
+    const Changes changes = compareObjects(live, merged, schema);
+    const FieldSet changed = changes.added.unionWith(changes.modified);
+    for (const ManagerEntry &entry : entries) {
+        if (entry.sameIdentity(identity))
+            continue;
+        entry.fields.intersect(changed).forEach([&](const Path &path) {
+            result.conflicts.push_back(FieldConflict{describe(entry), path});
+        });
+    }
+    if (!result.conflicts.empty() && !force) {
+        result.object = live;
+        result.entries = std::move(entries);
+        return result;
+    }
+    result.conflicts.clear();
+    const bool objectChanged = merged != live;
+    for (ManagerEntry &entry : entries) {
+        if (!entry.sameIdentity(identity))
+            entry.fields = entry.fields.minus(changed);
+    }
+    ManagerEntry &mine = entryFor(entries, writer, "Apply");
+    mine.apiVersion = writer.apiVersion;
+    mine.fields = std::move(applied.fields);
+    if (objectChanged)
+        mine.time = writer.now;
+    dropEmpty(entries);
+    result.object = std::move(merged);
+    result.entries = std::move(entries);
+    return result;
+}
+
+model::Status conflictStatus(const std::vector<FieldConflict> &conflicts)
+{
+    model::Status status;
+    status.code = 409;
+    status.reason = "Conflict";
+    std::map<std::string, std::vector<std::string>> byManager;
+    for (const FieldConflict &conflict : conflicts) {
+        byManager[conflict.manager].push_back(pathText(conflict.path));
+        status.details.causes.push_back(
+            model::StatusCause{"FieldManagerConflict", "conflict with " + conflict.manager, pathText(conflict.path)});
+    }
+    if (conflicts.size() == 1) {
+        status.message = "Apply failed with 1 conflict: conflict with " + conflicts.front().manager + ": "
+            + pathText(conflicts.front().path);
+        return status;
+    }
+    status.message = "Apply failed with " + std::to_string(conflicts.size()) + " conflicts: ";
+    bool first = true;
+    for (auto &[manager, paths] : byManager) {
+        std::sort(paths.begin(), paths.end());
+        if (!first)
+            status.message += '\n';
+        first = false;
+        status.message += "conflicts with " + manager + ":";
+        for (const std::string &path : paths)
+            status.message += "\n- " + path;
+    }
+    return status;
+}
+
+} // namespace rvscope::fields

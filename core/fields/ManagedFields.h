@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "fields/FieldSchema.h"
+#include "fields/FieldSet.h"
+
+namespace rvscope::model {
+struct Status;
+}
+
+// metadata.managedFields: who owns which field, and the two operations that change it
+// (reference §1, §5, §6). Pure functions of JSON trees; the registry decides when to call them.
+namespace rvscope::fields {
+
+struct ManagerEntry final {
+    std::string manager;
+    std::string operation; // "Apply" or "Update"
+    std::string apiVersion;
+    std::string time;      // RFC 3339 seconds; empty: none
+    std::string subresource;
+    FieldSet fields;
+
+    // Entries of one identity merge: Apply entries ignore apiVersion (reference §1.2).
+    bool sameIdentity(const ManagerEntry &other) const;
+};
+
+// Decodes metadata.managedFields; nullopt when an entry is malformed (a missing or unknown
+// fieldsType or operation, an empty apiVersion, fieldsV1 that does not parse), which callers
+// treat as absent (reference §8).
+std::optional<std::vector<ManagerEntry>> decodeManagedFields(const nlohmann::json &list);
+// Encodes in the apiserver's order: Apply before Update, oldest first, then by manager,
+// apiVersion and subresource (reference §1.4).
+nlohmann::json encodeManagedFields(std::vector<ManagerEntry> entries);
+
+// Who writes: the manager, the endpoint's apiVersion ("v1", "apps/v1"), the subresource
+// ("" for the main resource) and the time to stamp.
+struct Writer {
+    std::string manager;
+    std::string apiVersion;
+    std::string subresource;
+    std::string now;
+};
+
+// An Update (POST, PUT, non-apply PATCH) from `before` to `after` (reference §5.1): what it
+// added or changed becomes the writer's, and every other manager loses what it changed or
+// removed. Never a conflict.
+std::vector<ManagerEntry> recordUpdate(std::vector<ManagerEntry> entries, const nlohmann::json &before,
+                                       const nlohmann::json &after, const Writer &writer, const FieldSchema &schema);
+
+// One field another manager owns and an apply would change.
+struct FieldConflict {
+    std::string manager; // as the message names it: "\"alice\"" or "\"bob\" using v1"
+    Path path;
+};
+
+struct ApplyResult {
+    nlohmann::json object;               // live with the configuration merged in and pruned
+    std::vector<ManagerEntry> entries;   // the managed fields after the apply
+    std::vector<FieldConflict> conflicts; // non-empty: refused (without force), nothing changes
+    std::string error;                   // a configuration the schema cannot take (400)
+};
+
+// An Apply of `config` by `writer` to `live` (reference §5.2): merge, prune what the writer
+// applied before and no one else owns, and refuse changes to fields others own unless
+// `force` (then they lose them).
+ApplyResult apply(const nlohmann::json &live, const nlohmann::json &config, std::vector<ManagerEntry> entries,
+                  const Writer &writer, bool force, const FieldSchema &schema);
+
+// The 409 an apply with conflicts answers (reference §6).
+model::Status conflictStatus(const std::vector<FieldConflict> &conflicts);
+
+} // namespace rvscope::fields

@@ -1,0 +1,359 @@
+// SPDX-License-Identifier: MIT
+#include "fields/ObjectFields.h"
+
+#include <algorithm>
+#include <map>
+
+namespace rvscope::fields {
+namespace {
+std::string join(const std::string &dotted, const std::string &name)
+{
+    return dotted.empty() ? name : dotted + '.' + name;
+}
+
+// An associative-list item's key element: every key field, defaulted where it may be.
+std::optional<PathElement> keyOf(const nlohmann::json &item, const ListType &type, std::string *error)
+{
+    if (!item.is_object()) {
+        if (error)
+            *error = "associative list with keys has an element that is not a map type";
+        return std::nullopt;
+    }
+    nlohmann::json key = nlohmann::json::object();
+    for (const std::string &field : type.keys) {
+        auto it = item.find(field);
+        if (it != item.end()) {
+            key[field] = *it;
+        } else if (type.keyDefaults.contains(field)) {
+            key[field] = type.keyDefaults[field];
+        } else {
+            if (error)
+                *error = "associative list with keys has an element that omits key field \"" + field
+                    + "\" (and doesn't have default value)";
+            return std::nullopt;
+        }
+    }
+    return PathElement::key(std::move(key));
+}
+
+struct AppliedWalk {
+    const FieldSchema &schema;
+    FieldSet out;
+    std::string error;
+
+    void walk(const nlohmann::json &value, Path &path, const std::string &dotted)
+    {
+        if (value.is_object()) {
+            if (!path.empty() && (value.empty() || schema.atomic(dotted))) {
+                out.insert(path);
+                return;
+            }
+            for (auto it = value.begin(); it != value.end(); ++it) {
+                path.push_back(PathElement::field(it.key()));
+                walk(it.value(), path, join(dotted, it.key()));
+                path.pop_back();
+            }
+            return;
+        }
+        if (value.is_array()) {
+            list(value, path, dotted);
+            return;
+        }
+        out.insert(path);
+    }
+
+    void list(const nlohmann::json &value, Path &path, const std::string &dotted)
+    {
+        const ListType type = schema.list(dotted);
+        if (type.kind == ListType::Kind::Atomic) {
+            out.insert(path);
+            return;
+        }
+        for (const nlohmann::json &item : value) {
+            if (type.kind == ListType::Kind::Set) {
+                path.push_back(PathElement::member(item));
+                out.insert(path);
+                path.pop_back();
+                continue;
+            }
+            auto key = keyOf(item, type, &error);
+            if (!key)
+                return;
+            path.push_back(std::move(*key));
+            out.insert(path);
+            for (auto it = item.begin(); it != item.end(); ++it) {
+                path.push_back(PathElement::field(it.key()));
+                walk(it.value(), path, join(dotted, it.key()));
+                path.pop_back();
+            }
+            path.pop_back();
+        }
+    }
+};
+
+struct CompareWalk {
+    const FieldSchema &schema;
+    Changes out;
+
+    // A node that did not exist: a member, and so is everything below it.
+    void added(const nlohmann::json &value, Path &path, const std::string &dotted)
+    {
+        if (!path.empty())
+            out.added.insert(path);
+        if (value.is_object() && !schema.atomic(dotted)) {
+            for (auto it = value.begin(); it != value.end(); ++it) {
+                path.push_back(PathElement::field(it.key()));
+                added(it.value(), path, join(dotted, it.key()));
+                path.pop_back();
+            }
+        } else if (value.is_array()) {
+            const ListType type = schema.list(dotted);
+            if (type.kind == ListType::Kind::Atomic)
+                return;
+            for (const nlohmann::json &item : value)
+                addedItem(item, type, path, dotted);
+        }
+    }
+
+    void addedItem(const nlohmann::json &item, const ListType &type, Path &path, const std::string &dotted)
+    {
+        if (type.kind == ListType::Kind::Set) {
+            path.push_back(PathElement::member(item));
+            out.added.insert(path);
+            path.pop_back();
+            return;
+        }
+        auto key = keyOf(item, type, nullptr);
+        if (!key)
+            return;
+        path.push_back(std::move(*key));
+        out.added.insert(path);
+        for (auto it = item.begin(); it != item.end(); ++it) {
+            path.push_back(PathElement::field(it.key()));
+            added(it.value(), path, join(dotted, it.key()));
+            path.pop_back();
+        }
+        path.pop_back();
+    }
+
+    void diff(const nlohmann::json &before, const nlohmann::json &after, Path &path, const std::string &dotted)
+    {
+        if (before.is_object() && after.is_object() && !(schema.atomic(dotted) && !path.empty())) {
+            for (auto it = after.begin(); it != after.end(); ++it) {
+                path.push_back(PathElement::field(it.key()));
+                auto old = before.find(it.key());
+                if (old == before.end())
+                    added(it.value(), path, join(dotted, it.key()));
+                else
+                    diff(*old, it.value(), path, join(dotted, it.key()));
+                path.pop_back();
+            }
+            for (auto it = before.begin(); it != before.end(); ++it) {
+                if (after.contains(it.key()))
+                    continue;
+                path.push_back(PathElement::field(it.key()));
+                out.removed.insert(path);
+                path.pop_back();
+            }
+            return;
+        }
+        if (before.is_array() && after.is_array()) {
+            const ListType type = schema.list(dotted);
+            if (type.kind != ListType::Kind::Atomic) {
+                diffList(before, after, type, path, dotted);
+                return;
+            }
+        }
+        if (before != after) {
+            out.modified.insert(path);
+            if (after.is_object() || after.is_array()) { // a new shape: its members are new
+                Path below = path;
+                added(after, below, dotted);
+            }
+        }
+    }
+
+    void diffList(const nlohmann::json &before, const nlohmann::json &after, const ListType &type, Path &path,
+                  const std::string &dotted)
+    {
+        if (type.kind == ListType::Kind::Set) {
+            for (const auto &value : after) {
+                if (std::find(before.begin(), before.end(), value) == before.end())
+                    addedItem(value, type, path, dotted);
+            }
+            for (const auto &value : before) {
+                if (std::find(after.begin(), after.end(), value) != after.end())
+                    continue;
+                path.push_back(PathElement::member(value));
+                out.removed.insert(path);
+                path.pop_back();
+            }
+            return;
+        }
+        std::map<PathElement, const nlohmann::json *> old;
+        for (const auto &item : before) {
+            if (auto key = keyOf(item, type, nullptr))
+                old.emplace(std::move(*key), &item);
+        }
+        for (const auto &item : after) {
+            auto key = keyOf(item, type, nullptr);
+            if (!key)
+                continue;
+            auto found = old.find(*key);
+            if (found == old.end()) {
+                addedItem(item, type, path, dotted);
+                continue;
+            }
+            path.push_back(*key);
+            diff(*found->second, item, path, dotted);
+            path.pop_back();
+            old.erase(found);
+        }
+        for (const auto &[key, item] : old) {
+            path.push_back(key);
+            out.removed.insert(path);
+            path.pop_back();
+        }
+    }
+};
+
+// The index of `element` in the list `list` (an item with those key fields, or that value).
+std::optional<std::size_t> findItem(const nlohmann::json &list, const PathElement &element)
+{
+    for (std::size_t i = 0; i < list.size(); ++i) {
+        const nlohmann::json &item = list[i];
+        if (element.kind == PathElement::Kind::Value && item == element.value)
+            return i;
+        if (element.kind == PathElement::Kind::Key && item.is_object()) {
+            bool all = true;
+            for (auto it = element.value.begin(); it != element.value.end() && all; ++it) {
+                auto field = item.find(it.key());
+                // A key field the item omits matches its default (the key holds it).
+                all = field == item.end() ? true : *field == it.value();
+            }
+            if (all)
+                return i;
+        }
+        if (element.kind == PathElement::Kind::Index && std::size_t(element.index) == i)
+            return i;
+    }
+    return std::nullopt;
+}
+
+nlohmann::json mergeValue(const nlohmann::json &live, const nlohmann::json &config, const FieldSchema &schema,
+                          const std::string &dotted, bool root)
+{
+    if (live.is_object() && config.is_object() && (root || !schema.atomic(dotted))) {
+        nlohmann::json out = live;
+        for (auto it = config.begin(); it != config.end(); ++it) {
+            auto old = live.find(it.key());
+            out[it.key()] = old == live.end()
+                                ? it.value()
+                                : mergeValue(*old, it.value(), schema, join(dotted, it.key()), false);
+        }
+        return out;
+    }
+    if (live.is_array() && config.is_array()) {
+        const ListType type = schema.list(dotted);
+        if (type.kind == ListType::Kind::Set) {
+            nlohmann::json out = live;
+            for (const auto &value : config) {
+                if (std::find(out.begin(), out.end(), value) == out.end())
+                    out.push_back(value);
+            }
+            return out;
+        }
+        if (type.kind == ListType::Kind::Map) {
+            nlohmann::json out = live;
+            for (const auto &item : config) {
+                auto key = keyOf(item, type, nullptr);
+                auto at = key ? findItem(out, *key) : std::nullopt;
+                if (at)
+                    out[*at] = mergeValue(out[*at], item, schema, dotted, true);
+                else
+                    out.push_back(item);
+            }
+            return out;
+        }
+    }
+    return config;
+}
+} // namespace
+
+AppliedFields appliedFields(const nlohmann::json &config, const FieldSchema &schema)
+{
+    AppliedWalk walk{schema, {}, {}};
+    Path path;
+    walk.walk(config, path, std::string());
+    stripIgnoredFields(walk.out);
+    return AppliedFields{std::move(walk.out), std::move(walk.error)};
+}
+
+Changes compareObjects(const nlohmann::json &before, const nlohmann::json &after, const FieldSchema &schema)
+{
+    CompareWalk walk{schema, {}};
+    Path path;
+    walk.diff(before.is_null() ? nlohmann::json::object() : before, after, path, std::string());
+    stripIgnoredFields(walk.out.added);
+    stripIgnoredFields(walk.out.modified);
+    stripIgnoredFields(walk.out.removed);
+    return std::move(walk.out);
+}
+
+nlohmann::json mergeApplied(const nlohmann::json &live, const nlohmann::json &config, const FieldSchema &schema)
+{
+    return mergeValue(live.is_null() ? nlohmann::json::object() : live, config, schema, std::string(), true);
+}
+
+void removeAt(nlohmann::json &object, const Path &path)
+{
+    nlohmann::json *node = &object;
+    for (std::size_t i = 0; i < path.size(); ++i) {
+        const PathElement &element = path[i];
+        const bool last = i + 1 == path.size();
+        if (element.kind == PathElement::Kind::Field) {
+            if (!node->is_object())
+                return;
+            auto it = node->find(element.name);
+            if (it == node->end())
+                return;
+            if (last) {
+                node->erase(it);
+                return;
+            }
+            node = &*it;
+            continue;
+        }
+        if (!node->is_array())
+            return;
+        auto at = findItem(*node, element);
+        if (!at)
+            return;
+        if (last) {
+            node->erase(*at);
+            return;
+        }
+        node = &(*node)[*at];
+    }
+}
+
+void stripIgnoredFields(FieldSet &fields)
+{
+    static const char *const top[] = {"apiVersion", "kind"};
+    for (const char *name : top)
+        fields.removeSubtree({PathElement::field(name)});
+    static const char *const meta[] = {"name", "namespace", "creationTimestamp", "selfLink", "uid", "clusterName",
+                                       "generation", "managedFields", "resourceVersion"};
+    for (const char *name : meta)
+        fields.removeSubtree({PathElement::field("metadata"), PathElement::field(name)});
+    // The metadata node itself is never a member.
+    const Path metadata{PathElement::field("metadata")};
+    if (fields.has(metadata)) {
+        FieldSet only;
+        only.insert(metadata);
+        FieldSet rest = fields.minus(only);
+        fields = std::move(rest);
+    }
+}
+
+} // namespace rvscope::fields

@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: MIT
+// Field sets and their FieldsV1 encoding, and the sets of objects: what a configuration
+// claims and what a write changed, on ConfigMaps, Deployments (containers, env, ports keyed
+// with a defaulted protocol), finalizers (a set) and a custom resource (deduced: lists atomic).
+#include <QtTest/QtTest>
+
+#include "fields/FieldSchema.h"
+#include "fields/FieldSet.h"
+#include "fields/ObjectFields.h"
+
+using namespace rvscope;
+using fields::FieldSchema;
+using fields::FieldSet;
+using fields::PathElement;
+using nlohmann::json;
+
+namespace {
+json parse(const char *text)
+{
+    return json::parse(text);
+}
+
+FieldSet v1(const char *text)
+{
+    return FieldSet::fromFieldsV1(json::parse(text)).value();
+}
+
+const json DEPLOYMENT = parse(R"({"apiVersion":"apps/v1","kind":"Deployment",
+  "metadata":{"name":"web","namespace":"default","labels":{"app":"web"}},
+  "spec":{"replicas":2,"selector":{"matchLabels":{"app":"web"}},
+    "template":{"metadata":{"labels":{"app":"web"}},"spec":{"containers":[
+      {"name":"app","image":"nginx:1","env":[{"name":"MODE","value":"fast"}],"ports":[{"containerPort":80}]}]}}}})");
+} // namespace
+
+class TestFieldSet final : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void testEncodingRoundTrips();
+    void testSetOperations();
+    void testPathText();
+    void testAppliedConfigMap();
+    void testAppliedDeploymentKeysListsAndDefaults();
+    void testAppliedFinalizersAndCustomResource();
+    void testAppliedKeyWithoutDefaultIsAnError();
+    void testCompareCreateMarksNewNodes();
+    void testCompareModifiedAndRemoved();
+    void testMergeAppliedByListType();
+};
+
+void TestFieldSet::testEncodingRoundTrips()
+{
+    const json encoded = parse(R"({"f:data":{".":{},"f:a":{}},"f:metadata":{"f:labels":{".":{},"f:app":{}}}})");
+    const FieldSet set = FieldSet::fromFieldsV1(encoded).value();
+    QCOMPARE(set.size(), std::size_t(4));
+    QVERIFY(set.has({PathElement::field("data")}));
+    QVERIFY(set.has({PathElement::field("data"), PathElement::field("a")}));
+    QVERIFY(!set.has({PathElement::field("metadata")}));
+    QCOMPARE(set.toFieldsV1(), encoded);
+    // Unknown prefixes are dropped; a bad key is an error.
+    QCOMPARE(v1(R"({"x:y":{},"f:a":{}})").size(), std::size_t(1));
+    QVERIFY(!FieldSet::fromFieldsV1(parse(R"({"k:notjson":{}})")));
+    QVERIFY(!FieldSet::fromFieldsV1(parse("[]")));
+}
+
+void TestFieldSet::testSetOperations()
+{
+    const FieldSet a = v1(R"({"f:data":{"f:a":{},"f:b":{}}})");
+    const FieldSet b = v1(R"({"f:data":{"f:b":{},"f:c":{}}})");
+    QCOMPARE(a.unionWith(b), v1(R"({"f:data":{"f:a":{},"f:b":{},"f:c":{}}})"));
+    QCOMPARE(a.minus(b), v1(R"({"f:data":{"f:a":{}}})"));
+    QCOMPARE(a.intersect(b), v1(R"({"f:data":{"f:b":{}}})"));
+    QVERIFY(a.minus(a).empty());
+    FieldSet c = v1(R"({"f:spec":{"f:x":{"f:y":{}},"f:z":{}}})");
+    c.removeSubtree({PathElement::field("spec"), PathElement::field("x")});
+    QCOMPARE(c, v1(R"({"f:spec":{"f:z":{}}})"));
+}
+
+void TestFieldSet::testPathText()
+{
+    const fields::Path path{PathElement::field("spec"), PathElement::field("containers"),
+                            PathElement::key(json{{"name", "nginx"}}), PathElement::field("image")};
+    QCOMPARE(fields::pathText(path), std::string(R"(.spec.containers[name="nginx"].image)"));
+    QCOMPARE(fields::pathText({PathElement::field("metadata"), PathElement::field("finalizers"),
+                               PathElement::member("example.com/guard")}),
+             std::string(R"(.metadata.finalizers[="example.com/guard"])"));
+    // Keys order by decoded value: 80 before 443.
+    QVERIFY(PathElement::key(json{{"containerPort", 80}}) < PathElement::key(json{{"containerPort", 443}}));
+}
+
+void TestFieldSet::testAppliedConfigMap()
+{
+    const json config = parse(R"({"apiVersion":"v1","kind":"ConfigMap",
+      "metadata":{"name":"c","namespace":"default","labels":{"app":"x"}},"data":{"a":"1"}})");
+    const auto applied = fields::appliedFields(config, FieldSchema::forKind("ConfigMap", false));
+    QVERIFY(applied.error.empty());
+    // Map keys are members, the maps themselves are not; name and namespace are never owned.
+    QCOMPARE(applied.fields.toFieldsV1(), parse(R"({"f:data":{"f:a":{}},"f:metadata":{"f:labels":{"f:app":{}}}})"));
+}
+
+void TestFieldSet::testAppliedDeploymentKeysListsAndDefaults()
+{
+    const auto applied = fields::appliedFields(DEPLOYMENT, FieldSchema::forKind("Deployment", false));
+    QVERIFY(applied.error.empty());
+    const json expected = parse("{\"f:metadata\":{\"f:labels\":{\"f:app\":{}}},"
+        "      \"f:spec\":{\"f:replicas\":{},\"f:selector\":{},\"f:template\":{\"f:metadata\":{\"f:labels\":{\"f:app\":{}}},"
+        "        \"f:spec\":{\"f:containers\":{\"k:{\\\"name\\\":\\\"app\\\"}\":{\".\":{},"
+        "          \"f:env\":{\"k:{\\\"name\\\":\\\"MODE\\\"}\":{\".\":{},\"f:name\":{},\"f:value\":{}}},\"f:image\":{},\"f:name\":{},"
+        "          \"f:ports\":{\"k:{\\\"containerPort\\\":80,\\\"protocol\\\":\\\"TCP\\\"}\":{\".\":{},\"f:containerPort\":{}}}}}}}}}");
+    QCOMPARE(applied.fields.toFieldsV1(), expected);
+}
+
+void TestFieldSet::testAppliedFinalizersAndCustomResource()
+{
+    const json config = parse(R"({"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"w",
+      "finalizers":["example.com/guard"]},"spec":{"size":1,"parts":[{"name":"a"}],"shape":{"round":true}}})");
+    const auto applied = fields::appliedFields(config, FieldSchema::forKind("Widget", true));
+    QCOMPARE(applied.fields.toFieldsV1(), parse("{\"f:metadata\":{\"f:finalizers\":{\"v:\\\"example.com/guard\\\"\":{}}},"
+        "      \"f:spec\":{\"f:parts\":{},\"f:shape\":{\"f:round\":{}},\"f:size\":{}}}"));
+}
+
+void TestFieldSet::testAppliedKeyWithoutDefaultIsAnError()
+{
+    const json config = parse(R"({"spec":{"template":{"spec":{"containers":[{"image":"x"}]}}}})");
+    const auto applied = fields::appliedFields(config, FieldSchema::forKind("Deployment", false));
+    QCOMPARE(applied.error, std::string("associative list with keys has an element that omits key field \"name\" "
+                                        "(and doesn\'t have default value)"));
+}
+
+void TestFieldSet::testCompareCreateMarksNewNodes()
+{
+    const json created = parse(R"({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c","labels":{"app":"x"}},
+      "data":{"a":"1"}})");
+    const auto changes = fields::compareObjects(json(), created, FieldSchema::forKind("ConfigMap", false));
+    // kubectl-create's entry for such a ConfigMap (reference §2.4).
+    QCOMPARE(changes.added.toFieldsV1(), parse(R"({"f:data":{".":{},"f:a":{}},"f:metadata":{"f:labels":{".":{},"f:app":{}}}})"));
+    QVERIFY(changes.modified.empty());
+    QVERIFY(changes.removed.empty());
+}
+
+void TestFieldSet::testCompareModifiedAndRemoved()
+{
+    json after = DEPLOYMENT;
+    after["spec"]["template"]["spec"]["containers"][0]["image"] = "nginx:2";
+    after["spec"]["template"]["spec"]["containers"][0]["env"] = json::array();
+    after["metadata"]["labels"]["tier"] = "front";
+    const auto changes = fields::compareObjects(DEPLOYMENT, after, FieldSchema::forKind("Deployment", false));
+    QCOMPARE(changes.modified.toFieldsV1(),
+             parse("{\"f:spec\":{\"f:template\":{\"f:spec\":{\"f:containers\":{\"k:{\\\"name\\\":\\\"app\\\"}\":{\"f:image\":{}}}}}}}"));
+    QCOMPARE(changes.added.toFieldsV1(), parse(R"({"f:metadata":{"f:labels":{"f:tier":{}}}})"));
+    QCOMPARE(changes.removed.toFieldsV1(), parse("{\"f:spec\":{\"f:template\":{\"f:spec\":{\"f:containers\":{"
+        "      \"k:{\\\"name\\\":\\\"app\\\"}\":{\"f:env\":{\"k:{\\\"name\\\":\\\"MODE\\\"}\":{}}}}}}}}"));
+}
+
+void TestFieldSet::testMergeAppliedByListType()
+{
+    const FieldSchema schema = FieldSchema::forKind("Deployment", false);
+    const json config = parse(R"({"metadata":{"finalizers":["b"]},"spec":{"selector":{"matchLabels":{"x":"y"}},
+      "template":{"spec":{"containers":[{"name":"app","image":"nginx:2"},{"name":"side","image":"busybox"}]}}}})");
+    json live = DEPLOYMENT;
+    live["metadata"]["finalizers"] = json::array({"a"});
+    const json merged = fields::mergeApplied(live, config, schema);
+    QCOMPARE(merged["metadata"]["finalizers"], json::array({"a", "b"}));
+    QCOMPARE(merged["spec"]["selector"], parse(R"({"matchLabels":{"x":"y"}})")); // atomic: replaced
+    const json &containers = merged["spec"]["template"]["spec"]["containers"];
+    QCOMPARE(containers.size(), std::size_t(2));
+    QCOMPARE(containers[0]["image"], "nginx:2");
+    QCOMPARE(containers[0]["env"][0]["name"], "MODE"); // kept: the item merged by key
+    QCOMPARE(containers[1]["name"], "side");
+
+    json pruned = merged;
+    fields::removeAt(pruned, {PathElement::field("spec"), PathElement::field("template"), PathElement::field("spec"),
+                              PathElement::field("containers"), PathElement::key(json{{"name", "side"}})});
+    QCOMPARE(pruned["spec"]["template"]["spec"]["containers"].size(), std::size_t(1));
+}
+
+QTEST_GUILESS_MAIN(TestFieldSet)
+#include "TestFieldSet.moc"
