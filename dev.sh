@@ -12,6 +12,7 @@ cd "$(dirname "$0")"
 BUILD_DIR=${BUILD_DIR:-build}
 BUILD_PACKAGES=(cmake g++ ninja-build pkg-config
     qt6-base-dev qt6-httpserver-dev qt6-websockets-dev qt6-svg-dev qcoro-qt6-dev nlohmann-json3-dev
+    libyaml-cpp-dev
     libgoogle-perftools-dev libprotobuf-dev protobuf-compiler
     libgrpc++-dev protobuf-compiler-grpc
     etcd-server etcd-client)

@@ -8,6 +8,7 @@
 #include "model/JsonAccess.h"
 #include "model/JsonParse.h"
 #include "model/StatusErrors.h"
+#include "registry/FieldManager.h"
 
 namespace rvscope::api {
 namespace {
@@ -109,6 +110,12 @@ model::Result<registry::WriteOptions> writeOptionsFrom(const ApiRequest &request
     options.dryRun = *parsed;
     if (const std::string *manager = request.queryValue("fieldManager"))
         options.fieldManager = *manager;
+    options.manager = options.fieldManager.empty() ? registry::managerFromUserAgent(request.header("user-agent"))
+                                                   : options.fieldManager;
+    auto force = boolParameter(request, "force"); // Go's ParseBool: the Python client sends "True"
+    if (!force)
+        return std::move(force).error();
+    options.force = force->value_or(false);
     return options;
 }
 

@@ -69,6 +69,12 @@ std::string patchResourceVersion(const std::string &body)
     return stringAt(model::memberAt(json, "metadata", "resourceVersion"));
 }
 
+// The apiserver's 422 for PATCH options it refuses (ValidatePatchOptions).
+model::Status patchOptionsInvalid(model::StatusCause cause)
+{
+    return model::errors::invalid("PatchOptions.meta.k8s.io", "", {std::move(cause)}, "PatchOptions", "meta.k8s.io");
+}
+
 // What a PUT or PATCH of `kind` asks for, decoded once for resources and subresources alike:
 // the UpdatedObjectInfo and the resourceVersion the client sent (the 409's evidence).
 struct UpdateIntent {
@@ -95,11 +101,13 @@ model::Result<UpdateIntent> decodeUpdate(const ApiRequest &request, const regist
         return std::move(patch).error();
     // Server-side apply creates missing objects (kubectl apply --server-side sends no GET first).
     const auto patchType = patch::parsePatchType(request.header("content-type"));
-    if (patchType && *patchType == patch::PatchType::ApplyPatch) {
-        if (options.fieldManager.empty())
-            return model::errors::badRequest("PATCH requests with apply content type require fieldManager");
+    const bool applying = patchType && *patchType == patch::PatchType::ApplyPatch;
+    if (applying && options.fieldManager.empty())
+        return patchOptionsInvalid({"FieldValueRequired", "Required value: is required for apply patch", "fieldManager"});
+    if (!applying && request.queryValue("force"))
+        return patchOptionsInvalid({"FieldValueForbidden", "Forbidden: may not be specified for non-apply patch", "force"});
+    if (applying)
         options.forceAllowCreate = true;
-    }
     return UpdateIntent{std::move(patch).value(), patchResourceVersion(request.body)};
 }
 

@@ -325,6 +325,20 @@ std::optional<FieldSet> FieldSet::fromFieldsV1(const nlohmann::json &fields)
     return out;
 }
 
+bool FieldSet::encodedHas(const nlohmann::json &fields, const Path &path)
+{
+    const nlohmann::json *node = &fields;
+    for (const PathElement &element : path) {
+        if (!node->is_object())
+            return false;
+        auto it = node->find(element.encoded());
+        if (it == node->end())
+            return false;
+        node = &*it;
+    }
+    return node->is_object() && (node->empty() || node->contains("."));
+}
+
 bool FieldSet::operator==(const FieldSet &other) const
 {
     return m_member == other.m_member && m_children == other.m_children;

@@ -4,6 +4,7 @@
 #include <compare>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -63,6 +64,8 @@ public:
     // parse, as upstream does; a value that is not an object is an error (nullopt).
     nlohmann::json toFieldsV1() const;
     static std::optional<FieldSet> fromFieldsV1(const nlohmann::json &fields);
+    // Whether FieldsV1 JSON holds `path` as a member, read in place (no set is built).
+    static bool encodedHas(const nlohmann::json &fields, const Path &path);
 
     bool operator==(const FieldSet &other) const;
 

@@ -116,10 +116,17 @@ std::vector<ManagerEntry> recordUpdate(std::vector<ManagerEntry> entries, const 
                                        const nlohmann::json &after, const Writer &writer, const FieldSchema &schema)
 {
     const bool create = before.is_null() || before.empty();
+    if (entries.empty() && !create)
+        return entries;
+    return recordUpdate(std::move(entries), compareObjects(before, after, schema), create, writer);
+}
+
+std::vector<ManagerEntry> recordUpdate(std::vector<ManagerEntry> entries, const Changes &changes, bool create,
+                                       const Writer &writer)
+{
     // An object nobody tracks stays untracked until an apply (reference §5.3).
     if (entries.empty() && !create)
         return entries;
-    const Changes changes = compareObjects(before, after, schema);
     const FieldSet changed = changes.added.unionWith(changes.modified);
     std::vector<Path> removed;
     changes.removed.forEach([&removed](const Path &path) { removed.push_back(path); });

@@ -52,6 +52,10 @@ struct Writer {
 // removed. Never a conflict.
 std::vector<ManagerEntry> recordUpdate(std::vector<ManagerEntry> entries, const nlohmann::json &before,
                                        const nlohmann::json &after, const Writer &writer, const FieldSchema &schema);
+struct Changes;
+// The same with the changes computed already (compareObjects). `create`: there was no object.
+std::vector<ManagerEntry> recordUpdate(std::vector<ManagerEntry> entries, const Changes &changes, bool create,
+                                       const Writer &writer);
 
 // One field another manager owns and an apply would change.
 struct FieldConflict {

@@ -91,31 +91,81 @@ struct AppliedWalk {
     }
 };
 
+// The fields no manager ever owns (stripIgnoredFields), skipped in place by the compare walk:
+// apiVersion, kind, and metadata's name, uid, resourceVersion, managedFields and the like.
+bool isManagedFields(const Path &path, const std::string &key)
+{
+    if (path.empty())
+        return key == "apiVersion" || key == "kind";
+    if (path.size() != 1 || path[0].kind != PathElement::Kind::Field || path[0].name != "metadata")
+        return false;
+    static const char *const ignored[] = {"name", "namespace", "creationTimestamp", "selfLink", "uid", "clusterName",
+                                          "generation", "managedFields", "resourceVersion"};
+    for (const char *name : ignored) {
+        if (key == name)
+            return true;
+    }
+    return false;
+}
+
+bool isMetadataNode(const Path &path)
+{
+    return path.size() == 1 && path[0].kind == PathElement::Kind::Field && path[0].name == "metadata";
+}
+
+// The schema's dotted path of `path`: its field names, list items reached through the list's own name.
+std::string dottedOf(const Path &path)
+{
+    std::string dotted;
+    for (const PathElement &element : path) {
+        if (element.kind != PathElement::Kind::Field)
+            continue;
+        if (!dotted.empty())
+            dotted += '.';
+        dotted += element.name;
+    }
+    return dotted;
+}
+
+// The compare walk runs on every write: it builds the schema's dotted path only where the
+// schema can answer something (a list, or a field that may be an atomic struct).
 struct CompareWalk {
     const FieldSchema &schema;
     Changes out;
 
-    // A node that did not exist: a member, and so is everything below it.
-    void added(const nlohmann::json &value, Path &path, const std::string &dotted)
+    bool atomic(const Path &path) const
     {
-        if (!path.empty())
+        if (path.empty() || path.back().kind != PathElement::Kind::Field)
+            return false;
+        const std::string &name = path.back().name;
+        if (name != "selector" && !name.ends_with("abelSelector"))
+            return false;
+        return schema.atomic(dottedOf(path));
+    }
+
+    // A node that did not exist: a member, and so is everything below it.
+    void added(const nlohmann::json &value, Path &path)
+    {
+        if (!path.empty() && !isMetadataNode(path))
             out.added.insert(path);
-        if (value.is_object() && !schema.atomic(dotted)) {
+        if (value.is_object() && !atomic(path)) {
             for (auto it = value.begin(); it != value.end(); ++it) {
+                if (isManagedFields(path, it.key()))
+                    continue;
                 path.push_back(PathElement::field(it.key()));
-                added(it.value(), path, join(dotted, it.key()));
+                added(it.value(), path);
                 path.pop_back();
             }
         } else if (value.is_array()) {
-            const ListType type = schema.list(dotted);
+            const ListType type = schema.list(dottedOf(path));
             if (type.kind == ListType::Kind::Atomic)
                 return;
             for (const nlohmann::json &item : value)
-                addedItem(item, type, path, dotted);
+                addedItem(item, type, path);
         }
     }
 
-    void addedItem(const nlohmann::json &item, const ListType &type, Path &path, const std::string &dotted)
+    void addedItem(const nlohmann::json &item, const ListType &type, Path &path)
     {
         if (type.kind == ListType::Kind::Set) {
             path.push_back(PathElement::member(item));
@@ -130,26 +180,28 @@ struct CompareWalk {
         out.added.insert(path);
         for (auto it = item.begin(); it != item.end(); ++it) {
             path.push_back(PathElement::field(it.key()));
-            added(it.value(), path, join(dotted, it.key()));
+            added(it.value(), path);
             path.pop_back();
         }
         path.pop_back();
     }
 
-    void diff(const nlohmann::json &before, const nlohmann::json &after, Path &path, const std::string &dotted)
+    void diff(const nlohmann::json &before, const nlohmann::json &after, Path &path)
     {
-        if (before.is_object() && after.is_object() && !(schema.atomic(dotted) && !path.empty())) {
+        if (before.is_object() && after.is_object() && !atomic(path)) {
             for (auto it = after.begin(); it != after.end(); ++it) {
+                if (isManagedFields(path, it.key()))
+                    continue;
                 path.push_back(PathElement::field(it.key()));
                 auto old = before.find(it.key());
                 if (old == before.end())
-                    added(it.value(), path, join(dotted, it.key()));
+                    added(it.value(), path);
                 else
-                    diff(*old, it.value(), path, join(dotted, it.key()));
+                    diff(*old, it.value(), path);
                 path.pop_back();
             }
             for (auto it = before.begin(); it != before.end(); ++it) {
-                if (after.contains(it.key()))
+                if (after.contains(it.key()) || isManagedFields(path, it.key()))
                     continue;
                 path.push_back(PathElement::field(it.key()));
                 out.removed.insert(path);
@@ -158,9 +210,9 @@ struct CompareWalk {
             return;
         }
         if (before.is_array() && after.is_array()) {
-            const ListType type = schema.list(dotted);
+            const ListType type = schema.list(dottedOf(path));
             if (type.kind != ListType::Kind::Atomic) {
-                diffList(before, after, type, path, dotted);
+                diffList(before, after, type, path);
                 return;
             }
         }
@@ -168,18 +220,17 @@ struct CompareWalk {
             out.modified.insert(path);
             if (after.is_object() || after.is_array()) { // a new shape: its members are new
                 Path below = path;
-                added(after, below, dotted);
+                added(after, below);
             }
         }
     }
 
-    void diffList(const nlohmann::json &before, const nlohmann::json &after, const ListType &type, Path &path,
-                  const std::string &dotted)
+    void diffList(const nlohmann::json &before, const nlohmann::json &after, const ListType &type, Path &path)
     {
         if (type.kind == ListType::Kind::Set) {
             for (const auto &value : after) {
                 if (std::find(before.begin(), before.end(), value) == before.end())
-                    addedItem(value, type, path, dotted);
+                    addedItem(value, type, path);
             }
             for (const auto &value : before) {
                 if (std::find(after.begin(), after.end(), value) != after.end())
@@ -201,11 +252,11 @@ struct CompareWalk {
                 continue;
             auto found = old.find(*key);
             if (found == old.end()) {
-                addedItem(item, type, path, dotted);
+                addedItem(item, type, path);
                 continue;
             }
             path.push_back(*key);
-            diff(*found->second, item, path, dotted);
+            diff(*found->second, item, path);
             path.pop_back();
             old.erase(found);
         }
@@ -293,11 +344,9 @@ Changes compareObjects(const nlohmann::json &before, const nlohmann::json &after
 {
     CompareWalk walk{schema, {}};
     Path path;
-    walk.diff(before.is_null() ? nlohmann::json::object() : before, after, path, std::string());
-    stripIgnoredFields(walk.out.added);
-    stripIgnoredFields(walk.out.modified);
-    stripIgnoredFields(walk.out.removed);
-    return std::move(walk.out);
+    static const nlohmann::json empty = nlohmann::json::object();
+    walk.diff(before.is_null() ? empty : before, after, path);
+    return std::move(walk.out); // the ignored fields were skipped on the way
 }
 
 nlohmann::json mergeApplied(const nlohmann::json &live, const nlohmann::json &config, const FieldSchema &schema)

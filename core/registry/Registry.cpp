@@ -119,7 +119,7 @@ void Registry::add(std::shared_ptr<ResourceType> type)
     entry->type = type;
     entry->store = std::make_shared<Store>(type, type->strategy, m_environment);
     if (type->hasStatus && type->statusStrategy)
-        entry->status = std::make_shared<Store>(type, type->statusStrategy, m_environment);
+        entry->status = std::make_shared<Store>(type, type->statusStrategy, m_environment, "status");
     if (type->hasScale)
         entry->scale = std::make_shared<ScaleStore>(entry->store);
     m_entries[{type->gvr.group, type->gvr.version, type->gvr.resource}] = std::move(entry);

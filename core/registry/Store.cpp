@@ -92,10 +92,11 @@ WatchEvent bookmarkEvent(const std::string &kind, const std::string &apiVersion,
 }
 
 Store::Store(std::shared_ptr<const ResourceType> type, std::shared_ptr<const Strategy> strategy,
-             std::shared_ptr<StoreEnvironment> environment)
+             std::shared_ptr<StoreEnvironment> environment, std::string subresource)
     : m_type(std::move(type))
     , m_strategy(std::move(strategy))
     , m_environment(std::move(environment))
+    , m_fields(*m_type, std::move(subresource))
 {
 }
 
@@ -149,6 +150,7 @@ QCoro::Task<model::Result<ObjectPtr>> Store::create(std::string ns, model::Objec
     const bool generated = object.name().empty() && !object.generateName().empty();
     if (auto invalid = prepareCreate(ns, object))
         co_return *invalid;
+    m_fields.recordUpdate(nullptr, object, options.manager, m_environment->now());
     if (type.namespaced() && m_environment->admitNamespace) {
         const model::GroupResource resource = type.groupResource();
         const std::string name = object.name();
@@ -276,7 +278,10 @@ QCoro::Task<model::Result<UpdateResponse>> Store::update(std::string ns, std::st
     }
 
     // Everything that decides the outcome runs here, inside the compare-and-swap loop.
-    storage::TryUpdate tryUpdate = [self, ns, name, info](ObjectPtr existing) -> QCoro::Task<model::Result<model::Object>> {
+    const std::string manager = options.manager;
+    const bool force = options.force;
+    storage::TryUpdate tryUpdate = [self, ns, name, info, manager,
+                                    force](ObjectPtr existing) -> QCoro::Task<model::Result<model::Object>> {
         // A PUT that lost the race (most of them on a hot key) is refused before its object
         // is copied; its copy then skips those checks in prepareUpdate (once per attempt).
         const model::Object *unchanged = existing ? info->unchangedObject() : nullptr;
@@ -285,7 +290,15 @@ QCoro::Task<model::Result<UpdateResponse>> Store::update(std::string ns, std::st
             if (auto refused = self->checkUpdate(ns, name, *unchanged, existing))
                 co_return *refused;
         }
-        model::Result<model::Object> desired = co_await info->updatedObject(existing);
+        // Server-side apply merges by ownership (FieldManager::apply); every other write
+        // computes its object and then records what it changed.
+        const std::string now = self->m_environment->now();
+        const nlohmann::json *config = info->applyConfiguration();
+        model::Result<model::Object> desired = model::errors::badRequest("no object");
+        if (config)
+            desired = self->m_fields.apply(existing.get(), *config, manager, force, now);
+        else
+            desired = co_await info->updatedObject(existing);
         if (!desired)
             co_return std::move(desired).error();
         if (!existing) {
@@ -297,9 +310,14 @@ QCoro::Task<model::Result<UpdateResponse>> Store::update(std::string ns, std::st
                                                     + ") does not match the name on the URL (" + name + ")");
             if (auto invalid = self->prepareCreate(ns, created))
                 co_return *invalid;
+            if (!config)
+                self->m_fields.recordUpdate(nullptr, created, manager, now);
             co_return created;
         }
-        co_return self->prepareUpdate(ns, name, std::move(desired).value(), existing, checked);
+        auto prepared = self->prepareUpdate(ns, name, std::move(desired).value(), existing, checked);
+        if (prepared && !config)
+            self->m_fields.recordUpdate(existing.get(), *prepared, manager, now);
+        co_return prepared;
     };
 
     UpdateResponse response;

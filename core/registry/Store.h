@@ -4,6 +4,7 @@
 #include <memory>
 #include <string>
 
+#include "registry/FieldManager.h"
 #include "registry/ListOptions.h"
 #include "registry/ObjectStore.h"
 #include "registry/ResourceType.h"
@@ -28,8 +29,9 @@ namespace rvscope::registry {
 // Core thread only. Coroutines keep the Store alive while they run.
 class Store final : public ObjectStore, public std::enable_shared_from_this<Store> {
 public:
+    // `subresource`: the endpoint this store serves ("status"), as managedFields record it.
     Store(std::shared_ptr<const ResourceType> type, std::shared_ptr<const Strategy> strategy,
-          std::shared_ptr<StoreEnvironment> environment);
+          std::shared_ptr<StoreEnvironment> environment, std::string subresource = {});
 
     const ResourceType &type() const { return *m_type; }
     std::string kind() const override { return m_type->kind; }
@@ -78,6 +80,7 @@ private:
     std::shared_ptr<const ResourceType> m_type;
     std::shared_ptr<const Strategy> m_strategy;
     std::shared_ptr<StoreEnvironment> m_environment;
+    FieldManager m_fields;
 };
 
 } // namespace rvscope::registry

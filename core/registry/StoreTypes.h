@@ -24,7 +24,10 @@ using model::ObjectPtr;
 struct WriteOptions final {
     WriteOptions() = default;
     bool dryRun = false; // dryRun=All: run every check, store nothing
-    std::string fieldManager;
+    std::string fieldManager; // ?fieldManager= as sent
+    // Who writes, for managedFields: fieldManager, else the User-Agent's product.
+    std::string manager = "unknown";
+    bool force = false; // ?force=true: a server-side apply takes fields others own
     // Update creates a missing object even if the type does not allow create-on-update
     // (server-side apply).
     bool forceAllowCreate = false;

@@ -7,6 +7,7 @@
 
 #include "model/GoJson.h"
 #include "model/JsonParse.h"
+#include "model/YamlParse.h"
 #include "model/StatusErrors.h"
 #include "patch/JsonPatch.h"
 #include "patch/MergePatch.h"
@@ -59,7 +60,8 @@ QCoro::Task<model::Result<model::Object>> PatchObjectInfo::updatedObject(model::
         patched = patch::applyStrategicMergePatch(original, m_patch, m_kind);
         break;
     case patch::PatchType::ApplyPatch:
-        // Server-side apply, minimal form (wire contract §4.5): SMP list semantics.
+        // The Store merges an apply by ownership (applyConfiguration); only a caller outside
+        // it gets here, and gets the merge without ownership.
         patched = patch::applyStrategicMergePatch(original, m_patch, m_kind);
         break;
     }
@@ -87,10 +89,16 @@ model::Result<std::shared_ptr<const UpdatedObjectInfo>> makePatchInfo(std::strin
     if (!patchType)
         return std::move(patchType).error();
     std::optional<nlohmann::json> parsed = model::parseJson(body);
+    if (!parsed && *patchType == patch::PatchType::ApplyPatch) {
+        // YAML (JSON is YAML too: kubectl sends JSON, people send YAML).
+        auto yaml = model::parseYaml(body);
+        if (auto *error = std::get_if<std::string>(&yaml))
+            return model::errors::badRequest("error decoding YAML: " + *error);
+        parsed = std::move(std::get<nlohmann::json>(yaml));
+    }
+    if (parsed && *patchType == patch::PatchType::ApplyPatch && !parsed->is_object())
+        return model::errors::badRequest("error decoding YAML: the configuration is not an object");
     if (!parsed) {
-        if (*patchType == patch::PatchType::ApplyPatch)
-            return model::errors::unsupportedMediaType(
-                "rvscope accepts server-side apply bodies in JSON only (kubectl sends JSON)");
         // patch.go: a merge patch fails in jsonpatch.MergePatch, the others in Go's decoder.
         if (*patchType == patch::PatchType::MergePatch)
             return model::errors::badRequest("Invalid JSON Patch");

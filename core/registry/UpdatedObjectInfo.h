@@ -32,6 +32,9 @@ public:
     // The object updatedObject() returns a copy of whatever `existing` is (a PUT), else null:
     // the store can refuse a stale resourceVersion before copying it.
     virtual const model::Object *unchangedObject() const { return nullptr; }
+    // A server-side apply's configuration (the Store merges it by ownership instead of
+    // calling updatedObject), else null.
+    virtual const nlohmann::json *applyConfiguration() const { return nullptr; }
 };
 
 // PUT: the client's object, unchanged whatever is stored.
@@ -53,6 +56,10 @@ class PatchObjectInfo final : public UpdatedObjectInfo {
 public:
     PatchObjectInfo(patch::PatchType type, nlohmann::json patch, std::string kind);
     QCoro::Task<model::Result<model::Object>> updatedObject(model::ObjectPtr existing) const override;
+    const nlohmann::json *applyConfiguration() const override
+    {
+        return m_type == patch::PatchType::ApplyPatch ? &m_patch : nullptr;
+    }
 
 private:
     patch::PatchType m_type;
@@ -64,8 +71,8 @@ struct ResourceType;
 
 // The UpdatedObjectInfo of a PATCH request to `type`: 415 UnsupportedMediaType for a
 // content type that is not a patch type (or strategic merge on a custom resource), 400 for
-// a body that is not JSON. Server-side apply (application/apply-patch+yaml) is accepted
-// only as JSON, merged with strategic-merge list semantics (wire contract §4.5, minimal).
+// a body that is not JSON. A server-side apply (application/apply-patch+yaml) body is JSON
+// or YAML (400 "error decoding YAML: ..."); the Store merges it by field ownership.
 model::Result<std::shared_ptr<const UpdatedObjectInfo>> makePatchInfo(const ResourceType &type,
                                                                       std::string_view contentType,
                                                                       std::string_view body);
@@ -82,6 +89,7 @@ public:
     DelayedObjectInfo(std::shared_ptr<const UpdatedObjectInfo> inner, int delayMs);
     storage::Preconditions preconditions() const override { return m_inner->preconditions(); }
     QCoro::Task<model::Result<model::Object>> updatedObject(model::ObjectPtr existing) const override;
+    const nlohmann::json *applyConfiguration() const override { return m_inner->applyConfiguration(); }
 
 private:
     std::shared_ptr<const UpdatedObjectInfo> m_inner;

@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: MIT
+#include "registry/FieldManager.h"
+
+#include "fields/ManagedFields.h"
+#include "fields/ObjectFields.h"
+#include "model/JsonAccess.h"
+#include "model/StatusErrors.h"
+#include "registry/ResourceType.h"
+
+namespace rvscope::registry {
+namespace {
+const nlohmann::json &managedFieldsOf(const nlohmann::json &object)
+{
+    static const nlohmann::json none;
+    auto metadata = object.find("metadata");
+    if (metadata == object.end() || !metadata->is_object())
+        return none;
+    auto managed = metadata->find("managedFields");
+    return managed == metadata->end() ? none : *managed;
+}
+
+std::vector<fields::ManagerEntry> storedEntries(const model::Object *object)
+{
+    if (!object)
+        return {};
+    return fields::decodeManagedFields(managedFieldsOf(object->json())).value_or(std::vector<fields::ManagerEntry>());
+}
+
+// The object without managedFields: what ownership is computed on.
+nlohmann::json withoutManagedFields(const nlohmann::json &object)
+{
+    nlohmann::json copy = object;
+    if (auto metadata = copy.find("metadata"); metadata != copy.end() && metadata->is_object())
+        metadata->erase("managedFields");
+    return copy;
+}
+
+void store(model::Object &object, const std::vector<fields::ManagerEntry> &entries)
+{
+    nlohmann::json &metadata = object.mutableJson()["metadata"];
+    if (entries.empty())
+        metadata.erase("managedFields");
+    else
+        metadata["managedFields"] = fields::encodeManagedFields(entries);
+}
+} // namespace
+
+FieldManager::FieldManager(const ResourceType &type, std::string subresource)
+    : m_schema(fields::FieldSchema::forKind(type.kind, type.custom))
+    , m_apiVersion(type.apiVersion())
+    , m_subresource(std::move(subresource))
+{
+}
+
+namespace {
+bool isReset(const nlohmann::json &sent)
+{
+    return sent.is_array() && (sent.empty() || (sent.size() == 1 && sent[0] == nlohmann::json::object()));
+}
+
+// The index of `writer`'s Update entry in an encoded list, or -1.
+int writerEntry(const nlohmann::json &list, const fields::Writer &writer)
+{
+    for (std::size_t i = 0; i < list.size(); ++i) {
+        const nlohmann::json &entry = list[i];
+        if (entry.value("operation", "") == "Update" && entry.value("manager", "") == writer.manager
+            && entry.value("apiVersion", "") == writer.apiVersion && entry.value("subresource", "") == writer.subresource)
+            return int(i);
+    }
+    return -1;
+}
+
+// The common write, read in place: nothing removed, and what changed is the writer's already,
+// no one else's, within the second its entry was stamped. Then the list stays as it is.
+bool unchangedOwnership(const nlohmann::json &list, const fields::Changes &changes, const fields::Writer &writer)
+{
+    if (!list.is_array() || !changes.removed.empty())
+        return false;
+    const fields::FieldSet changed = changes.added.unionWith(changes.modified);
+    if (changed.empty())
+        return true;
+    const int mine = writerEntry(list, writer);
+    if (mine < 0 || list[std::size_t(mine)].value("time", "") != writer.now)
+        return false;
+    bool unchanged = true;
+    changed.forEach([&](const fields::Path &path) {
+        for (std::size_t i = 0; i < list.size() && unchanged; ++i) {
+            const bool owns = fields::FieldSet::encodedHas(model::member(list[i], "fieldsV1"), path);
+            unchanged = int(i) == mine ? owns : !owns;
+        }
+    });
+    return unchanged;
+}
+} // namespace
+
+void FieldManager::recordUpdate(const model::Object *before, model::Object &after, const std::string &manager,
+                                const std::string &now) const
+{
+    // The entries this write starts from: on the main resource, what the client sent counts
+    // (valid entries replace the stored ones, `[]` or `[{}]` reset them); else the stored ones.
+    const nlohmann::json &stored = before ? managedFieldsOf(before->json()) : managedFieldsOf(nlohmann::json());
+    const nlohmann::json &sent = managedFieldsOf(after.json());
+    if (m_subresource.empty() && isReset(sent)) {
+        store(after, {}); // untracked until an apply, and this write records nothing
+        return;
+    }
+    // Usually the client's copy is the stored list (a PATCH carries it, a read-modify-write
+    // PUT sends it back): compared once.
+    const bool carried = sent == stored;
+    std::optional<std::vector<fields::ManagerEntry>> fromClient;
+    if (m_subresource.empty() && sent.is_array() && !carried)
+        fromClient = fields::decodeManagedFields(sent);
+    const nlohmann::json &base = fromClient ? sent : stored;
+    if (before && !(base.is_array() && !base.empty())) {
+        store(after, {}); // an update of an untracked object records nothing
+        return;
+    }
+    const fields::Changes changes = fields::compareObjects(before ? before->json() : nlohmann::json(), after.json(),
+                                                           m_schema);
+    const fields::Writer writer{manager, m_apiVersion, m_subresource, now};
+    if (before && unchangedOwnership(base, changes, writer)) {
+        if (!fromClient && !carried)
+            after.mutableJson()["metadata"]["managedFields"] = base; // a PUT without them, a subresource
+        return;
+    }
+    std::vector<fields::ManagerEntry> entries;
+    if (fromClient)
+        entries = std::move(*fromClient);
+    else
+        entries = fields::decodeManagedFields(stored).value_or(std::vector<fields::ManagerEntry>());
+    store(after, fields::recordUpdate(std::move(entries), changes, !before, writer));
+}
+
+model::Result<model::Object> FieldManager::apply(const model::Object *live, const nlohmann::json &config,
+                                                 const std::string &manager, bool force, const std::string &now) const
+{
+    if (!managedFieldsOf(config).is_null())
+        return model::errors::badRequest("metadata.managedFields must be nil");
+    const nlohmann::json current = live ? withoutManagedFields(live->json()) : nlohmann::json::object();
+    fields::ApplyResult result = fields::apply(current, config, storedEntries(live),
+                                               fields::Writer{manager, m_apiVersion, m_subresource, now}, force,
+                                               m_schema);
+    if (!result.error.empty())
+        return model::errors::badRequest(result.error);
+    if (!result.conflicts.empty())
+        return fields::conflictStatus(result.conflicts);
+    model::Object merged(std::move(result.object));
+    store(merged, result.entries);
+    return merged;
+}
+
+std::string managerFromUserAgent(const std::string &userAgent)
+{
+    std::string name;
+    for (char c : userAgent) {
+        if (c == '/')
+            break;
+        if (static_cast<unsigned char>(c) >= 0x20 && c != 0x7f)
+            name += c;
+    }
+    if (name.size() > 128)
+        name.resize(128);
+    return name.empty() ? "unknown" : name;
+}
+
+} // namespace rvscope::registry

@@ -1,0 +1,158 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: MIT
+"""Server-side apply and managedFields through kubectl 1.32 and the Python client against
+`rvscope serve`: each kubectl command leaves its manager; apply creates, updates, conflicts
+with another field manager (409, the apiserver's message) and takes fields with
+--force-conflicts; a field the applier stops sending goes unless someone else owns it; two
+managers share a Deployment's container field by field."""
+import json
+import os
+import unittest
+
+import kubernetes
+from kubernetes.client.rest import ApiException
+
+from rvscope_server import KubectlTestCase
+
+CONFIGMAP = """apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: shared
+  namespace: default
+data:
+{data}
+"""
+
+DEPLOYMENT = """apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  namespace: default
+spec:
+  selector:
+    matchLabels: {{app: web}}
+  template:
+    metadata:
+      labels: {{app: web}}
+    spec:
+      containers:
+      - name: app
+{container}
+"""
+
+
+def configmap(**data):
+    return CONFIGMAP.format(data="\n".join(f"  {key}: {json.dumps(value)}" for key, value in data.items()))
+
+
+class ServerSideApply(KubectlTestCase):
+    def managers(self, *args):
+        return self.k("get", *args, "-o", "jsonpath={.metadata.managedFields[*].manager}").stdout.split()
+
+    def apply(self, manager, manifest, *flags, check=True):
+        return self.k("apply", "--server-side", f"--field-manager={manager}", *flags, "-f", self.write(manifest),
+                      check=check)
+
+    def entries(self, *args):
+        obj = json.loads(self.k("get", *args, "-o", "json", "--show-managed-fields").stdout)
+        return {(e["manager"], e["operation"]): e for e in obj["metadata"]["managedFields"]}
+
+    def test_each_kubectl_command_leaves_its_manager(self):
+        self.k("create", "configmap", "settings", "--from-literal=a=1")
+        self.assertEqual(self.managers("configmap", "settings"), ["kubectl-create"])
+        self.k("label", "configmap", "settings", "env=prod")
+        self.k("annotate", "configmap", "settings", "note=x")
+        self.k("patch", "configmap", "settings", "-p", '{"data":{"b":"2"}}')
+        replaced = json.loads(self.k("get", "configmap", "settings", "-o", "json").stdout)
+        replaced["data"]["c"] = "3"
+        self.k("replace", "-f", self.write(json.dumps(replaced)))
+        self.k("edit", "configmap", "settings", env={"KUBE_EDITOR": "sed -i -e s/prod/staging/"})
+        self.assertEqual(sorted(self.managers("configmap", "settings")),
+                         ["kubectl-annotate", "kubectl-create", "kubectl-edit", "kubectl-label", "kubectl-patch",
+                          "kubectl-replace"])
+        entries = self.entries("configmap", "settings")
+        self.assertEqual(entries[("kubectl-create", "Update")]["fieldsV1"], {"f:data": {".": {}, "f:a": {}}})
+        # The label's value changed by edit: now kubectl-edit's; kubectl-label keeps only the
+        # labels map it created.
+        self.assertEqual(entries[("kubectl-edit", "Update")]["fieldsV1"], {"f:metadata": {"f:labels": {"f:env": {}}}})
+        self.assertEqual(entries[("kubectl-label", "Update")]["fieldsV1"], {"f:metadata": {"f:labels": {}}})
+        self.assertEqual(entries[("kubectl-replace", "Update")]["apiVersion"], "v1")
+        self.assertTrue(entries[("kubectl-replace", "Update")]["time"].endswith("Z"))
+        # kubectl hides managedFields unless asked.
+        self.assertNotIn("managedFields", self.k("get", "configmap", "settings", "-o", "yaml").stdout)
+
+    def test_apply_creates_conflicts_and_forces(self):
+        created = self.apply("alice", configmap(owner="alice", color="red"))
+        self.assertIn("configmap/shared serverside-applied", created.stdout)
+        self.assertEqual(self.managers("configmap", "shared"), ["alice"])
+        self.assertEqual(self.entries("configmap", "shared")[("alice", "Apply")]["fieldsV1"],
+                         {"f:data": {"f:color": {}, "f:owner": {}}})
+
+        refused = self.apply("bob", configmap(owner="bob"), check=False)
+        self.assertEqual(refused.returncode, 1)
+        self.assertIn('error: Apply failed with 1 conflict: conflict with "alice": .data.owner', refused.stderr)
+        self.assertIn("--force-conflicts", refused.stderr)
+        data = json.loads(self.k("get", "configmap", "shared", "-o", "json").stdout)["data"]
+        self.assertEqual(data, {"owner": "alice", "color": "red"})
+
+        self.apply("bob", configmap(owner="bob"), "--force-conflicts")
+        entries = self.entries("configmap", "shared")
+        self.assertEqual(entries[("bob", "Apply")]["fieldsV1"], {"f:data": {"f:owner": {}}})
+        self.assertEqual(entries[("alice", "Apply")]["fieldsV1"], {"f:data": {"f:color": {}}})
+
+    def test_a_field_the_applier_stops_sending(self):
+        self.apply("alice", configmap(a="1", b="2"))
+        self.apply("bob", configmap(b="2"))  # the same value: shared, no conflict
+        self.apply("alice", configmap(c="3"))
+        data = json.loads(self.k("get", "configmap", "shared", "-o", "json").stdout)["data"]
+        self.assertEqual(data, {"b": "2", "c": "3"})  # a went (alice's alone); b stays (bob's too)
+
+    def test_two_managers_share_a_container_field_by_field(self):
+        self.apply("alice", DEPLOYMENT.format(container="        image: nginx:1"))
+        self.apply("bob", DEPLOYMENT.format(container="        env: [{name: MODE, value: fast}]"))
+        deployment = json.loads(self.k("get", "deployment", "web", "-o", "json").stdout)
+        container = deployment["spec"]["template"]["spec"]["containers"][0]
+        self.assertEqual((container["image"], container["env"]), ("nginx:1", [{"name": "MODE", "value": "fast"}]))
+        refused = self.apply("bob", DEPLOYMENT.format(container="        image: nginx:2"), check=False)
+        self.assertIn('conflict with "alice": .spec.template.spec.containers[name="app"].image', refused.stderr)
+
+    def test_the_python_client_applies_yaml_and_gets_the_conflict(self):
+        configuration = kubernetes.client.Configuration()
+        configuration.host = self.server.url
+        client = kubernetes.client.ApiClient(configuration)
+        path = "/api/v1/namespaces/default/configmaps/shared"
+
+        def apply(manager, body, force=None):
+            query = [("fieldManager", manager)] + ([("force", force)] if force is not None else [])
+            return client.call_api(path, "PATCH", query_params=query, body=body, response_type="object",
+                                   header_params={"Content-Type": "application/apply-patch+yaml"},
+                                   _return_http_data_only=True)
+
+        created = apply("alice", configmap(owner="alice"))
+        self.assertEqual(created["data"], {"owner": "alice"})
+        with self.assertRaises(ApiException) as refused:
+            apply("bob", json.dumps({"apiVersion": "v1", "kind": "ConfigMap",
+                                     "metadata": {"name": "shared", "namespace": "default"}, "data": {"owner": "bob"}}))
+        self.assertEqual(refused.exception.status, 409)
+        status = json.loads(refused.exception.body)
+        self.assertEqual(status["reason"], "Conflict")
+        self.assertEqual(status["details"]["causes"],
+                         [{"reason": "FieldManagerConflict", "message": 'conflict with "alice"', "field": ".data.owner"}])
+        forced = apply("bob", configmap(owner="bob"), force=True)  # sent as force=True
+        self.assertEqual(forced["data"], {"owner": "bob"})
+
+    def test_apply_needs_a_field_manager(self):
+        import urllib.request
+        request = urllib.request.Request(self.server.url + "/api/v1/namespaces/default/configmaps/shared", method="PATCH",
+                                         data=configmap(a="1").encode(),
+                                         headers={"Content-Type": "application/apply-patch+yaml"})
+        with self.assertRaises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(request, timeout=10)
+        self.assertEqual(refused.exception.code, 422)
+        status = json.loads(refused.exception.read())
+        self.assertEqual(status["message"], 'PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value: '
+                                            'is required for apply patch')
+
+
+if __name__ == "__main__":
+    unittest.main()
