@@ -141,6 +141,19 @@ class ServerSideApply(KubectlTestCase):
         forced = apply("bob", configmap(owner="bob"), force=True)  # sent as force=True
         self.assertEqual(forced["data"], {"owner": "bob"})
 
+    def test_a_status_write_is_recorded_under_its_subresource(self):
+        import urllib.request
+        self.k("create", "deployment", "web", "--image=nginx")
+        request = urllib.request.Request(
+            self.server.url + "/apis/apps/v1/namespaces/default/deployments/web/status", method="PATCH",
+            data=b'{"status":{"replicas":1}}',
+            headers={"Content-Type": "application/merge-patch+json", "User-Agent": "kube-controller-manager/v1.32.0"})
+        with urllib.request.urlopen(request, timeout=10) as response:
+            entries = json.loads(response.read())["metadata"]["managedFields"]
+        status = [e for e in entries if e["manager"] == "kube-controller-manager"]
+        self.assertEqual([(e["operation"], e.get("subresource"), e["fieldsV1"]) for e in status],
+                         [("Update", "status", {"f:status": {"f:replicas": {}}})])
+
     def test_apply_needs_a_field_manager(self):
         import urllib.request
         request = urllib.request.Request(self.server.url + "/api/v1/namespaces/default/configmaps/shared", method="PATCH",
