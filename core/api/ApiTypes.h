@@ -33,9 +33,14 @@ struct ApiRequest final {
 
 // What a resource request did, as the operation journal records it. The verbs fill it in;
 // transports ignore it.
+// The journal's reason for a server-side apply 409 (the wire's reason is "Conflict"): the
+// cause type the apiserver gives each field another manager owns.
+inline constexpr const char *FIELD_MANAGER_CONFLICT = "FieldManagerConflict";
+
 struct ApiOutcome final {
     std::string resourceVersionSent; // the precondition or read resourceVersion the client sent
-    std::string reason;              // the Status reason of an error response
+    // The Status reason of an error response; FIELD_MANAGER_CONFLICT for an ownership 409.
+    std::string reason;
     model::ObjectPtr object;         // the object written, read or deleted (null for lists)
     std::string resourceVersionProduced; // committed (writes), read (get, list) or "" (errors)
     std::string objectName; // a create's object name (its URL names none)

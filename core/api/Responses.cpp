@@ -18,6 +18,14 @@ ApiResponse statusResponse(const model::Status &status)
     response.body = status.dump();
     response.body += '\n'; // Go's json.Encoder ends every body with a newline
     response.outcome.reason = status.reason;
+    // The journal tells the two kinds of 409 apart: a field owned by another manager
+    // (server-side apply) is no stale resourceVersion.
+    for (const model::StatusCause &cause : status.details.causes) {
+        if (cause.type == FIELD_MANAGER_CONFLICT) {
+            response.outcome.reason = FIELD_MANAGER_CONFLICT;
+            break;
+        }
+    }
     if (status.details.retryAfterSeconds > 0)
         response.headers.emplace_back("Retry-After", std::to_string(status.details.retryAfterSeconds));
     return response;

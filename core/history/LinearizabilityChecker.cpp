@@ -64,6 +64,10 @@ std::optional<RegisterOp> classify(const OperationRecord &record)
         return op;
     }
     if (record.statusCode == 409) {
+        // An apply refused for a field another manager owns changed nothing and says nothing
+        // about the resourceVersion it carried.
+        if (record.reason == "FieldManagerConflict")
+            return std::nullopt;
         if (verb == "create")
             op.kind = RegisterOpKind::CreateConflict;
         else if (write && op.conditional)

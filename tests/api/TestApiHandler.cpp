@@ -83,6 +83,7 @@ private Q_SLOTS:
     void testOneHandlerPerVerb_data();
     void testOneHandlerPerVerb();
     void testDryRunCreate();
+    void testOwnershipConflictIsJournaledApart();
     void testHostileBodiesGetStatuses_data();
     void testHostileBodiesGetStatuses();
 };
@@ -395,6 +396,45 @@ void TestApiHandler::testOneHandlerPerVerb()
     QCOMPARE(reports.size(), std::size_t(1));
     QCOMPARE(QString::fromStdString(reports.front().verb), verb);
     QCOMPARE(reports.front().statusCode, status);
+}
+
+// Both 409s say "Conflict" on the wire; the journal (and with it the window and the
+// checkers) tells an apply refused for a field another manager owns from a stale version.
+void TestApiHandler::testOwnershipConflictIsJournaledApart()
+{
+    Fixture fixture;
+    const std::string path = "/api/v1/namespaces/default/configmaps/shared";
+    const std::string apply = "application/apply-patch+yaml";
+    const char *alice = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: shared}\ndata: {owner: alice}\n";
+    QCOMPARE(fixture.call("PATCH", path + "?fieldManager=alice", alice, apply).status, 201);
+    std::vector<api::OperationReport> reports;
+    fixture.handler.setObserver([&reports](api::OperationReport &&report) {
+        reports.push_back(std::move(report));
+        return std::uint64_t(reports.size());
+    });
+    const ApiResponse refused = fixture.call("PATCH", path + "?fieldManager=bob",
+                                             R"({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"shared"},
+                                                 "data":{"owner":"bob"}})",
+                                             apply);
+    QCOMPARE(refused.status, 409);
+    QCOMPARE(json(refused)["reason"], "Conflict");
+    QCOMPARE(json(refused)["message"], R"(Apply failed with 1 conflict: conflict with "alice": .data.owner)");
+    QCOMPARE(reports.back().outcome.reason, std::string("FieldManagerConflict"));
+
+    const ApiResponse stale = fixture.call("PUT", path, R"({"metadata":{"name":"shared","resourceVersion":"1"}})");
+    QCOMPARE(stale.status, 409);
+    QCOMPARE(reports.back().outcome.reason, std::string("Conflict"));
+
+    // A resourceVersion in an apply body is a precondition, as in a PUT.
+    const ApiResponse staleApply = fixture.call("PATCH", path + "?fieldManager=alice",
+                                                R"({"apiVersion":"v1","kind":"ConfigMap",
+                                                    "metadata":{"name":"shared","resourceVersion":"1"},
+                                                    "data":{"owner":"alice"}})",
+                                                apply);
+    QCOMPARE(staleApply.status, 409);
+    QVERIFY2(json(staleApply)["message"].get<std::string>().find("the object has been modified") != std::string::npos,
+             staleApply.body.c_str());
+    QCOMPARE(reports.back().outcome.reason, std::string("Conflict"));
 }
 
 void TestApiHandler::testDryRunCreate()

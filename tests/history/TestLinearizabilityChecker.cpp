@@ -30,6 +30,7 @@ private Q_SLOTS:
     void testConcurrentReadOfOlderValuePasses();
     void testConflictConcurrentWithWritePasses();
     void testConflictThatShouldHaveSucceededFails();
+    void testOwnershipConflictConstrainsNothing();
     void testStaleReadAfterCompletedWriteFails();
     void testReadOfWrongValueFails();
     void testTwoWritesFromSameRevisionFail();
@@ -93,6 +94,22 @@ void TestLinearizabilityChecker::testConflictThatShouldHaveSucceededFails()
     QVERIFY2(verdict.failed(), joined(verdict).c_str());
     QCOMPARE(verdict.findings.size(), std::size_t(1));
     QVERIFY2(verdict.findings[0].find("op 2 ") != std::string::npos, joined(verdict).c_str());
+}
+
+// A server-side apply refused because another manager owns a field (journal reason
+// FieldManagerConflict) carried the current resourceVersion: unlike a stale-version 409 it
+// is no evidence of a concurrent write.
+void TestLinearizabilityChecker::testOwnershipConflictConstrainsNothing()
+{
+    OperationRecord refused = record(2, "b", "patch", 20, 30, 409, "1", "");
+    refused.reason = "FieldManagerConflict";
+    std::vector<OperationRecord> ops{
+        record(1, "a", "create", 0, 10, 201, "", "1", counterObject(0)),
+        refused,
+        record(3, "a", "update", 40, 50, 200, "1", "2", counterObject(1)),
+    };
+    const Verdict verdict = check(ops);
+    QVERIFY2(verdict.passed(), joined(verdict).c_str());
 }
 
 void TestLinearizabilityChecker::testStaleReadAfterCompletedWriteFails()
