@@ -23,6 +23,7 @@ class TestTimelineView final : public QObject {
 
 private Q_SLOTS:
     void testConflictPaintsOneConflictMarker();
+    void testOwnershipConflictHasItsOwnMark();
     void testBlindPutPaintsOneLostUpdateArrow();
     void testRemoteWriteIsARingedRevision();
     void testAxisSwitch();
@@ -97,6 +98,23 @@ void TestTimelineView::testConflictPaintsOneConflictMarker()
     // The on-screen paint reports the same.
     view.viewport()->repaint();
     QCOMPARE(view.visibleMarkerCount(MarkerKind::Conflict), 1);
+}
+
+// A server-side apply refused for another manager's field (journal reason
+// FieldManagerConflict) is not the stale-version square: its own mark and legend entry.
+void TestTimelineView::testOwnershipConflictHasItsOwnMark()
+{
+    TimelineView view;
+    showView(view);
+    OperationBatch batch;
+    batch << OperationBuilder(1, QStringLiteral("alice"), QStringLiteral("patch")).produced(7).at(0, 1 * rvscope::testing::MS);
+    batch << OperationBuilder(2, QStringLiteral("bob"), QStringLiteral("patch"))
+                 .at(2 * rvscope::testing::MS, 3 * rvscope::testing::MS)
+                 .status(409, QStringLiteral("FieldManagerConflict"));
+    view.appendOperations(batch);
+    view.renderToImage(view.viewport()->size());
+    QCOMPARE(view.visibleMarkerCount(MarkerKind::OwnershipConflict), 1);
+    QCOMPARE(view.visibleMarkerCount(MarkerKind::Conflict), 0);
 }
 
 void TestTimelineView::testBlindPutPaintsOneLostUpdateArrow()

@@ -37,6 +37,8 @@ TimelineOutcome outcomeOf(const engine::OperationSummary &op)
         return TimelineOutcome::Pending;
     if (op.statusCode >= 200 && op.statusCode < 300)
         return op.noop ? TimelineOutcome::Noop : TimelineOutcome::Success;
+    if (op.conflict() && op.reason == QLatin1String("FieldManagerConflict"))
+        return TimelineOutcome::OwnershipConflict;
     // AlreadyExists is a 409 too, but no resourceVersion was stale.
     if (op.conflict() && op.reason != QLatin1String("AlreadyExists"))
         return TimelineOutcome::Conflict;
@@ -153,6 +155,8 @@ void TimelineData::append(const engine::OperationBatch &batch)
         }
         if (op.outcome == TimelineOutcome::Conflict)
             ++m_conflicts;
+        else if (op.outcome == TimelineOutcome::OwnershipConflict)
+            ++m_ownershipConflicts;
         if (op.lostUpdate())
             ++m_lostUpdates;
         extend(op.rvLow(), op.rvHigh(), op.startNs, endNs);

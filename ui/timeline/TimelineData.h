@@ -56,6 +56,7 @@ public:
     int conflictCount() const { return m_conflicts; }
     int lostUpdateCount() const { return m_lostUpdates; }
     int remoteCount() const { return m_remote; }
+    int ownershipConflictCount() const { return m_ownershipConflicts; }
 
 private:
     struct SeenKey final {
@@ -100,6 +101,7 @@ private:
     int m_conflicts = 0;
     int m_lostUpdates = 0;
     int m_remote = 0;
+    int m_ownershipConflicts = 0;
 };
 
 } // namespace rvscope::ui

@@ -25,7 +25,7 @@ Severity severityOf(const TimelineOperation &op)
 {
     if (op.lostUpdate())
         return SEVERITY_LOST;
-    if (op.outcome == TimelineOutcome::Conflict)
+    if (op.outcome == TimelineOutcome::Conflict || op.outcome == TimelineOutcome::OwnershipConflict)
         return SEVERITY_CONFLICT;
     if (op.outcome == TimelineOutcome::Error)
         return SEVERITY_ERROR;

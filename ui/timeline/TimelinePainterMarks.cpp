@@ -30,7 +30,7 @@ void TimelinePainter::paintConnections(const TimelineOperation &op, double cente
         const double end = m_geometry.markX(op);
         if (end - start >= 1) {
             QColor colour = op.lostUpdate() ? m_style.lost : m_style.arrow;
-            if (op.outcome == TimelineOutcome::Conflict)
+            if (op.outcome == TimelineOutcome::Conflict || op.outcome == TimelineOutcome::OwnershipConflict)
                 colour = m_style.conflict;
             else if (op.outcome == TimelineOutcome::Error || op.outcome == TimelineOutcome::Pending)
                 colour = m_style.error;
@@ -122,6 +122,18 @@ void TimelinePainter::paintShape(MarkerKind kind, const QPointF &at, double r)
         m_painter.setBrush(m_style.background);
         m_painter.drawRect(QRectF(at.x() - r, at.y() - r, 2 * r, 2 * r));
         break;
+    case MarkerKind::OwnershipConflict: {
+        // The resourceVersion 409's square, notched by a diamond: told apart at a glance.
+        m_painter.setPen(pen(m_style.conflict, 2 * s));
+        m_painter.setBrush(m_style.background);
+        m_painter.drawRect(QRectF(at.x() - r, at.y() - r, 2 * r, 2 * r));
+        const double d = r * 0.6;
+        const QPointF diamond[] = {{at.x(), at.y() - d}, {at.x() + d, at.y()}, {at.x(), at.y() + d}, {at.x() - d, at.y()}};
+        m_painter.setPen(Qt::NoPen);
+        m_painter.setBrush(m_style.conflict);
+        m_painter.drawPolygon(diamond, 4);
+        break;
+    }
     case MarkerKind::Error: {
         const QPointF triangle[] = {{at.x(), at.y() - r * 1.25}, {at.x() + r * 1.15, at.y() + r * 0.85},
                                     {at.x() - r * 1.15, at.y() + r * 0.85}};
@@ -201,6 +213,8 @@ void TimelinePainter::paintLegend(const QRectF &gutter)
         {MarkerKind::CasRetry, "server-side CAS retry"},
         {MarkerKind::LostUpdate, "lost update"},
     };
+    if (m_data.ownershipConflictCount() > 0)
+        entries.emplace_back(MarkerKind::OwnershipConflict, "409 field ownership");
     if (m_data.remoteCount() > 0)
         entries.emplace_back(MarkerKind::Remote, "another instance");
     if (m_overlay && m_overlay->active()) {

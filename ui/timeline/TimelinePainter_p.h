@@ -24,6 +24,8 @@ inline MarkerKind markerKindOf(const TimelineOperation &op)
         return MarkerKind::Success;
     case TimelineOutcome::Conflict:
         return MarkerKind::Conflict;
+    case TimelineOutcome::OwnershipConflict:
+        return MarkerKind::OwnershipConflict;
     case TimelineOutcome::Error:
         return MarkerKind::Error;
     case TimelineOutcome::Noop:

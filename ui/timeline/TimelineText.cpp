@@ -106,6 +106,8 @@ QString describeOperation(const TimelineData &data, int operation)
     if (op.outcome == TimelineOutcome::Conflict)
         lines << QStringLiteral("conflict: sent stale rv %1, current rv %2")
                      .arg(revisionText(op.rvSent), revisionText(op.rvCurrent));
+    if (op.outcome == TimelineOutcome::OwnershipConflict)
+        lines << QStringLiteral("ownership conflict (server-side apply): another manager owns a field it changes");
     if (op.outcome == TimelineOutcome::Noop)
         lines << QStringLiteral("no-op write: nothing changed, no new revision");
     if (op.casRetries > 0)

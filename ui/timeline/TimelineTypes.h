@@ -18,6 +18,7 @@ enum class TimelineAxis { ResourceVersion, Time };
 enum class TimelineOutcome : quint8 {
     Success,  // 2xx
     Conflict, // 409 other than AlreadyExists: a stale resourceVersion precondition
+    OwnershipConflict, // 409 of a server-side apply: a field another manager owns
     Error,    // any other failure (404, 422, 409 AlreadyExists, 5xx, no response)
     Noop,     // a successful write that changed nothing (no new revision)
     Pending,  // no response yet
@@ -40,8 +41,9 @@ enum class MarkerKind {
     WatchFlagged,  // a duplicate or a step backwards (red diamond), the closing ERROR (red, crossed)
     WatchGap,      // a revision it should have received and did not: hollow dashed red diamond
     Remote,        // the ring around a revision another instance wrote (sky blue)
+    OwnershipConflict, // hollow square notched by a diamond (red): a field another manager owns
 };
-inline constexpr std::size_t MARKER_KIND_COUNT = 12;
+inline constexpr std::size_t MARKER_KIND_COUNT = 13;
 
 // One operation, with the facts the timeline derives from the ones before it. Strings are
 // indices into TimelineData::text(); lanes are indices into TimelineData's lane vectors.
