@@ -19,6 +19,7 @@
 #include <QtWidgets/QVBoxLayout>
 
 #include "engine/Engine.h"
+#include "engine/FieldOwnership.h"
 #include "objects/LineDiff.h"
 #include "objects/ObjectRevisionModel.h"
 #include "objects/ObjectTreeModel.h"
@@ -336,7 +337,16 @@ void ObjectsPanel::showJson(const QString &key, qint64 resourceVersion)
     m_shown = shown;
     m_message.clear();
     m_title->setText(title);
-    m_text->setPlainText(prettyLines(*object).join(QLatin1Char('\n')));
+    // Who manages which field first (server-side apply's ownership), then the object.
+    QStringList lines;
+    if (const QStringList owners = engine::fieldOwnership(*object); !owners.isEmpty()) {
+        lines << tr("Managed fields (metadata.managedFields):");
+        for (const QString &owner : owners)
+            lines << QStringLiteral("  ") + owner;
+        lines << QString();
+    }
+    lines << prettyLines(*object);
+    m_text->setPlainText(lines.join(QLatin1Char('\n')));
 }
 
 void ObjectsPanel::showDiff(const QString &key, qint64 before, qint64 after)
