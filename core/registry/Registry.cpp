@@ -17,7 +17,15 @@ const model::GroupVersionResource &CRDS = CUSTOM_RESOURCE_DEFINITIONS;
 
 std::string utcNow()
 {
-    return QDateTime::currentDateTimeUtc().toString(Qt::ISODate).toStdString();
+    // Every write stamps managedFields with it: formatted once per second, not per call.
+    thread_local std::int64_t second = -1;
+    thread_local std::string text;
+    const std::int64_t now = QDateTime::currentSecsSinceEpoch();
+    if (now != second) {
+        second = now;
+        text = QDateTime::fromSecsSinceEpoch(now, Qt::UTC).toString(Qt::ISODate).toStdString();
+    }
+    return text;
 }
 
 std::string randomUid()

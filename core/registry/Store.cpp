@@ -294,10 +294,9 @@ QCoro::Task<model::Result<UpdateResponse>> Store::update(std::string ns, std::st
         // computes its object and then records what it changed.
         const std::string now = self->m_environment->now();
         const nlohmann::json *config = info->applyConfiguration();
-        model::Result<model::Object> desired = model::errors::badRequest("no object");
-        if (config)
-            desired = self->m_fields.apply(existing.get(), *config, manager, force, now);
-        else
+        model::Result<model::Object> desired = config ? self->m_fields.apply(existing.get(), *config, manager, force, now)
+                                                      : model::Result<model::Object>(model::Object());
+        if (!config)
             desired = co_await info->updatedObject(existing);
         if (!desired)
             co_return std::move(desired).error();
