@@ -9,27 +9,11 @@ import signal
 import tempfile
 import unittest
 
+from manifests import WIDGET_CRD
 from rvscope_server import RvscopeServer, kubectl
 
 BINARY = os.environ["RVSCOPE_BINARY"]
 
-CRD = """apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: widgets.example.com
-spec:
-  group: example.com
-  scope: Namespaced
-  names: {plural: widgets, singular: widget, kind: Widget}
-  versions:
-  - name: v1
-    served: true
-    storage: true
-    schema:
-      openAPIV3Schema:
-        type: object
-        x-kubernetes-preserve-unknown-fields: true
-"""
 
 WIDGET = """apiVersion: example.com/v1
 kind: Widget
@@ -58,7 +42,7 @@ class DataDirEndToEnd(unittest.TestCase):
         kubectl(server, "create", "configmap", "settings", "--from-literal=mode=fast")
         kubectl(server, "patch", "configmap", "settings", "--type", "merge", "-p", '{"data":{"mode":"safe"}}')
         kubectl(server, "create", "namespace", "team")
-        kubectl(server, "apply", "-f", "-", input=CRD)
+        kubectl(server, "apply", "-f", "-", input=WIDGET_CRD)
         kubectl(server, "apply", "-n", "team", "-f", "-", input=WIDGET)
         before = self.get_json(server, "configmap", "settings")
         widget_before = self.get_json(server, "-n", "team", "widget", "w1")

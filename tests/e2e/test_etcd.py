@@ -13,6 +13,7 @@ import time
 import unittest
 
 from etcd_cluster import EtcdCluster, free_port
+from manifests import WIDGET_CRD
 from rvscope_server import LineReader, RvscopeServer, kubectl
 
 BINARY = os.environ["RVSCOPE_BINARY"]
@@ -29,20 +30,6 @@ data:
   mode: {mode}
 """
 
-WIDGET_CRD = """apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: widgets.example.com
-spec:
-  group: example.com
-  scope: Namespaced
-  names: {plural: widgets, singular: widget, kind: Widget, shortNames: [wd]}
-  versions:
-  - name: v1
-    served: true
-    storage: true
-    schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}
-"""
 
 WIDGET = """apiVersion: example.com/v1
 kind: Widget
