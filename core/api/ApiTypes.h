@@ -41,6 +41,7 @@ struct ApiOutcome final {
     std::string resourceVersionSent; // the precondition or read resourceVersion the client sent
     // The Status reason of an error response; FIELD_MANAGER_CONFLICT for an ownership 409.
     std::string reason;
+    std::string message; // an error response's Status message ("Apply failed with 1 conflict: ...")
     model::ObjectPtr object;         // the object written, read or deleted (null for lists)
     std::string resourceVersionProduced; // committed (writes), read (get, list) or "" (errors)
     std::string objectName; // a create's object name (its URL names none)

@@ -18,6 +18,7 @@ ApiResponse statusResponse(const model::Status &status)
     response.body = status.dump();
     response.body += '\n'; // Go's json.Encoder ends every body with a newline
     response.outcome.reason = status.reason;
+    response.outcome.message = status.message;
     // The journal tells the two kinds of 409 apart: a field owned by another manager
     // (server-side apply) is no stale resourceVersion.
     for (const model::StatusCause &cause : status.details.causes) {

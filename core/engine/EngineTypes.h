@@ -60,6 +60,7 @@ struct OperationSummary final {
     qint64 endNs = -1; // -1: pending
     int statusCode = 0;
     QString reason; // "Conflict", "NotFound", ... empty on success
+    QString message; // the error's Status message, empty on success
     int casRetries = 0;
     bool noop = false; // a write that changed nothing (same resourceVersion)
     bool remote = false; // written by another instance on the same etcd, seen by watch

@@ -36,6 +36,8 @@ OperationSummary JournalFeed::summarize(const history::OperationRecord &record)
     summary.endNs = record.endNs.value_or(-1);
     summary.statusCode = record.statusCode;
     summary.reason = QString::fromStdString(record.reason);
+    if (!record.message.empty())
+        summary.message = QString::fromStdString(record.message);
     summary.casRetries = record.casRetries;
     summary.noop = record.noop;
     summary.remote = record.remote;

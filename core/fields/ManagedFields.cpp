@@ -7,6 +7,7 @@
 #include <QtCore/QDateTime>
 
 #include "fields/ObjectFields.h"
+#include "model/JsonAccess.h"
 #include "model/Status.h"
 
 namespace rvscope::fields {
@@ -208,6 +209,65 @@ ApplyResult apply(const nlohmann::json &live, const nlohmann::json &config, std:
     result.object = std::move(merged);
     result.entries = std::move(entries);
     return result;
+}
+
+std::vector<std::string> ownershipLines(const nlohmann::json &object, bool withTime)
+{
+    std::vector<std::string> lines;
+    const auto entries = decodeManagedFields(model::memberAt(object, "metadata", "managedFields"));
+    if (!entries)
+        return lines;
+    for (const ManagerEntry &entry : *entries) {
+        std::string line = entry.manager + " (" + entry.operation;
+        if (!entry.subresource.empty())
+            line += ", /" + entry.subresource;
+        line += "):";
+        bool first = true;
+        entry.fields.forEach([&](const Path &path) {
+            line += first ? " " : ", ";
+            line += pathText(path);
+            first = false;
+        });
+        if (withTime && !entry.time.empty())
+            line += "  at " + entry.time;
+        lines.push_back(std::move(line));
+    }
+    return lines;
+}
+
+std::vector<ManagerConflicts> parseConflictMessage(std::string_view message)
+{
+    std::vector<ManagerConflicts> parsed;
+    constexpr std::string_view head = "Apply failed with ";
+    if (!message.starts_with(head))
+        return parsed;
+    const std::size_t colon = message.find(": ");
+    if (colon == std::string_view::npos)
+        return parsed;
+    std::string_view rest = message.substr(colon + 2);
+    constexpr std::string_view one = "conflict with ";
+    constexpr std::string_view many = "conflicts with ";
+    if (rest.starts_with(one)) {
+        // conflict with "alice": .data.owner (a path always starts with a dot)
+        const std::size_t split = rest.find(": .");
+        if (split == std::string_view::npos)
+            return parsed;
+        parsed.push_back({std::string(rest.substr(one.size(), split - one.size())), {std::string(rest.substr(split + 2))}});
+        return parsed;
+    }
+    // conflicts with "alice":\n- .data.a\n- .data.b\nconflicts with "bob" using v1:\n- .c
+    while (!rest.empty()) {
+        const std::size_t end = rest.find('\n');
+        const std::string_view line = rest.substr(0, end);
+        rest = end == std::string_view::npos ? std::string_view() : rest.substr(end + 1);
+        if (line.starts_with(many) && line.ends_with(':'))
+            parsed.push_back({std::string(line.substr(many.size(), line.size() - many.size() - 1)), {}});
+        else if (line.starts_with("- ") && !parsed.empty())
+            parsed.back().paths.emplace_back(line.substr(2));
+        else
+            return {};
+    }
+    return parsed;
 }
 
 model::Status conflictStatus(const std::vector<FieldConflict> &conflicts)

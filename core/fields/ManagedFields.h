@@ -79,4 +79,19 @@ ApplyResult apply(const nlohmann::json &live, const nlohmann::json &config, std:
 // The 409 an apply with conflicts answers (reference §6).
 model::Status conflictStatus(const std::vector<FieldConflict> &conflicts);
 
+// The managers and fields named in conflictStatus()'s message, read back (a journal keeps
+// the message, not the causes): the manager as the message writes it ("\"alice\"" or
+// "\"kubectl\" using v1") and its fields in the order given. Empty for any other message.
+struct ManagerConflicts final {
+    std::string manager;
+    std::vector<std::string> paths;
+};
+std::vector<ManagerConflicts> parseConflictMessage(std::string_view message);
+
+// Who manages which field of `object`, one line per metadata.managedFields entry, paths as
+// conflict messages write them: "alice (Apply): .data.color, .data.owner" (", /status"
+// after the operation for a subresource), then "  at <time>" when `withTime` and the entry
+// has one. Empty when the object has no entries or they do not decode.
+std::vector<std::string> ownershipLines(const nlohmann::json &object, bool withTime);
+
 } // namespace rvscope::fields

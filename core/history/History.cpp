@@ -94,6 +94,8 @@ json History::toJson(const OperationRecord &op)
     line["object"] = op.objectJson();
     if (!op.strategy.empty())
         line["strategy"] = op.strategy;
+    if (!op.message.empty())
+        line["message"] = op.message;
     if (op.noop)
         line["noop"] = true;
     if (op.remote)
@@ -157,7 +159,8 @@ model::Result<History> History::importJsonLines(std::istream &in, std::size_t ca
                 || !readString(line, "reason", op.reason, false)
                 || !readString(line, "rvProduced", op.resourceVersionProduced, false)
                 || !readInt(line, "casRetries", op.casRetries, false)
-                || !readString(line, "strategy", op.strategy, false))
+                || !readString(line, "strategy", op.strategy, false)
+                || !readString(line, "message", op.message, false))
                 return badLine(lineNumber, "operation field of the wrong type");
             if (hasEnd)
                 op.endNs = end;

@@ -20,6 +20,7 @@ std::uint64_t Journal::record(api::OperationReport report)
     record.endNs = report.endNs;
     record.statusCode = report.statusCode;
     record.reason = std::move(report.outcome.reason);
+    record.message = std::move(report.outcome.message);
     record.resourceVersionProduced = std::move(report.outcome.resourceVersionProduced);
     record.casRetries = report.outcome.casRetries;
     record.noop = report.outcome.noop;

@@ -33,6 +33,7 @@ struct OperationRecord final {
     std::optional<std::int64_t> endNs;
     int statusCode = 0;
     std::string reason;
+    std::string message; // an error's Status message, which names the fields of an ownership 409
     std::string resourceVersionProduced;
     int casRetries = 0;
     model::ObjectPtr object;

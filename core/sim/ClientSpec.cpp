@@ -34,6 +34,13 @@ constexpr std::array STRATEGIES = {
                  "merge PATCH carrying metadata.resourceVersion (controller-runtime's optimistic lock), retried on 409"},
     StrategyInfo{WriteStrategy::Lease, "lease",
                  "pessimistic: take a coordination.k8s.io Lease (create or CAS), GET+PUT, release; waiters poll"},
+    StrategyInfo{WriteStrategy::Apply, "apply",
+                 "GET, then server-side apply of the new value as its own field manager, without force: once another "
+                 "manager owns the field, a 409 FieldManagerConflict that no retry resolves"},
+    StrategyInfo{WriteStrategy::ApplyForce, "apply-force",
+                 "GET, then server-side apply with force=true: takes the field from any manager, never 409, loses updates"},
+    StrategyInfo{WriteStrategy::ApplyRv, "apply-rv",
+                 "forced server-side apply carrying metadata.resourceVersion, retried on 409 (optimistic lock on apply)"},
 };
 
 model::Status invalid(const std::string &message)

@@ -25,6 +25,9 @@ enum class WriteStrategy {
     MergePatchRv,    // "merge-patch-rv": merge PATCH carrying metadata.resourceVersion (controller-runtime's
                      // optimistic-lock patch) under RetryOnConflict(DefaultRetry)
     Lease,           // "lease": pessimistic: acquire a coordination.k8s.io Lease, GET+PUT, release
+    Apply,           // "apply": GET, server-side apply as its own field manager; an ownership 409 is final
+    ApplyForce,      // "apply-force": GET, server-side apply with force=true: takes the field, loses updates
+    ApplyRv,         // "apply-rv": forced apply carrying metadata.resourceVersion under RetryOnConflict
 };
 
 std::string strategyName(WriteStrategy strategy);

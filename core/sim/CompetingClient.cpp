@@ -9,7 +9,7 @@
 namespace rvscope::sim {
 namespace {
 
-enum AttemptKind { ConditionalPut, BlindPut, MergePatch, MergePatchRv, JsonPatchTest };
+enum AttemptKind { ConditionalPut, BlindPut, MergePatch, MergePatchRv, JsonPatchTest, Apply, ApplyForce, ApplyRv };
 
 const std::string MERGE_PATCH = "application/merge-patch+json";
 const std::string JSON_PATCH = "application/json-patch+json";
@@ -87,6 +87,12 @@ QCoro::Task<bool> CompetingClient::increment(ObjectRef ref)
         co_return co_await retrying(Backoff::defaultRetry(), CONFLICT, ref, MergePatchRv);
     case WriteStrategy::Lease:
         co_return co_await withLease(ref);
+    case WriteStrategy::Apply:
+        co_return co_await attemptOnce(Apply, ref);
+    case WriteStrategy::ApplyForce:
+        co_return co_await attemptOnce(ApplyForce, ref);
+    case WriteStrategy::ApplyRv:
+        co_return co_await retrying(Backoff::defaultRetry(), CONFLICT, ref, ApplyRv);
     }
     co_return false;
 }
@@ -145,6 +151,19 @@ QCoro::Task<bool> CompetingClient::attemptOnce(int kind, ObjectRef ref)
         patch.push_back({{"op", "test"}, {"path", "/data/counter"}, {"value", std::to_string(value)}});
         patch.push_back({{"op", "replace"}, {"path", "/data/counter"}, {"value", next}});
         written = co_await m_client.patch(ref, JSON_PATCH, std::move(patch));
+        break;
+    }
+    case Apply:
+    case ApplyForce:
+    case ApplyRv: {
+        // An applier sends only the fields it has an opinion about: the counter.
+        nlohmann::json configuration = {{"apiVersion", model::member(read.body, "apiVersion")},
+                                        {"kind", model::member(read.body, "kind")},
+                                        {"metadata", {{"name", ref.name}, {"namespace", ref.namespaceName}}},
+                                        {"data", {{"counter", next}}}};
+        if (kind == ApplyRv)
+            configuration["metadata"]["resourceVersion"] = read.resourceVersion();
+        written = co_await m_client.apply(ref, std::move(configuration), m_client.clientId(), kind != Apply);
         break;
     }
     default:

@@ -39,6 +39,9 @@ struct ClientCounters final {
 //   merge-patch     GET; think; PATCH {"data":{counter}} never 409; overwrites
 //   json-patch-test GET; think; PATCH [test old, replace new]; 422 → OnError(DefaultRetry)
 //   merge-patch-rv  OnError(DefaultRetry, IsConflict, GET; think; PATCH {metadata.rv, data})
+//   apply           GET; think; apply {data.counter} as field manager <client id>; 409 → give up
+//   apply-force     GET; think; apply with force=true     never 409; overwrites
+//   apply-rv        OnError(DefaultRetry, IsConflict, GET; think; forced apply {metadata.rv, data})
 //   lease           acquire Lease "<object>-lock" (create, or CAS of an empty holder),
 //                   polling every 1-2 ms while held; GET; think; PUT(rv); release (CAS holder "")
 // Deterministic given the seed and a VirtualClock. Core thread only. stop() makes run()

@@ -104,6 +104,7 @@ QCoro::Task<KubeResponse> KubeClient::send(api::ApiRequest request)
     if (!m_strategy.empty())
         request.headers["x-rvscope-strategy"] = m_strategy;
     request.headers["accept"] = "application/json";
+    request.headers["user-agent"] = m_clientId;
     std::shared_ptr<Transport> transport = m_transport;
     api::ApiResponse response = co_await transport->send(std::move(request));
     KubeResponse result;
@@ -146,6 +147,16 @@ QCoro::Task<KubeResponse> KubeClient::update(ObjectRef ref, nlohmann::json objec
 QCoro::Task<KubeResponse> KubeClient::patch(ObjectRef ref, std::string contentType, nlohmann::json patch)
 {
     co_return co_await send(makeRequest("PATCH", ref.path(), std::move(contentType), patch.dump()));
+}
+
+QCoro::Task<KubeResponse> KubeClient::apply(ObjectRef ref, nlohmann::json configuration, std::string fieldManager,
+                                             bool force)
+{
+    api::ApiRequest request = makeRequest("PATCH", ref.path(), "application/apply-patch+yaml", configuration.dump());
+    request.query["fieldManager"] = std::move(fieldManager);
+    if (force)
+        request.query["force"] = "true";
+    co_return co_await send(std::move(request));
 }
 
 QCoro::Task<KubeResponse> KubeClient::remove(ObjectRef ref, std::string resourceVersionPrecondition)

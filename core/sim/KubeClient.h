@@ -49,7 +49,9 @@ struct KubeResponse final {
 };
 
 // The requests a Kubernetes client library makes, tagged with the client's identity
-// (X-Rvscope-Client, X-Rvscope-Strategy) so the server's journal attributes them.
+// (X-Rvscope-Client, X-Rvscope-Strategy) so the server's journal attributes them. The
+// User-Agent is the client id, so that its updates are managed fields of that name, as a
+// client-go binary's are of its own name.
 // Core thread only; holds the transport by shared_ptr so it may outlive its creator.
 class KubeClient final {
 public:
@@ -65,6 +67,9 @@ public:
     // contentType: application/merge-patch+json, application/json-patch+json or
     // application/strategic-merge-patch+json.
     QCoro::Task<KubeResponse> patch(ObjectRef ref, std::string contentType, nlohmann::json patch);
+    // Server-side apply: PATCH application/apply-patch+yaml of `configuration` (JSON is YAML)
+    // as field manager `fieldManager`, with ?force=true when `force`.
+    QCoro::Task<KubeResponse> apply(ObjectRef ref, nlohmann::json configuration, std::string fieldManager, bool force);
     QCoro::Task<KubeResponse> remove(ObjectRef ref, std::string resourceVersionPrecondition);
     QCoro::Task<KubeResponse> watch(ObjectRef collection, std::string resourceVersion);
     QCoro::Task<KubeResponse> send(api::ApiRequest request);

@@ -56,7 +56,8 @@ model::Result<ScenarioStep> parseStep(const nlohmann::json &json, const std::str
                               "delete, watch, compact, workload, sweep, note)");
     static const std::set<std::string> fields = {"do",     "client", "object", "set",      "resourceVersion", "body",
                                                  "patch",  "patchType", "withResourceVersion", "from", "expect",
-                                                 "expectWatchError", "clients", "strategies", "explain"};
+                                                 "expectWatchError", "clients", "strategies", "explain",
+                                                 "fieldManager", "force"};
     for (const auto &[field, value] : json.items()) {
         if (!fields.count(field))
             return invalid(where, "unknown field \"" + field + "\"");
@@ -72,8 +73,9 @@ model::Result<ScenarioStep> parseStep(const nlohmann::json &json, const std::str
     };
     std::string resourceVersion;
     if (!string("client", step.client) || !string("object", step.object) || !string("patchType", step.patchType)
-        || !string("from", step.from) || !string("explain", step.explain) || !string("resourceVersion", resourceVersion))
-        return invalid(where, "client, object, patchType, from, resourceVersion and explain must be strings");
+        || !string("from", step.from) || !string("explain", step.explain) || !string("resourceVersion", resourceVersion)
+        || !string("fieldManager", step.fieldManager))
+        return invalid(where, "client, object, patchType, from, resourceVersion, fieldManager and explain must be strings");
     if (resourceVersion == "omit")
         step.omitResourceVersion = true;
     else if (!resourceVersion.empty() && resourceVersion != "read")
@@ -93,6 +95,16 @@ model::Result<ScenarioStep> parseStep(const nlohmann::json &json, const std::str
     static const std::set<std::string> patchTypes = {"merge", "json", "strategic", "apply"};
     if (!patchTypes.count(step.patchType))
         return invalid(where, "patchType must be merge, json, strategic or apply");
+    if (const auto &force = model::member(json, "force"); !force.is_null()) {
+        if (!force.is_boolean())
+            return invalid(where, "force must be true or false");
+        step.force = force.get<bool>();
+    }
+    const bool applies = step.action == Action::Patch && step.patchType == "apply";
+    if ((step.force || !step.fieldManager.empty()) && !applies)
+        return invalid(where, "fieldManager and force belong to a patch with patchType apply");
+    if (applies && step.fieldManager.empty())
+        step.fieldManager = step.client;
     if (const auto &with = model::member(json, "withResourceVersion"); !with.is_null()) {
         if (!with.is_boolean())
             return invalid(where, "withResourceVersion must be true or false");

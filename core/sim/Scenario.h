@@ -24,6 +24,8 @@ struct ScenarioStep final {
     nlohmann::json body;            // create/update: a literal object; patch: the literal patch
     std::string patchType = "merge"; // merge, json, strategic, apply
     bool withResourceVersion = false; // patch/delete: carry the last read resourceVersion
+    std::string fieldManager;       // apply: the field manager (default: the client's name)
+    bool force = false;             // apply: take fields other managers own
     std::string from;               // watch: "" (now), "0", "list" (the client's last list) or a revision
     std::optional<int> expect;      // the status code this step should get
     std::optional<int> expectWatchError; // an open watch should get an ERROR event with this code during the step

@@ -16,8 +16,8 @@ static void initScenarioResources()
 namespace rvscope::sim {
 namespace {
 
-constexpr std::array BUILT_IN_ORDER = {"lost-update", "put-vs-patch", "kubectl-replace-vs-apply", "list-watch-410",
-                                       "node-secret", "occ-vs-pcc",   "hot-key"};
+constexpr std::array BUILT_IN_ORDER = {"lost-update", "put-vs-patch", "kubectl-replace-vs-apply", "field-ownership",
+                                       "list-watch-410", "node-secret", "occ-vs-pcc", "hot-key"};
 
 model::Status missing(std::string message)
 {

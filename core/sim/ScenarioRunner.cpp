@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "sim/ScenarioRunner.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 
 #include "api/Watcher.h"
+#include "fields/ManagedFields.h"
 #include "history/Journal.h"
 #include "history/LinearizabilityChecker.h"
 #include "history/LostUpdateChecker.h"
@@ -30,8 +32,6 @@ std::string contentTypeFor(const std::string &patchType)
         return "application/json-patch+json";
     if (patchType == "strategic")
         return "application/strategic-merge-patch+json";
-    if (patchType == "apply")
-        return "application/apply-patch+yaml";
     return "application/merge-patch+json";
 }
 
@@ -263,6 +263,10 @@ QCoro::Task<StepResult> ScenarioRunner::runStep(ScenarioStep step, std::size_t i
                 patch["metadata"]["resourceVersion"] = rv;
             result.resourceVersionSent = rv;
         }
+        if (step.patchType == "apply") {
+            response = co_await kube.apply(*ref, std::move(patch), step.fieldManager, step.force);
+            break;
+        }
         const std::string contentType = contentTypeFor(step.patchType);
         response = co_await kube.patch(*ref, contentType, std::move(patch));
         break;
@@ -305,11 +309,27 @@ QCoro::Task<StepResult> ScenarioRunner::runStep(ScenarioStep step, std::size_t i
         line += ' ' + response.reason + ": " + response.message;
     }
     result.outcome = line;
+    if (response.ok() && (step.action == Action::Create || step.action == Action::Update || step.action == Action::Patch))
+        describeOwnership(response.body, result);
     if (step.action == Action::Watch && response.watch)
         openWatch(step, response.watch, result);
     if (step.expect)
         result.expectationMet = *step.expect == result.status;
     co_return result;
+}
+
+void ScenarioRunner::describeOwnership(const nlohmann::json &object, StepResult &result)
+{
+    // Who manages which field matters once an applier is involved; before that every write
+    // would list its own manager and say nothing new.
+    std::vector<std::string> lines = fields::ownershipLines(object, false);
+    const bool applied = std::any_of(lines.begin(), lines.end(), [](const std::string &line) {
+        return line.find(" (Apply") != std::string::npos;
+    });
+    if (!applied)
+        return;
+    for (std::string &line : lines)
+        result.details.push_back("manages " + std::move(line));
 }
 
 void ScenarioRunner::openWatch(const ScenarioStep &step, std::shared_ptr<api::Watcher> stream, StepResult &result)

@@ -97,6 +97,8 @@ private:
     QCoro::Task<StepResult> runStep(ScenarioStep step, std::size_t index);
     QCoro::Task<> runWorkload(ScenarioStep step, StepResult *result);
     QCoro::Task<> runSweep(ScenarioStep step, StepResult *result);
+    // Adds "manages <manager> (<operation>): <fields>" details for an object some applier manages.
+    static void describeOwnership(const nlohmann::json &object, StepResult &result);
     void openWatch(const ScenarioStep &step, std::shared_ptr<api::Watcher> stream, StepResult &result);
     ClientState &client(const std::string &name);
     // The transport of a client: with its identity's bearer token when it has one.

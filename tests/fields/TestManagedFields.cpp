@@ -51,6 +51,7 @@ private Q_SLOTS:
     void testUntrackedObjectStaysUntracked();
     void testApplyCreatesAndConflicts();
     void testForceTakesOwnership();
+    void testConflictMessageReadsBack();
     void testSameValueSharesOwnership();
     void testStoppedFieldIsRemovedUnlessSomeoneElseOwnsIt();
     void testUpdateTakesAnAppliersFieldSilently();
@@ -107,6 +108,30 @@ void TestManagedFields::testApplyCreatesAndConflicts()
     QCOMPARE(status.details.causes[0].type, std::string("FieldManagerConflict"));
     QCOMPARE(status.details.causes[0].message, std::string(R"(conflict with "alice")"));
     QCOMPARE(status.details.causes[0].field, std::string(".data.owner"));
+}
+
+void TestManagedFields::testConflictMessageReadsBack()
+{
+    auto alice = fields::apply(json(), configMap({{"a", "1"}, {"c", "3"}}), {}, writer("alice"), false, CONFIGMAPS);
+    auto bob = fields::apply(alice.object, configMap({{"b", "2"}}), alice.entries, writer("bob"), false, CONFIGMAPS);
+    const auto carol = fields::apply(bob.object, configMap({{"a", "x"}, {"b", "y"}, {"c", "z"}}), bob.entries,
+                                     writer("carol"), false, CONFIGMAPS);
+    const std::string message = fields::conflictStatus(carol.conflicts).message;
+    QCOMPARE(message, std::string("Apply failed with 3 conflicts: conflicts with \"alice\":\n- .data.a\n- .data.c\n"
+                                  "conflicts with \"bob\":\n- .data.b"));
+    const auto parsed = fields::parseConflictMessage(message);
+    QCOMPARE(parsed.size(), std::size_t(2));
+    QCOMPARE(parsed[0].manager, std::string("\"alice\""));
+    QCOMPARE(parsed[0].paths, (std::vector<std::string>{".data.a", ".data.c"}));
+    QCOMPARE(parsed[1].manager, std::string("\"bob\""));
+    QCOMPARE(parsed[1].paths, (std::vector<std::string>{".data.b"}));
+
+    const auto one = fields::parseConflictMessage(R"(Apply failed with 1 conflict: conflict with "setup" using v1: .data.counter)");
+    QCOMPARE(one.size(), std::size_t(1));
+    QCOMPARE(one[0].manager, std::string(R"("setup" using v1)"));
+    QCOMPARE(one[0].paths, (std::vector<std::string>{".data.counter"}));
+    QVERIFY(fields::parseConflictMessage("Operation cannot be fulfilled on configmaps \"x\": the object has been modified")
+                .empty());
 }
 
 void TestManagedFields::testForceTakesOwnership()

@@ -42,11 +42,16 @@ struct SimFixture {
         run(std::move(task));
     }
 
-    std::int64_t counter(const std::string &name)
+    nlohmann::json configMap(const std::string &name)
     {
         sim::KubeClient reader(transport, "test", "");
         sim::KubeResponse got = run(reader.get(sim::ObjectRef("configmaps", "default", name)));
-        return std::stoll(got.body["data"]["counter"].get<std::string>());
+        return got.body;
+    }
+
+    std::int64_t counter(const std::string &name)
+    {
+        return std::stoll(configMap(name)["data"]["counter"].get<std::string>());
     }
 };
 

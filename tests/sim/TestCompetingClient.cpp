@@ -64,6 +64,9 @@ private Q_SLOTS:
     void testOptimisticPatchesLandEveryIncrement_data();
     void testOptimisticPatchesLandEveryIncrement();
     void testLeaseSerializesWriters();
+    void testApplyWithoutForceMeetsTheOwner();
+    void testForcedApplyTakesTheFieldAndLosesUpdates();
+    void testApplyWithResourceVersionLandsEveryIncrement();
     void testSameSeedSameHistory();
     void testJournalRecordsWhatTheServerDecided();
 };
@@ -197,6 +200,66 @@ void TestCompetingClient::testLeaseSerializesWriters()
     QCOMPARE(outcome.counter, 60);
     QVERIFY2(outcome.lostUpdates.passed(), outcome.lostUpdates.summary.c_str());
     QVERIFY2(outcome.linearizable.passed(), outcome.linearizable.summary.c_str());
+}
+
+void TestCompetingClient::testApplyWithoutForceMeetsTheOwner()
+{
+    // The setup's create made "setup" the manager of data.counter; an applier that does not
+    // force cannot take it, and each 409 names the field and its manager.
+    testing::SimFixture fixture;
+    auto workload = std::make_shared<sim::Workload>(fixture.transport, fixture.clock, spec(WriteStrategy::Apply, 3, 4));
+    fixture.drive(workload->run());
+    const sim::WorkloadSummary summary = workload->summary();
+    QCOMPARE(summary.succeeded, 0);
+    QCOMPARE(summary.conflicts, 12);
+    QCOMPARE(summary.retries, 0);
+    QCOMPARE(fixture.counter("counter-0"), 0);
+    int ownership = 0;
+    for (const auto &op : fixture.journal->history().operations()) {
+        if (op.verb != "patch")
+            continue;
+        QCOMPARE(op.statusCode, 409);
+        QCOMPARE(op.reason, std::string("FieldManagerConflict"));
+        QCOMPARE(op.message, std::string(R"(Apply failed with 1 conflict: conflict with "setup" using v1: .data.counter)"));
+        ++ownership;
+    }
+    QCOMPARE(ownership, 12);
+}
+
+void TestCompetingClient::testForcedApplyTakesTheFieldAndLosesUpdates()
+{
+    const Outcome outcome = runWorkload(spec(WriteStrategy::ApplyForce, 8, 20));
+    QCOMPARE(outcome.summary.succeeded, 160);
+    QCOMPARE(outcome.summary.conflicts, 0);
+    QVERIFY2(outcome.counter < 160, "forced applies without a resourceVersion overwrite each other");
+    QVERIFY(outcome.lostUpdates.failed());
+    QVERIFY2(outcome.linearizable.passed(), outcome.linearizable.summary.c_str());
+}
+
+void TestCompetingClient::testApplyWithResourceVersionLandsEveryIncrement()
+{
+    testing::SimFixture fixture;
+    auto workload = std::make_shared<sim::Workload>(fixture.transport, fixture.clock, spec(WriteStrategy::ApplyRv, 4, 25));
+    fixture.drive(workload->run());
+    const sim::WorkloadSummary summary = workload->summary();
+    QVERIFY(summary.retries > 0);
+    QCOMPARE(fixture.counter("counter-0"), summary.succeeded);
+    const auto &history = fixture.journal->history();
+    QVERIFY(history::LostUpdateChecker("data.counter").check(history, "configmaps/default/counter-0").passed());
+    // Every 409 is the optimistic lock's: force settles ownership, the resourceVersion does not.
+    for (const auto &op : history.operations()) {
+        if (op.statusCode == 409)
+            QCOMPARE(op.reason, std::string("Conflict"));
+    }
+    // The appliers took data.counter from "setup", which keeps only the map it created; each
+    // forced apply took the counter from the one before, so one applier manages it now.
+    const nlohmann::json managed = fixture.configMap("counter-0")["metadata"]["managedFields"];
+    QVERIFY2(managed.size() == 2, managed.dump().c_str());
+    QCOMPARE(managed[0]["operation"], "Apply");
+    QVERIFY2(managed[0]["manager"].get<std::string>().starts_with("c"), managed.dump().c_str());
+    QCOMPARE(managed[0]["fieldsV1"], nlohmann::json::parse(R"({"f:data":{"f:counter":{}}})"));
+    QCOMPARE(managed[1]["manager"], "setup");
+    QCOMPARE(managed[1]["fieldsV1"], nlohmann::json::parse(R"({"f:data":{}})"));
 }
 
 void TestCompetingClient::testSameSeedSameHistory()

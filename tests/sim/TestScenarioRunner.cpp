@@ -60,6 +60,7 @@ private Q_SLOTS:
     void testBuiltInScenariosRunAsScripted_data();
     void testBuiltInScenariosRunAsScripted();
     void testLostUpdateStepsSayWhatHappened();
+    void testFieldOwnershipStepsNameManagersAndFields();
     void testListWatchRelistsAfter410();
     void testNodeSecretAccessFollowsThePod();
     void testNodeSecretPlaysInThePlayer();
@@ -70,7 +71,7 @@ private Q_SLOTS:
 void TestScenarioRunner::testBuiltInsParse()
 {
     const auto scenarios = sim::ScenarioLibrary::builtIns();
-    QCOMPARE(scenarios.size(), std::size_t(7));
+    QCOMPARE(scenarios.size(), std::size_t(8));
     QCOMPARE(scenarios.front().name, std::string("lost-update"));
     for (const auto &scenario : scenarios) {
         QVERIFY(!scenario.title.empty());
@@ -120,6 +121,34 @@ void TestScenarioRunner::testLostUpdateStepsSayWhatHappened()
     QVERIFY(!run.checks[0].verdict.findings.empty());
     // The journal holds the setup create, 4 gets and 4 puts.
     QCOMPARE(run.operations, std::size_t(9));
+}
+
+void TestScenarioRunner::testFieldOwnershipStepsNameManagersAndFields()
+{
+    testing::SimFixture fixture;
+    const Run run = runScenario(fixture, *sim::ScenarioLibrary::load("field-ownership"));
+    const sim::StepResult &refused = run.steps[1];
+    QCOMPARE(refused.status, 409);
+    QCOMPARE(refused.reason, std::string("Conflict"));
+    QCOMPARE(refused.message, std::string("Apply failed with 1 conflict: conflict with \"controller-a\": .data.owner"));
+    QVERIFY(refused.details.empty()); // nothing changed, so nothing to list
+    const sim::StepResult &forced = run.steps[2];
+    QCOMPARE(forced.details, (std::vector<std::string>{"manages controller-a (Apply): .data.theme",
+                                                       "manages controller-b (Apply): .data.owner"}));
+    const sim::StepResult &edited = run.steps[7];
+    QCOMPARE(edited.details.back(), std::string("manages kubectl-edit (Update): .data.owner"));
+    const sim::StepResult &stale = run.steps[8];
+    QCOMPARE(stale.status, 409);
+    QVERIFY(stale.message.starts_with("Operation cannot be fulfilled on configmaps \"web-config\""));
+    // The journal tells the two kinds apart.
+    int ownership = 0;
+    int stalePatches = 0;
+    for (const auto &op : fixture.journal->history().operations()) {
+        ownership += op.reason == "FieldManagerConflict";
+        stalePatches += op.statusCode == 409 && op.reason == "Conflict";
+    }
+    QCOMPARE(ownership, 3);
+    QCOMPARE(stalePatches, 1);
 }
 
 void TestScenarioRunner::testListWatchRelistsAfter410()

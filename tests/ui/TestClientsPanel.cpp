@@ -73,7 +73,8 @@ void TestClientsPanel::testFormOffersEveryStrategyWithATooltip()
     auto *combo = child<QComboBox>(panel, "strategyCombo");
     QVERIFY(combo);
     const QStringList expected = {"raw-put",     "retry-default",   "retry-backoff",  "blind-put",
-                                  "merge-patch", "json-patch-test", "merge-patch-rv", "lease"};
+                                  "merge-patch", "json-patch-test", "merge-patch-rv", "lease",
+                                  "apply",       "apply-force",     "apply-rv"};
     QCOMPARE(combo->count(), expected.size());
     for (int i = 0; i < combo->count(); ++i) {
         QCOMPARE(combo->itemText(i), expected[i]);

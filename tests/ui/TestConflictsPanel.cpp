@@ -33,6 +33,7 @@ private Q_SLOTS:
     void testRvCurrentIsTheNewestRevisionBeforeTheConflict();
     void testCapacityDropsTheOldestRows();
     void testDiffViewShowsAFalseConflict();
+    void testOwnershipConflictsNameFieldsAndManagers();
 };
 
 namespace {
@@ -112,6 +113,46 @@ void TestConflictsPanel::testLostUpdateConflictShowsTheThreeWayView()
     QVERIFY(reset.wait(5000));
     QCOMPARE(model.rowCount(), 0);
     QVERIFY(paneText(panel, "triedPane").isEmpty());
+}
+
+void TestConflictsPanel::testOwnershipConflictsNameFieldsAndManagers()
+{
+    // The field-ownership scenario through a real Engine: three ownership 409s and one stale
+    // resourceVersion, told apart in the table before any row is inspected.
+    Engine engine;
+    ConflictsPanel panel(engine);
+    panel.resize(1100, 560);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    QSignalSpy verdicts(&engine, &Engine::verdictsReady);
+    engine.loadScenario("field-ownership");
+    engine.setScenarioSpeed(0);
+    engine.playScenario();
+    QVERIFY(verdicts.wait(10000));
+    ConflictTableModel &model = *panel.model();
+    QTRY_COMPARE(model.rowCount(), 4);
+    const QStringList reasons = {cell(model, 0, Column::Reason), cell(model, 1, Column::Reason),
+                                 cell(model, 2, Column::Reason), cell(model, 3, Column::Reason)};
+    QCOMPARE(reasons, (QStringList{"FieldManagerConflict", "FieldManagerConflict", "FieldManagerConflict", "Conflict"}));
+    QCOMPARE(cell(model, 0, Column::Client), QStringLiteral("controller-b"));
+    QCOMPARE(cell(model, 0, Column::Overlap), QStringLiteral("\"controller-a\": .data.owner"));
+    QCOMPARE(cell(model, 1, Column::Overlap), QStringLiteral("\"controller-b\": .data.owner"));
+    QCOMPARE(cell(model, 2, Column::Overlap), QStringLiteral("\"controller-a\": .data.theme"));
+    QVERIFY(cell(model, 3, Column::Overlap).isEmpty()); // a stale version: known once inspected
+    QVERIFY(model.index(0, int(Column::Reason)).data(Qt::ToolTipRole).toString().contains(
+        "Apply failed with 1 conflict: conflict with \"controller-a\": .data.owner"));
+
+    auto *table = panel.findChild<QTableView *>("conflictTable");
+    QVERIFY(table);
+    const QRect rowRect = table->visualRect(table->model()->index(0, int(Column::Object)));
+    QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, rowRect.center());
+    QTRY_VERIFY(panel.diffView()->overlapText().startsWith("Field ownership conflict"));
+    const QString sentence = panel.diffView()->overlapText();
+    QVERIFY2(sentence.contains(".data.owner, which \"controller-a\" manages"), qPrintable(sentence));
+    QVERIFY(sentence.contains("force"));
+    QCOMPARE(cell(model, 0, Column::Overlap), QStringLiteral("\"controller-a\": .data.owner"));
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest); // the sentence's second line
+    QVERIFY(panel.grab().toImage().save(artifactPath("conflicts-ownership.png")));
 }
 
 void TestConflictsPanel::testSelectOperationFromElsewhere()

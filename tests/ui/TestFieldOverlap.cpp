@@ -17,6 +17,7 @@ private Q_SLOTS:
     void testOverlap_data();
     void testOverlap();
     void testUnknownWithoutTheRead();
+    void testOwnershipConflictNamesManagersAndFields();
     void testPrettyJsonLines();
 };
 
@@ -25,6 +26,33 @@ const QByteArray READ = R"({"apiVersion":"v1","kind":"ConfigMap",
     "metadata":{"name":"foo","namespace":"default","resourceVersion":"41","labels":{"app":"x"}},
     "data":{"counter":"0","color":"red"}})";
 } // namespace
+
+void TestFieldOverlap::testOwnershipConflictNamesManagersAndFields()
+{
+    OperationDetail detail;
+    detail.summary.id = 9;
+    detail.summary.verb = QStringLiteral("patch");
+    detail.summary.statusCode = 409;
+    detail.summary.reason = QStringLiteral("FieldManagerConflict");
+    detail.summary.message = QStringLiteral("Apply failed with 3 conflicts: conflicts with \"alice\":\n- .data.a\n"
+                                            "- .data.c\nconflicts with \"kubectl\" using v1:\n- .data.b");
+    // Known without the read or the live object: the message says it all.
+    const FieldOverlap overlap = FieldOverlap::compute(detail);
+    QVERIFY(overlap.known);
+    QVERIFY(overlap.ownership());
+    QVERIFY(!overlap.falseConflict());
+    QCOMPARE(overlap.overlapping, (QStringList{"data.a", "data.c", "data.b"}));
+    QCOMPARE(overlap.cellText(), QStringLiteral("\"alice\": .data.a, .data.c; \"kubectl\" using v1: .data.b"));
+    QVERIFY2(overlap.sentence().startsWith("Field ownership conflict: the apply would change .data.a, .data.c, which "
+                                           "\"alice\" manages; and .data.b, which \"kubectl\" using v1 manages."),
+             qPrintable(overlap.sentence()));
+    QCOMPARE(FieldOverlap::ownershipOf(detail.summary).cellText(), overlap.cellText());
+
+    // A resourceVersion 409 is no ownership conflict.
+    detail.summary.reason = QStringLiteral("Conflict");
+    QVERIFY(!FieldOverlap::ownershipOf(detail.summary).known);
+    QVERIFY(!FieldOverlap::compute(detail).ownership());
+}
 
 void TestFieldOverlap::testOverlap_data()
 {

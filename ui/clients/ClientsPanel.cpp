@@ -54,6 +54,15 @@ constexpr std::array STRATEGIES = {
     StrategyText{"lease", QT_TRANSLATE_NOOP("rvscope::ui::ClientsPanel",
         "Pessimistic locking: take a coordination.k8s.io Lease (create or CAS), GET+PUT, release. "
         "Waiters poll the Lease.")},
+    StrategyText{"apply", QT_TRANSLATE_NOOP("rvscope::ui::ClientsPanel",
+        "GET, then server-side apply of the new value as its own field manager, without force. Once another "
+        "manager owns data.counter, every apply is a 409 FieldManagerConflict naming it; retrying cannot help.")},
+    StrategyText{"apply-force", QT_TRANSLATE_NOOP("rvscope::ui::ClientsPanel",
+        "GET, then server-side apply with force=true: takes data.counter from whoever owns it. Never 409; "
+        "like a merge patch, it loses updates.")},
+    StrategyText{"apply-rv", QT_TRANSLATE_NOOP("rvscope::ui::ClientsPanel",
+        "Forced server-side apply carrying metadata.resourceVersion, retried on 409: the optimistic lock "
+        "on apply, so no update is lost.")},
 };
 
 QLabel *buddyLabel(const QString &text, QWidget *buddy)

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "conflicts/ConflictDiffView.h"
 
+#include <algorithm>
+
 #include <QtGui/QFontDatabase>
 #include <QtGui/QTextBlock>
 #include <QtWidgets/QLabel>
@@ -150,11 +152,17 @@ void ConflictDiffView::showDetail(const engine::OperationDetail &detail)
     }
     m_overlapLabel->setPalette(palette);
     m_overlapLabel->setAutoFillBackground(m_overlap.known);
+    // A long sentence wraps: make room for all its lines (the panes below give way).
+    m_overlapLabel->setMinimumHeight(m_overlapLabel->heightForWidth(std::max(m_overlapLabel->width(), 200)));
 
     const QColor base = this->palette().color(QPalette::Base);
     const Highlight overlapping{m_overlap.overlapping, tint(base, OVERLAP_COLOUR)};
-    fill(m_read, tr("<b>Read</b> · rv %1 · what the client read").arg(op.rvSent), detail.readObject,
-         tr("(the object at rv %1 is not in the journal)").arg(op.rvSent), {overlapping});
+    if (op.rvSent > 0)
+        fill(m_read, tr("<b>Read</b> · rv %1 · what the client read").arg(op.rvSent), detail.readObject,
+             tr("(the object at rv %1 is not in the journal)").arg(op.rvSent), {overlapping});
+    else
+        fill(m_read, tr("<b>Read</b> · no rv sent"), {},
+             tr("(no resourceVersion sent)"), {overlapping});
     fill(m_live, tr("<b>Live</b> · rv %1 · what is live").arg(detail.liveResourceVersion), detail.liveObject, tr("(no committed version of this key in the journal)"),
          {Highlight{m_overlap.interveningFields, tint(base, INTERVENING_COLOUR)}, overlapping});
     fill(m_tried, tr("<b>Tried</b> · %1 · what it sent").arg(httpMethod(op.verb)), detail.request, tr("(the request body was not journaled)"),
@@ -195,6 +203,7 @@ void ConflictDiffView::showMessage(const QString &message)
     m_overlap = FieldOverlap{};
     m_header->setText(message);
     m_overlapLabel->clear();
+    m_overlapLabel->setMinimumHeight(0);
     m_overlapLabel->setAutoFillBackground(false);
     for (Pane *pane : {&m_read, &m_live, &m_tried}) {
         pane->text->clear();

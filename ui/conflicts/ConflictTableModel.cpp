@@ -65,6 +65,10 @@ void ConflictTableModel::appendOperations(const engine::OperationBatch &batch)
             conflict.rvSent = op.rvSent;
             conflict.rvCurrent = m_latestRvOfKey.value(op.key);
             conflict.reason = op.reason;
+            conflict.message = op.message;
+            // An ownership 409 names its fields and managers itself: no need to inspect it.
+            if (const FieldOverlap ownership = FieldOverlap::ownershipOf(op); ownership.known)
+                conflict.overlap = ownership.cellText();
             added.push_back(std::move(conflict));
         }
     }
@@ -206,10 +210,10 @@ QVariant ConflictTableModel::data(const QModelIndex &index, int role) const
         }
         return {};
     case Qt::ToolTipRole:
-        return tr("#%1 %2 %3 by %4: sent rv %5, the key was at rv %6 (%7)")
+        return tr("#%1 %2 %3 by %4: sent rv %5, the key was at rv %6 (%7)\n%8")
             .arg(conflict.id)
             .arg(conflict.verb, conflict.key, conflict.clientId, rvText(conflict.rvSent), rvText(conflict.rvCurrent),
-                 conflict.reason);
+                 conflict.reason, conflict.message);
     default:
         return {};
     }
@@ -268,7 +272,8 @@ QVariant ConflictTableModel::headerData(int section, Qt::Orientation orientation
         return tr("Reason");
     case Column::Overlap:
         return tip ? tr("Fields both the client and the intervening writes changed (filled in once a row is "
-                        "inspected); \"false conflict\" when none")
+                        "inspected); \"false conflict\" when none. For a field ownership conflict "
+                        "(FieldManagerConflict): each manager and the fields it owns")
                    : tr("Overlap");
     case Column::Count:
         break;

@@ -16,8 +16,9 @@ struct FieldOverlap;
 
 // One row per 409 answer in the operation journal, oldest first: when it was answered,
 // who sent it with which strategy, the object, the resourceVersion the client sent and the
-// one it lost to, and the reason (Conflict, AlreadyExists). Once a row's operation has been
-// inspected, setOverlap() fills in whether the fields actually overlapped.
+// one it lost to, and the reason (Conflict, AlreadyExists, FieldManagerConflict). Once a row's
+// operation has been inspected, setOverlap() fills in whether the fields actually overlapped;
+// an ownership conflict's row names its managers and fields from the start.
 //
 // appendOperations() expects operations in completion order (the engine's batches): a row's
 // "RV current" is the newest revision produced by a successful write of its key among the
@@ -45,6 +46,7 @@ public:
         qint64 rvSent = 0;
         qint64 rvCurrent = 0; // 0: no successful write of the key seen
         QString reason;
+        QString message; // the Status message
         QString overlap; // FieldOverlap::cellText(), empty until inspected
         bool falseConflict = false;
     };

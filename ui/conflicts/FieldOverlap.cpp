@@ -9,6 +9,7 @@
 #include <QtCore/QJsonObject>
 
 #include "conflicts/JsonPath_p.h"
+#include "fields/ManagedFields.h"
 
 namespace rvscope::ui {
 namespace {
@@ -141,10 +142,39 @@ QString listed(const QStringList &fields)
 
 } // namespace
 
-FieldOverlap FieldOverlap::compute(const engine::OperationDetail &detail)
+FieldOverlap FieldOverlap::ownershipOf(const engine::OperationSummary &op)
 {
     FieldOverlap overlap;
+    if (op.reason != QLatin1String("FieldManagerConflict")) {
+        overlap.unknownReason = tr("not a field ownership conflict");
+        return overlap;
+    }
+    for (const fields::ManagerConflicts &conflict : fields::parseConflictMessage(op.message.toStdString())) {
+        Owner owner{QString::fromStdString(conflict.manager), {}};
+        for (const std::string &path : conflict.paths) {
+            const QString field = QString::fromStdString(path);
+            owner.fields << field;
+            // The dotted form the panes highlight (".data.owner" → "data.owner").
+            const QString dotted = field.mid(1);
+            if (!overlap.overlapping.contains(dotted))
+                overlap.overlapping << dotted;
+        }
+        overlap.owners << owner;
+    }
+    if (overlap.owners.isEmpty()) {
+        overlap.unknownReason = tr("the conflict's message names no fields");
+        return overlap;
+    }
+    overlap.known = true;
+    return overlap;
+}
+
+FieldOverlap FieldOverlap::compute(const engine::OperationDetail &detail)
+{
     const engine::OperationSummary &op = detail.summary;
+    if (op.reason == QLatin1String("FieldManagerConflict"))
+        return ownershipOf(op);
+    FieldOverlap overlap;
     const QJsonValue read = parse(detail.readObject);
     const QJsonValue live = parse(detail.liveObject);
     const QJsonValue request = parse(detail.request);
@@ -195,6 +225,15 @@ QString FieldOverlap::sentence() const
 {
     if (!known)
         return tr("Cannot tell which fields overlapped: %1.").arg(unknownReason);
+    if (ownership()) {
+        QStringList claims;
+        for (const Owner &owner : owners)
+            claims << tr("%1, which %2 manages").arg(listed(owner.fields), owner.manager);
+        return tr("Field ownership conflict: the apply would change %1. No stale resourceVersion: re-reading does "
+                  "not help. Apply the same value, stop sending the field, or force (force=true, --force-conflicts) "
+                  "to take it from its manager.")
+            .arg(claims.join(tr("; and ")));
+    }
     const QString changes = tr("The client changed %1; the intervening writes changed %2.")
                                 .arg(listed(clientFields), listed(interveningFields));
     if (falseConflict())
@@ -206,6 +245,12 @@ QString FieldOverlap::cellText() const
 {
     if (!known)
         return {};
+    if (ownership()) {
+        QStringList claims;
+        for (const Owner &owner : owners)
+            claims << owner.manager + QStringLiteral(": ") + owner.fields.join(QStringLiteral(", "));
+        return claims.join(QStringLiteral("; "));
+    }
     return falseConflict() ? tr("false conflict") : overlapping.join(QStringLiteral(", "));
 }
 

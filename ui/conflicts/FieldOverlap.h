@@ -17,13 +17,23 @@ namespace rvscope::ui {
 // one of its parents. Server-maintained metadata (resourceVersion, generation, managedFields)
 // is ignored. A PUT's fields come from diffing the request against the read; a PATCH's are the
 // fields the patch names (merge patch: its leaves; JSON patch: its non-test operations' paths).
+//
+// A server-side apply's ownership 409 (reason FieldManagerConflict) is no stale version: its
+// overlap is known from the Status message alone, `owners` names each manager with the fields
+// the apply would have taken from it, and `overlapping` holds those fields.
 struct FieldOverlap final {
+    struct Owner final {
+        QString manager; // as the message writes it: "alice" or "kubectl" using v1, quotes included
+        QStringList fields; // ".data.owner", as the message writes them
+    };
     bool known = false;   // false: the read, live or sent object is missing or not JSON
     QString unknownReason; // why, when !known
     QStringList clientFields;
     QStringList interveningFields;
     QStringList overlapping;
+    QList<Owner> owners; // ownership conflicts only
 
+    bool ownership() const { return !owners.isEmpty(); }
     bool falseConflict() const { return known && overlapping.isEmpty(); }
     // One line for the conflicts panel and its CSV.
     QString sentence() const;
@@ -31,6 +41,8 @@ struct FieldOverlap final {
     QString cellText() const;
 
     static FieldOverlap compute(const engine::OperationDetail &detail);
+    // The overlap of an ownership 409, from its summary's message; unknown for other operations.
+    static FieldOverlap ownershipOf(const engine::OperationSummary &op);
 };
 
 } // namespace rvscope::ui
