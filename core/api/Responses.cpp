@@ -144,7 +144,7 @@ model::Result<model::Object> decodeBody(const ApiRequest &request, const std::st
             return std::move(decoded).error();
         json = std::move(decoded).value();
     } else if (media.empty() || media == "application/json" || media == "*/*") {
-        std::optional<nlohmann::json> parsed = model::parseJson(request.body);
+        std::optional<nlohmann::json> parsed = model::parseObjectJson(request.body);
         if (!parsed)
             return unrecognized(kind, model::goJsonSyntaxError(request.body), request.body);
         if (parsed->is_null())

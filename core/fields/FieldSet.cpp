@@ -1,10 +1,37 @@
 // SPDX-License-Identifier: MIT
 #include "fields/FieldSet.h"
 
+#include <algorithm>
 #include <optional>
+#include <string_view>
+#include <unordered_map>
+
+#include "model/JsonParse.h"
+#include "model/JsonWrite.h"
 
 namespace rvscope::fields {
 namespace {
+struct TextHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view text) const { return std::hash<std::string_view>{}(text); }
+};
+
+// The set a raw fieldsV1 (model::rawJson) encodes, decoded once per thread: a stored object's
+// few encodings come back on every write to it. nullopt when it is no valid FieldsV1. The
+// pointer lasts until the next call.
+const std::optional<FieldSet> *decodedRaw(std::string_view text)
+{
+    constexpr std::size_t CAPACITY = 512;
+    thread_local std::unordered_map<std::string, std::optional<FieldSet>, TextHash, std::equal_to<>> cache;
+    if (auto it = cache.find(text); it != cache.end())
+        return &it->second;
+    if (cache.size() >= CAPACITY)
+        cache.clear();
+    const std::optional<nlohmann::json> tree = model::parseJson(text);
+    std::optional<FieldSet> set = tree ? FieldSet::fromFieldsV1(*tree) : std::nullopt;
+    return &cache.emplace(std::string(text), std::move(set)).first->second;
+}
+
 // structured-merge-diff's value order: numbers < strings < bools < lists < maps < null.
 int rank(const nlohmann::json &value)
 {
@@ -276,8 +303,42 @@ nlohmann::json FieldSet::toFieldsV1() const
     return out;
 }
 
+nlohmann::json FieldSet::toRawFieldsV1() const
+{
+    std::string text;
+    appendFieldsV1(text);
+    return model::rawJson(text);
+}
+
+void FieldSet::appendFieldsV1(std::string &out) const
+{
+    // Members in the order of their keys' bytes, as a JSON object's tree writes them.
+    std::vector<std::pair<std::string, const FieldSet *>> members;
+    members.reserve(m_children.size() + 1);
+    if (m_member && !m_children.empty())
+        members.emplace_back(".", nullptr);
+    for (const auto &[element, child] : m_children)
+        members.emplace_back(element.encoded(), &child);
+    std::sort(members.begin(), members.end(),
+              [](const auto &a, const auto &b) { return a.first < b.first; });
+    out.push_back('{');
+    for (std::size_t i = 0; i < members.size(); ++i) {
+        if (i > 0)
+            out.push_back(',');
+        model::appendJsonString(out, members[i].first);
+        out.push_back(':');
+        if (members[i].second)
+            members[i].second->appendFieldsV1(out);
+        else
+            out += "{}";
+    }
+    out.push_back('}');
+}
+
 std::optional<FieldSet> FieldSet::fromFieldsV1(const nlohmann::json &fields)
 {
+    if (model::isRawJson(fields))
+        return *decodedRaw(model::rawJsonText(fields));
     if (!fields.is_object())
         return std::nullopt;
     FieldSet out;
@@ -314,6 +375,8 @@ std::optional<FieldSet> FieldSet::fromFieldsV1(const nlohmann::json &fields)
         default:
             continue; // unknown prefixes are dropped, as upstream's parser does
         }
+        if (model::isRawJson(it.value()))
+            return std::nullopt; // only a whole fieldsV1 is kept raw
         auto child = fromFieldsV1(it.value());
         if (!child)
             return std::nullopt;
@@ -327,6 +390,10 @@ std::optional<FieldSet> FieldSet::fromFieldsV1(const nlohmann::json &fields)
 
 bool FieldSet::encodedHas(const nlohmann::json &fields, const Path &path)
 {
+    if (model::isRawJson(fields)) {
+        const std::optional<FieldSet> *set = decodedRaw(model::rawJsonText(fields));
+        return *set && (*set)->has(path);
+    }
     const nlohmann::json *node = &fields;
     for (const PathElement &element : path) {
         if (!node->is_object())

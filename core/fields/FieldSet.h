@@ -63,14 +63,18 @@ public:
     // FieldsV1: {"f:data":{".":{},"f:a":{}}}. Keys with an unknown prefix are dropped on
     // parse, as upstream does; a value that is not an object is an error (nullopt).
     nlohmann::json toFieldsV1() const;
+    // The same as its compact text, in a raw node (model::rawJson): the form objects store.
+    nlohmann::json toRawFieldsV1() const;
+    // Reads either form; a raw one is decoded once per thread and remembered.
     static std::optional<FieldSet> fromFieldsV1(const nlohmann::json &fields);
-    // Whether FieldsV1 JSON holds `path` as a member, read in place (no set is built).
+    // Whether FieldsV1 (either form) holds `path` as a member, without building a tree.
     static bool encodedHas(const nlohmann::json &fields, const Path &path);
 
     bool operator==(const FieldSet &other) const;
 
 private:
     void forEachFrom(Path &prefix, const std::function<void(const Path &)> &visit) const;
+    void appendFieldsV1(std::string &out) const;
     bool prune(); // drops empty non-member children; true when this node is empty
 
     bool m_member = false;

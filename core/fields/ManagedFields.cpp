@@ -103,7 +103,7 @@ nlohmann::json encodeManagedFields(std::vector<ManagerEntry> entries)
                                {"operation", entry.operation},
                                {"apiVersion", entry.apiVersion},
                                {"fieldsType", "FieldsV1"},
-                               {"fieldsV1", entry.fields.toFieldsV1()}};
+                               {"fieldsV1", entry.fields.toRawFieldsV1()}};
         if (!entry.time.empty())
             item["time"] = entry.time;
         if (!entry.subresource.empty())

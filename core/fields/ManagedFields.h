@@ -35,7 +35,7 @@ struct ManagerEntry final {
 // treat as absent (reference §8).
 std::optional<std::vector<ManagerEntry>> decodeManagedFields(const nlohmann::json &list);
 // Encodes in the apiserver's order: Apply before Update, oldest first, then by manager,
-// apiVersion and subresource (reference §1.4).
+// apiVersion and subresource (reference §1.4); each fieldsV1 as a raw node.
 nlohmann::json encodeManagedFields(std::vector<ManagerEntry> entries);
 
 // Who writes: the manager, the endpoint's apiVersion ("v1", "apps/v1"), the subresource

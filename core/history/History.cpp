@@ -6,6 +6,7 @@
 #include <string>
 
 #include "model/JsonParse.h"
+#include "model/JsonWrite.h"
 #include "model/StatusErrors.h"
 
 namespace rvscope::history {
@@ -124,9 +125,9 @@ void History::exportJsonLines(std::ostream &out) const
 {
     // Invalid UTF-8 in a recorded object must not throw out of the core: replace it.
     for (const OperationRecord &op : m_operations)
-        out << toJson(op).dump(-1, ' ', false, json::error_handler_t::replace) << '\n';
+        out << model::dumpJson(toJson(op)) << '\n'; // objects hold raw nodes (JsonWrite.h)
     for (const WatchDelivery &delivery : m_deliveries)
-        out << toJson(delivery).dump(-1, ' ', false, json::error_handler_t::replace) << '\n';
+        out << model::dumpJson(toJson(delivery)) << '\n';
 }
 
 model::Result<History> History::importJsonLines(std::istream &in, std::size_t capacity)

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "history/RegisterSearch_p.h"
+#include "model/JsonWrite.h"
 #include "model/Object.h"
 
 namespace rvscope::history {
@@ -26,7 +27,7 @@ std::uint64_t valueDigest(const nlohmann::json &object)
         for (const char *field : {"resourceVersion", "managedFields", "generation", "creationTimestamp", "uid", "selfLink"})
             it->erase(field);
     }
-    const std::uint64_t digest = std::hash<std::string>{}(copy.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    const std::uint64_t digest = std::hash<std::string>{}(model::dumpJson(copy));
     return digest == 0 ? 1 : digest;
 }
 

@@ -77,9 +77,10 @@ constexpr std::size_t MAX_NESTING_DEPTH = 10000;
 
 class Parser {
 public:
-    explicit Parser(std::string_view text)
+    Parser(std::string_view text, bool rawFieldsV1)
         : m_p(text.data())
         , m_end(text.data() + text.size())
+        , m_rawFieldsV1(rawFieldsV1)
     {
     }
 
@@ -100,6 +101,7 @@ public:
             case '[': {
                 if (m_frames.size() >= MAX_NESTING_DEPTH)
                     return std::nullopt;
+                const char *start = m_p;
                 const bool isObject = *m_p++ == '{';
                 skipWhitespace();
                 if (m_p != m_end && *m_p == (isObject ? '}' : ']')) {
@@ -107,7 +109,7 @@ public:
                     value = isObject ? json::object() : json::array(); // empty: a finished value
                     break;
                 }
-                if (!openContainer(isObject))
+                if (!openContainer(isObject, isObject && atFieldsV1() ? start : nullptr))
                     return std::nullopt;
                 opened = true;
                 break;
@@ -165,7 +167,10 @@ public:
                 }
                 if (next != (frame.isObject ? '}' : ']'))
                     return std::nullopt;
-                value = std::move(frame.value);
+                if (frame.rawStart)
+                    value = json::binary(json::binary_t::container_type(frame.rawStart, m_p));
+                else
+                    value = std::move(frame.value);
                 m_frames.pop_back();
             }
         }
@@ -176,7 +181,16 @@ private:
         json value;
         std::string key; // an object's member whose value is being read
         bool isObject = false;
+        const char *rawStart = nullptr; // a fieldsV1 kept raw: where its text starts
     };
+
+    // The value about to be read is metadata.managedFields[i].fieldsV1 (and raw is wanted).
+    bool atFieldsV1() const
+    {
+        return m_rawFieldsV1 && m_frames.size() == 4 && m_frames[0].key == "metadata"
+            && m_frames[1].key == "managedFields" && !m_frames[2].isObject && m_frames[1].isObject
+            && m_frames[3].isObject && m_frames[3].key == "fieldsV1";
+    }
 
     bool skipByteOrderMark()
     {
@@ -195,11 +209,12 @@ private:
     }
 
     // After the '{' or '[' of a container that is not empty.
-    bool openContainer(bool isObject)
+    bool openContainer(bool isObject, const char *rawStart)
     {
         Frame frame;
         frame.value = isObject ? json::object() : json::array();
         frame.isObject = isObject;
+        frame.rawStart = rawStart;
         if (isObject && !readKey(frame.key))
             return false;
         m_frames.push_back(std::move(frame));
@@ -391,6 +406,7 @@ private:
 
     const char *m_p;
     const char *m_end;
+    bool m_rawFieldsV1 = false;
     std::vector<Frame> m_frames;
 };
 
@@ -398,7 +414,12 @@ private:
 
 std::optional<json> parseJson(std::string_view text)
 {
-    return Parser(text).parse();
+    return Parser(text, false).parse();
+}
+
+std::optional<json> parseObjectJson(std::string_view text)
+{
+    return Parser(text, true).parse();
 }
 
 } // namespace rvscope::model

@@ -24,4 +24,8 @@ namespace rvscope::model {
 // its own stack, so no depth can overflow the thread's stack while parsing.
 std::optional<nlohmann::json> parseJson(std::string_view text);
 
+// The same for a Kubernetes object, keeping each metadata.managedFields[*].fieldsV1 that is
+// a JSON object as a raw node of its text (see JsonWrite.h): validated, not built.
+std::optional<nlohmann::json> parseObjectJson(std::string_view text);
+
 } // namespace rvscope::model

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "model/JsonParse.h"
+#include "model/JsonWrite.h"
 #include "model/StatusErrors.h"
 
 namespace rvscope::model {
@@ -55,7 +56,7 @@ Object Object::fromTrustedBytes(std::string bytes)
 const nlohmann::json &Object::json() const
 {
     if (!m_jsonValid) {
-        std::optional<nlohmann::json> parsed = parseJson(m_bytes);
+        std::optional<nlohmann::json> parsed = parseObjectJson(m_bytes);
         m_json = parsed ? std::move(*parsed) : nlohmann::json::object();
         m_jsonValid = true;
     }
@@ -64,7 +65,7 @@ const nlohmann::json &Object::json() const
 
 Result<Object> Object::parse(std::string_view bytes)
 {
-    std::optional<nlohmann::json> json = parseJson(bytes);
+    std::optional<nlohmann::json> json = parseObjectJson(bytes);
     if (!json)
         return errors::badRequest("the request body is not valid JSON");
     if (!json->is_object())
@@ -83,8 +84,8 @@ const std::string &Object::bytes() const
 {
     if (!m_bytesValid) {
         json();
-        // Replace invalid UTF-8 instead of throwing: a stored object must always serialize.
-        m_bytes = m_json.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+        // Invalid UTF-8 is replaced, not thrown on: a stored object must always serialize.
+        m_bytes = dumpJson(m_json);
         m_bytesValid = true;
     }
     return m_bytes;

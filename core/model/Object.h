@@ -20,7 +20,8 @@ namespace rvscope::model {
 // their bytes already computed and readers serve those bytes instead of re-encoding. An
 // object may also hold only bytes (fromTrustedBytes): its tree is parsed on first use, which
 // lets old versions kept for history cost their bytes and nothing more. The metadata
-// accessors of a bytes-only object parse only what they read and keep nothing.
+// accessors of a bytes-only object parse only what they read and keep nothing. The tree
+// holds each metadata.managedFields[*].fieldsV1 as a raw node (model/JsonWrite.h).
 //
 // Accessors read `metadata.*` and return empty values when a field is absent. Any mutation
 // (a setter or mutableJson()) drops the cached bytes. A copy takes the tree and not the

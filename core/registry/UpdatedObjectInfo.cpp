@@ -6,7 +6,9 @@
 #include <qcoro/qcorotimer.h>
 
 #include "model/GoJson.h"
+#include "model/JsonAccess.h"
 #include "model/JsonParse.h"
+#include "model/JsonWrite.h"
 #include "model/YamlParse.h"
 #include "model/StatusErrors.h"
 #include "patch/JsonPatch.h"
@@ -42,6 +44,22 @@ PatchObjectInfo::PatchObjectInfo(patch::PatchType type, nlohmann::json patch, st
 {
 }
 
+namespace {
+bool touchesManagedFields(const nlohmann::json &jsonPatch)
+{
+    if (!jsonPatch.is_array())
+        return false;
+    for (const nlohmann::json &operation : jsonPatch) {
+        for (const char *field : {"path", "from"}) {
+            const nlohmann::json &pointer = model::member(operation, field);
+            if (pointer.is_string() && pointer.get_ref<const std::string &>().find("/managedFields") != std::string::npos)
+                return true;
+        }
+    }
+    return false;
+}
+} // namespace
+
 QCoro::Task<model::Result<model::Object>> PatchObjectInfo::updatedObject(model::ObjectPtr existing) const
 {
     // A patch to a missing object is a 404 (the Store asks only types that allow
@@ -51,7 +69,14 @@ QCoro::Task<model::Result<model::Object>> PatchObjectInfo::updatedObject(model::
     model::Result<nlohmann::json> patched = model::errors::badRequest("unsupported patch type");
     switch (m_type) {
     case patch::PatchType::JsonPatch:
-        patched = patch::applyJsonPatch(original, m_patch);
+        if (touchesManagedFields(m_patch)) {
+            // Its operations address inside fieldsV1, which objects keep raw: expand them.
+            nlohmann::json expanded = original;
+            model::expandRawJson(expanded);
+            patched = patch::applyJsonPatch(expanded, m_patch);
+        } else {
+            patched = patch::applyJsonPatch(original, m_patch);
+        }
         break;
     case patch::PatchType::MergePatch:
         patched = patch::applyMergePatchToObject(original, m_patch);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // model::parseJson must accept, reject and build exactly what nlohmann::json::parse does:
-// every case here is checked against nlohmann itself, value types included.
+// every case here is checked against nlohmann itself, value types included. model::dumpJson
+// must write exactly what nlohmann's dump writes, and objects keep fieldsV1 raw.
 #include <cstring>
 #include <random>
 #include <string>
@@ -8,8 +9,10 @@
 #include <QtTest/QtTest>
 
 #include "model/JsonParse.h"
+#include "model/JsonWrite.h"
 
 using nlohmann::json;
+using rvscope::model::dumpJson;
 using rvscope::model::parseJson;
 
 namespace {
@@ -163,6 +166,8 @@ private Q_SLOTS:
     void testMutatedDocumentsAgree();
     void testEveryByteInAStringAgrees();
     void testNestingStopsAtGosLimit();
+    void testDumpAgreesWithNlohmann();
+    void testObjectsKeepFieldsV1Raw();
 };
 
 void TestJsonParse::testAgreesWithNlohmann_data()
@@ -286,6 +291,47 @@ void TestJsonParse::testNestingStopsAtGosLimit()
     QVERIFY(!parseJson(nested(100000, "{\"a\":", "null", "}")));
     QVERIFY(!parseJson(std::string(1'000'000, '[')));
     QVERIFY(!parseJson(std::string(1'000'000, '[') + "1" + std::string(1'000'000, ']')));
+}
+
+void TestJsonParse::testDumpAgreesWithNlohmann()
+{
+    auto nlohmannDump = [](const json &value) { return value.dump(-1, ' ', false, json::error_handler_t::replace); };
+    Generator generator(20261126);
+    for (int i = 0; i < 20000; ++i) {
+        const std::optional<json> tree = parseJson(generator.document());
+        if (tree)
+            QCOMPARE(dumpJson(*tree), nlohmannDump(*tree));
+    }
+    // Strings no parser would build: every control byte, invalid UTF-8, a lone surrogate's
+    // encoding, truncated sequences, DEL.
+    for (int byte = 0; byte < 256; ++byte) {
+        for (const char *tail : {"", "x", "\x80", "\xbf\xbf", "\xed\xa0\x80", "\xf4\x90\x80\x80"}) {
+            const json value = {{"k" + std::string(1, char(byte)), std::string(1, char(byte)) + tail + "\"end"}};
+            QCOMPARE(dumpJson(value), nlohmannDump(value));
+        }
+    }
+    const json numbers = {-0.0, 1e300, 0.1, 2.0, -5, 18446744073709551615u, INT64_MIN, nullptr, true, false};
+    QCOMPARE(dumpJson(numbers), nlohmannDump(numbers));
+}
+
+void TestJsonParse::testObjectsKeepFieldsV1Raw()
+{
+    const std::string fields = R"({"f:data":{".":{},"f:a":{}}, "f:metadata":{"f:labels":{}}})";
+    const std::string text = R"({"metadata":{"managedFields":[{"fieldsV1":)" + fields
+        + R"(,"manager":"m"},{"fieldsV1":{},"manager":"n"}],"name":"x"},"spec":{"fieldsV1":{"a":1}}})";
+    const std::optional<json> object = rvscope::model::parseObjectJson(text);
+    QVERIFY(object);
+    const json &kept = (*object)["metadata"]["managedFields"][0]["fieldsV1"];
+    QVERIFY(rvscope::model::isRawJson(kept));
+    QCOMPARE(std::string(rvscope::model::rawJsonText(kept)), fields); // validated, kept as sent
+    QVERIFY((*object)["metadata"]["managedFields"][1]["fieldsV1"].is_object()); // {} is built
+    QVERIFY((*object)["spec"]["fieldsV1"].is_object()); // only metadata.managedFields[*].fieldsV1
+    QCOMPARE(dumpJson(*object), text);                 // written back as it is held
+    json expanded = *object;
+    rvscope::model::expandRawJson(expanded);
+    QCOMPARE(expanded, *parseJson(text));
+    // Invalid inside fieldsV1 is invalid: the raw text is parsed, not skipped.
+    QVERIFY(!rvscope::model::parseObjectJson(R"({"metadata":{"managedFields":[{"fieldsV1":{"f:a":}}]}})"));
 }
 
 QTEST_GUILESS_MAIN(TestJsonParse)
