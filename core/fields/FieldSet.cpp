@@ -186,6 +186,12 @@ void FieldSet::insert(const Path &path)
     node->m_member = true;
 }
 
+void FieldSet::dropIfEmpty(const PathElement &element)
+{
+    if (auto it = m_children.find(element); it != m_children.end() && it->second.empty())
+        m_children.erase(it);
+}
+
 bool FieldSet::has(const Path &path) const
 {
     const FieldSet *node = this;
@@ -386,6 +392,14 @@ std::optional<FieldSet> FieldSet::fromFieldsV1(const nlohmann::json &fields)
         out.m_children[std::move(element)] = std::move(*child);
     }
     return out;
+}
+
+bool FieldSet::encodes(const nlohmann::json &raw, const FieldSet &set)
+{
+    if (!model::isRawJson(raw))
+        return false;
+    const std::optional<FieldSet> *decoded = decodedRaw(model::rawJsonText(raw));
+    return *decoded && **decoded == set;
 }
 
 bool FieldSet::encodedHas(const nlohmann::json &fields, const Path &path)

@@ -57,6 +57,12 @@ public:
     // Every member path at or below `path` removed (what a removed subtree takes away).
     void removeSubtree(const Path &path);
 
+    // For walks that build a set top-down: the set below `element` (made if missing), this
+    // node as a member, and a child that ended up empty dropped.
+    FieldSet &child(const PathElement &element) { return m_children[element]; }
+    void setMember() { m_member = true; }
+    void dropIfEmpty(const PathElement &element);
+
     // Calls `visit` with every member path, in FieldsV1 order.
     void forEach(const std::function<void(const Path &)> &visit) const;
 
@@ -69,6 +75,8 @@ public:
     static std::optional<FieldSet> fromFieldsV1(const nlohmann::json &fields);
     // Whether FieldsV1 (either form) holds `path` as a member, without building a tree.
     static bool encodedHas(const nlohmann::json &fields, const Path &path);
+    // Whether the raw FieldsV1 `raw` encodes exactly `set` (false for anything not raw).
+    static bool encodes(const nlohmann::json &raw, const FieldSet &set);
 
     bool operator==(const FieldSet &other) const;
 

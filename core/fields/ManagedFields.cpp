@@ -8,6 +8,7 @@
 
 #include "fields/ObjectFields.h"
 #include "model/JsonAccess.h"
+#include "model/JsonWrite.h"
 #include "model/Status.h"
 
 namespace rvscope::fields {
@@ -86,6 +87,8 @@ std::optional<std::vector<ManagerEntry>> decodeManagedFields(const nlohmann::jso
         if (!fields)
             return std::nullopt;
         entry.fields = std::move(*fields);
+        if (const nlohmann::json &raw = model::member(item, "fieldsV1"); model::isRawJson(raw))
+            entry.decodedFrom = raw;
         entries.push_back(std::move(entry));
     }
     return entries;
@@ -103,7 +106,9 @@ nlohmann::json encodeManagedFields(std::vector<ManagerEntry> entries)
                                {"operation", entry.operation},
                                {"apiVersion", entry.apiVersion},
                                {"fieldsType", "FieldsV1"},
-                               {"fieldsV1", entry.fields.toRawFieldsV1()}};
+                               {"fieldsV1", FieldSet::encodes(entry.decodedFrom, entry.fields)
+                                                ? entry.decodedFrom
+                                                : entry.fields.toRawFieldsV1()}};
         if (!entry.time.empty())
             item["time"] = entry.time;
         if (!entry.subresource.empty())
@@ -165,20 +170,22 @@ ApplyResult apply(const nlohmann::json &live, const nlohmann::json &config, std:
     identity.operation = "Apply";
     identity.subresource = writer.subresource;
 
-    FieldSet previous;
-    FieldSet others;
+    const FieldSet *previous = nullptr;
     for (const ManagerEntry &entry : entries) {
         if (entry.sameIdentity(identity))
-            previous = entry.fields;
-        else
-            others = others.unionWith(entry.fields);
+            previous = &entry.fields;
     }
     nlohmann::json merged = mergeApplied(live, config, schema);
     // What this manager applied before, no longer applies, and nobody else owns goes.
-    previous.minus(applied.fields).forEach([&](const Path &path) {
-        if (!others.has(path))
-            removeAt(merged, path);
-    });
+    if (previous) {
+        previous->minus(applied.fields).forEach([&](const Path &path) {
+            const bool owned = std::any_of(entries.begin(), entries.end(), [&](const ManagerEntry &entry) {
+                return !entry.sameIdentity(identity) && entry.fields.has(path);
+            });
+            if (!owned)
+                removeAt(merged, path);
+        });
+    }
 
     const Changes changes = compareObjects(live, merged, schema);
     const FieldSet changed = changes.added.unionWith(changes.modified);

@@ -25,6 +25,9 @@ struct ManagerEntry final {
     std::string time;      // RFC 3339 seconds; empty: none
     std::string subresource;
     FieldSet fields;
+    // The raw fieldsV1 the entry was decoded from: encoding writes it again while `fields`
+    // still equals it, instead of encoding the set anew.
+    nlohmann::json decodedFrom;
 
     // Entries of one identity merge: Apply entries ignore apiVersion (reference §1.2).
     bool sameIdentity(const ManagerEntry &other) const;

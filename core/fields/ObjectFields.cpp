@@ -36,62 +36,75 @@ std::optional<PathElement> keyOf(const nlohmann::json &item, const ListType &typ
     return PathElement::key(std::move(key));
 }
 
+bool isManagedFields(const Path &path, const std::string &key);
+bool isMetadataNode(const Path &path);
+
+// The fields a configuration sets, built top-down: `node` is the set at `path`. The fields
+// no manager owns (isManagedFields) are skipped on the way; nodes left empty are dropped.
 struct AppliedWalk {
     const FieldSchema &schema;
     FieldSet out;
     std::string error;
 
-    void walk(const nlohmann::json &value, Path &path, const std::string &dotted)
+    void walk(const nlohmann::json &value, Path &path, const std::string &dotted, FieldSet &node)
     {
         if (value.is_object()) {
             if (!path.empty() && (value.empty() || schema.atomic(dotted))) {
-                out.insert(path);
+                if (!isMetadataNode(path)) // the metadata node itself is never a member
+                    node.setMember();
                 return;
             }
             for (auto it = value.begin(); it != value.end(); ++it) {
-                path.push_back(PathElement::field(it.key()));
-                walk(it.value(), path, join(dotted, it.key()));
-                path.pop_back();
+                if (isManagedFields(path, it.key()))
+                    continue;
+                member(it.key(), it.value(), path, dotted, node);
             }
             return;
         }
         if (value.is_array()) {
-            list(value, path, dotted);
+            list(value, path, dotted, node);
             return;
         }
-        out.insert(path);
+        node.setMember();
     }
 
-    void list(const nlohmann::json &value, Path &path, const std::string &dotted)
+    void member(const std::string &key, const nlohmann::json &value, Path &path, const std::string &dotted,
+                FieldSet &node)
+    {
+        PathElement element = PathElement::field(key);
+        FieldSet &child = node.child(element);
+        path.push_back(std::move(element));
+        walk(value, path, join(dotted, key), child);
+        path.pop_back();
+        node.dropIfEmpty(PathElement::field(key));
+    }
+
+    void list(const nlohmann::json &value, Path &path, const std::string &dotted, FieldSet &node)
     {
         const ListType type = schema.list(dotted);
         if (type.kind == ListType::Kind::Atomic) {
-            out.insert(path);
+            node.setMember();
             return;
         }
         for (const nlohmann::json &item : value) {
             if (type.kind == ListType::Kind::Set) {
-                path.push_back(PathElement::member(item));
-                out.insert(path);
-                path.pop_back();
+                node.child(PathElement::member(item)).setMember();
                 continue;
             }
             auto key = keyOf(item, type, &error);
             if (!key)
                 return;
+            FieldSet &entry = node.child(*key);
+            entry.setMember();
             path.push_back(std::move(*key));
-            out.insert(path);
-            for (auto it = item.begin(); it != item.end(); ++it) {
-                path.push_back(PathElement::field(it.key()));
-                walk(it.value(), path, join(dotted, it.key()));
-                path.pop_back();
-            }
+            for (auto it = item.begin(); it != item.end(); ++it)
+                member(it.key(), it.value(), path, dotted, entry);
             path.pop_back();
         }
     }
 };
 
-// The fields no manager ever owns (stripIgnoredFields), skipped in place by the compare walk:
+// The fields no manager ever owns, skipped in place by the compare and applied walks:
 // apiVersion, kind, and metadata's name, uid, resourceVersion, managedFields and the like.
 bool isManagedFields(const Path &path, const std::string &key)
 {
@@ -193,23 +206,28 @@ struct CompareWalk {
         if (before == after)
             return;
         if (before.is_object() && after.is_object() && !atomic(path)) {
-            for (auto it = after.begin(); it != after.end(); ++it) {
-                if (isManagedFields(path, it.key()))
-                    continue;
-                path.push_back(PathElement::field(it.key()));
-                auto old = before.find(it.key());
-                if (old == before.end())
-                    added(it.value(), path);
-                else
-                    diff(*old, it.value(), path);
-                path.pop_back();
-            }
-            for (auto it = before.begin(); it != before.end(); ++it) {
-                if (after.contains(it.key()) || isManagedFields(path, it.key()))
-                    continue;
-                path.push_back(PathElement::field(it.key()));
-                out.removed.insert(path);
-                path.pop_back();
+            // Both maps are sorted by key: one merge walk, no lookups.
+            const auto &old = before.get_ref<const nlohmann::json::object_t &>();
+            const auto &now = after.get_ref<const nlohmann::json::object_t &>();
+            auto o = old.begin();
+            auto n = now.begin();
+            while (o != old.end() || n != now.end()) {
+                const int order = o == old.end() ? 1 : n == now.end() ? -1 : o->first.compare(n->first);
+                const std::string &key = order < 0 ? o->first : n->first;
+                if (!isManagedFields(path, key) && (order != 0 || o->second != n->second)) {
+                    path.push_back(PathElement::field(key));
+                    if (order < 0)
+                        out.removed.insert(path);
+                    else if (order > 0)
+                        added(n->second, path);
+                    else
+                        diff(o->second, n->second, path);
+                    path.pop_back();
+                }
+                if (order <= 0)
+                    ++o;
+                if (order >= 0)
+                    ++n;
             }
             return;
         }
@@ -295,43 +313,43 @@ std::optional<std::size_t> findItem(const nlohmann::json &list, const PathElemen
     return std::nullopt;
 }
 
-nlohmann::json mergeValue(const nlohmann::json &live, const nlohmann::json &config, const FieldSchema &schema,
-                          const std::string &dotted, bool root)
+// Merges `config` into `out` (a copy of the live object), in place: a copy per level would
+// copy the deepest fields once per level above them.
+void mergeInto(nlohmann::json &out, const nlohmann::json &config, const FieldSchema &schema, const std::string &dotted,
+               bool root)
 {
-    if (live.is_object() && config.is_object() && (root || !schema.atomic(dotted))) {
-        nlohmann::json out = live;
+    if (out.is_object() && config.is_object() && (root || !schema.atomic(dotted))) {
         for (auto it = config.begin(); it != config.end(); ++it) {
-            auto old = live.find(it.key());
-            out[it.key()] = old == live.end()
-                                ? it.value()
-                                : mergeValue(*old, it.value(), schema, join(dotted, it.key()), false);
+            auto old = out.find(it.key());
+            if (old == out.end())
+                out[it.key()] = it.value();
+            else
+                mergeInto(*old, it.value(), schema, join(dotted, it.key()), false);
         }
-        return out;
+        return;
     }
-    if (live.is_array() && config.is_array()) {
+    if (out.is_array() && config.is_array()) {
         const ListType type = schema.list(dotted);
         if (type.kind == ListType::Kind::Set) {
-            nlohmann::json out = live;
             for (const auto &value : config) {
                 if (std::find(out.begin(), out.end(), value) == out.end())
                     out.push_back(value);
             }
-            return out;
+            return;
         }
         if (type.kind == ListType::Kind::Map) {
-            nlohmann::json out = live;
             for (const auto &item : config) {
                 auto key = keyOf(item, type, nullptr);
                 auto at = key ? findItem(out, *key) : std::nullopt;
                 if (at)
-                    out[*at] = mergeValue(out[*at], item, schema, dotted, true);
+                    mergeInto(out[*at], item, schema, dotted, true);
                 else
                     out.push_back(item);
             }
-            return out;
+            return;
         }
     }
-    return config;
+    out = config;
 }
 } // namespace
 
@@ -339,8 +357,7 @@ AppliedFields appliedFields(const nlohmann::json &config, const FieldSchema &sch
 {
     AppliedWalk walk{schema, {}, {}};
     Path path;
-    walk.walk(config, path, std::string());
-    stripIgnoredFields(walk.out);
+    walk.walk(config, path, std::string(), walk.out);
     return AppliedFields{std::move(walk.out), std::move(walk.error)};
 }
 
@@ -355,7 +372,9 @@ Changes compareObjects(const nlohmann::json &before, const nlohmann::json &after
 
 nlohmann::json mergeApplied(const nlohmann::json &live, const nlohmann::json &config, const FieldSchema &schema)
 {
-    return mergeValue(live.is_null() ? nlohmann::json::object() : live, config, schema, std::string(), true);
+    nlohmann::json merged = live.is_null() ? nlohmann::json::object() : live;
+    mergeInto(merged, config, schema, std::string(), true);
+    return merged;
 }
 
 void removeAt(nlohmann::json &object, const Path &path)
@@ -387,25 +406,6 @@ void removeAt(nlohmann::json &object, const Path &path)
             return;
         }
         node = &(*node)[*at];
-    }
-}
-
-void stripIgnoredFields(FieldSet &fields)
-{
-    static const char *const top[] = {"apiVersion", "kind"};
-    for (const char *name : top)
-        fields.removeSubtree({PathElement::field(name)});
-    static const char *const meta[] = {"name", "namespace", "creationTimestamp", "selfLink", "uid", "clusterName",
-                                       "generation", "managedFields", "resourceVersion"};
-    for (const char *name : meta)
-        fields.removeSubtree({PathElement::field("metadata"), PathElement::field(name)});
-    // The metadata node itself is never a member.
-    const Path metadata{PathElement::field("metadata")};
-    if (fields.has(metadata)) {
-        FieldSet only;
-        only.insert(metadata);
-        FieldSet rest = fields.minus(only);
-        fields = std::move(rest);
     }
 }
 

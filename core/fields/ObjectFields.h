@@ -40,7 +40,4 @@ nlohmann::json mergeApplied(const nlohmann::json &live, const nlohmann::json &co
 // Removes the value at `path` from `object` (nothing when it is not there).
 void removeAt(nlohmann::json &object, const Path &path);
 
-// The paths no manager ever owns (apiVersion, kind, metadata.name, .uid, .resourceVersion, ...).
-void stripIgnoredFields(FieldSet &fields);
-
 } // namespace rvscope::fields

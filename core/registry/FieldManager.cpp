@@ -26,15 +26,6 @@ std::vector<fields::ManagerEntry> storedEntries(const model::Object *object)
     return fields::decodeManagedFields(managedFieldsOf(object->json())).value_or(std::vector<fields::ManagerEntry>());
 }
 
-// The object without managedFields: what ownership is computed on.
-nlohmann::json withoutManagedFields(const nlohmann::json &object)
-{
-    nlohmann::json copy = object;
-    if (auto metadata = copy.find("metadata"); metadata != copy.end() && metadata->is_object())
-        metadata->erase("managedFields");
-    return copy;
-}
-
 void store(model::Object &object, const std::vector<fields::ManagerEntry> &entries)
 {
     nlohmann::json &metadata = object.mutableJson()["metadata"];
@@ -58,13 +49,20 @@ bool isReset(const nlohmann::json &sent)
     return sent.is_array() && (sent.empty() || (sent.size() == 1 && sent[0] == nlohmann::json::object()));
 }
 
+// Whether `entry`'s string `field` is `expected` (absent counts as empty), without a copy.
+bool fieldIs(const nlohmann::json &entry, const char *field, std::string_view expected)
+{
+    const nlohmann::json &value = model::member(entry, field);
+    return value.is_string() ? value.get_ref<const std::string &>() == expected : expected.empty();
+}
+
 // The index of `writer`'s Update entry in an encoded list, or -1.
 int writerEntry(const nlohmann::json &list, const fields::Writer &writer)
 {
     for (std::size_t i = 0; i < list.size(); ++i) {
         const nlohmann::json &entry = list[i];
-        if (entry.value("operation", "") == "Update" && entry.value("manager", "") == writer.manager
-            && entry.value("apiVersion", "") == writer.apiVersion && entry.value("subresource", "") == writer.subresource)
+        if (fieldIs(entry, "operation", "Update") && fieldIs(entry, "manager", writer.manager)
+            && fieldIs(entry, "apiVersion", writer.apiVersion) && fieldIs(entry, "subresource", writer.subresource))
             return int(i);
     }
     return -1;
@@ -76,19 +74,20 @@ bool unchangedOwnership(const nlohmann::json &list, const fields::Changes &chang
 {
     if (!list.is_array() || !changes.removed.empty())
         return false;
-    const fields::FieldSet changed = changes.added.unionWith(changes.modified);
-    if (changed.empty())
+    if (changes.added.empty() && changes.modified.empty())
         return true;
     const int mine = writerEntry(list, writer);
-    if (mine < 0 || list[std::size_t(mine)].value("time", "") != writer.now)
+    if (mine < 0 || !fieldIs(list[std::size_t(mine)], "time", writer.now))
         return false;
     bool unchanged = true;
-    changed.forEach([&](const fields::Path &path) {
+    const auto check = [&](const fields::Path &path) {
         for (std::size_t i = 0; i < list.size() && unchanged; ++i) {
             const bool owns = fields::FieldSet::encodedHas(model::member(list[i], "fieldsV1"), path);
             unchanged = int(i) == mine ? owns : !owns;
         }
-    });
+    };
+    changes.added.forEach(check);
+    changes.modified.forEach(check);
     return unchanged;
 }
 } // namespace
@@ -98,7 +97,10 @@ void FieldManager::recordUpdate(const model::Object *before, model::Object &afte
 {
     // The entries this write starts from: on the main resource, what the client sent counts
     // (valid entries replace the stored ones, `[]` or `[{}]` reset them); else the stored ones.
-    const nlohmann::json &stored = before ? managedFieldsOf(before->json()) : managedFieldsOf(nlohmann::json());
+    static const nlohmann::json nothing;
+    // (Both branches lvalues: `before ? before->json() : json()` would copy the whole object.)
+    const nlohmann::json &previous = before ? before->json() : nothing;
+    const nlohmann::json &stored = managedFieldsOf(previous);
     const nlohmann::json &sent = managedFieldsOf(after.json());
     if (m_subresource.empty() && isReset(sent)) {
         store(after, {}); // untracked until an apply, and this write records nothing
@@ -115,7 +117,7 @@ void FieldManager::recordUpdate(const model::Object *before, model::Object &afte
         store(after, {}); // an update of an untracked object records nothing
         return;
     }
-    const fields::Changes changes = fields::compareObjects(before ? before->json() : nlohmann::json(), after.json(),
+    const fields::Changes changes = fields::compareObjects(previous, after.json(),
                                                            m_schema);
     const fields::Writer writer{manager, m_apiVersion, m_subresource, now};
     if (before && unchangedOwnership(base, changes, writer)) {
@@ -136,7 +138,10 @@ model::Result<model::Object> FieldManager::apply(const model::Object *live, cons
 {
     if (!managedFieldsOf(config).is_null())
         return model::errors::badRequest("metadata.managedFields must be nil");
-    const nlohmann::json current = live ? withoutManagedFields(live->json()) : nlohmann::json::object();
+    // The live object as it is: the merge and the comparisons pass over its managedFields
+    // (store() below replaces them), so no copy without them is needed.
+    static const nlohmann::json none = nlohmann::json::object();
+    const nlohmann::json &current = live ? live->json() : none;
     fields::ApplyResult result = fields::apply(current, config, storedEntries(live),
                                                fields::Writer{manager, m_apiVersion, m_subresource, now}, force,
                                                m_schema);
