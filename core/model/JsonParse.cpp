@@ -101,7 +101,14 @@ public:
             case '[': {
                 if (m_frames.size() >= MAX_NESTING_DEPTH)
                     return std::nullopt;
-                const char *start = m_p;
+                if (*m_p == '{' && atFieldsV1()) {
+                    // Kept as its text: validated as a tree would be read, nothing built.
+                    const char *start = m_p;
+                    if (!validateValue())
+                        return std::nullopt;
+                    value = json::binary(json::binary_t::container_type(start, m_p));
+                    break;
+                }
                 const bool isObject = *m_p++ == '{';
                 skipWhitespace();
                 if (m_p != m_end && *m_p == (isObject ? '}' : ']')) {
@@ -109,7 +116,7 @@ public:
                     value = isObject ? json::object() : json::array(); // empty: a finished value
                     break;
                 }
-                if (!openContainer(isObject, isObject && atFieldsV1() ? start : nullptr))
+                if (!openContainer(isObject))
                     return std::nullopt;
                 opened = true;
                 break;
@@ -167,10 +174,7 @@ public:
                 }
                 if (next != (frame.isObject ? '}' : ']'))
                     return std::nullopt;
-                if (frame.rawStart)
-                    value = json::binary(json::binary_t::container_type(frame.rawStart, m_p));
-                else
-                    value = std::move(frame.value);
+                value = std::move(frame.value);
                 m_frames.pop_back();
             }
         }
@@ -181,7 +185,6 @@ private:
         json value;
         std::string key; // an object's member whose value is being read
         bool isObject = false;
-        const char *rawStart = nullptr; // a fieldsV1 kept raw: where its text starts
     };
 
     // The value about to be read is metadata.managedFields[i].fieldsV1 (and raw is wanted).
@@ -208,13 +211,81 @@ private:
             ++m_p;
     }
 
+    // One value from m_p, checked exactly as parse() reads values (the same lexing, the same
+    // depth limit) but built into nothing; leaves m_p after it.
+    bool validateValue()
+    {
+        std::vector<bool> open; // the containers around, true for an object
+        std::string scratch;
+        json number;
+        while (true) {
+            skipWhitespace();
+            if (m_p == m_end)
+                return false;
+            switch (*m_p) {
+            case '{':
+            case '[': {
+                if (m_frames.size() + open.size() >= MAX_NESTING_DEPTH)
+                    return false;
+                const bool isObject = *m_p++ == '{';
+                skipWhitespace();
+                if (m_p != m_end && *m_p == (isObject ? '}' : ']')) {
+                    ++m_p;
+                    break; // empty: a finished value
+                }
+                if (isObject && !readKey(scratch))
+                    return false;
+                open.push_back(isObject);
+                continue; // its first value comes next
+            }
+            case '"':
+                ++m_p;
+                scratch.clear();
+                if (!readString(scratch))
+                    return false;
+                break;
+            case 't':
+                if (!readLiteral("true"))
+                    return false;
+                break;
+            case 'f':
+                if (!readLiteral("false"))
+                    return false;
+                break;
+            case 'n':
+                if (!readLiteral("null"))
+                    return false;
+                break;
+            default:
+                if (!readNumber(number))
+                    return false;
+            }
+            // A value is finished: close what ends after it.
+            while (true) {
+                if (open.empty())
+                    return true;
+                skipWhitespace();
+                if (m_p == m_end)
+                    return false;
+                const char next = *m_p++;
+                if (next == ',') {
+                    if (open.back() && !readKey(scratch))
+                        return false;
+                    break;
+                }
+                if (next != (open.back() ? '}' : ']'))
+                    return false;
+                open.pop_back();
+            }
+        }
+    }
+
     // After the '{' or '[' of a container that is not empty.
-    bool openContainer(bool isObject, const char *rawStart)
+    bool openContainer(bool isObject)
     {
         Frame frame;
         frame.value = isObject ? json::object() : json::array();
         frame.isObject = isObject;
-        frame.rawStart = rawStart;
         if (isObject && !readKey(frame.key))
             return false;
         m_frames.push_back(std::move(frame));
