@@ -100,6 +100,8 @@ OperationReport ApiHandler::pendingReport(const RequestScope &scope, const ApiRe
         pending.clientId = request.user;
     pending.strategy = request.header("x-rvscope-strategy");
     pending.verb = scope.verbName;
+    pending.apply = scope.verb == Verb::Patch
+        && request.header("content-type").starts_with("application/apply-patch+yaml");
     const Route &route = scope.route;
     pending.key.reserve(route.resource.size() + route.namespaceName.size() + route.name.size()
                         + route.subresource.size() + 3);

@@ -67,6 +67,7 @@ struct OperationReport final {
     std::string requestBody; // writes (POST, PUT, PATCH) only, at most 64 KiB
     std::string strategy; // X-Rvscope-Strategy (rvscope's own clients), else empty
     std::string verb;     // get list create update patch delete deletecollection watch
+    bool apply = false;   // a patch that is a server-side apply (application/apply-patch+yaml)
     std::string key;      // resource[/namespace][/name][/subresource]: "configmaps/default/foo"
     std::int64_t startNs = 0;
     std::int64_t endNs = 0;

@@ -63,6 +63,7 @@ struct OperationSummary final {
     QString message; // the error's Status message, empty on success
     int casRetries = 0;
     bool noop = false; // a write that changed nothing (same resourceVersion)
+    bool apply = false; // a server-side apply (a patch that merges by field ownership)
     bool remote = false; // written by another instance on the same etcd, seen by watch
 
     bool pending() const { return endNs < 0; }

@@ -40,6 +40,7 @@ OperationSummary JournalFeed::summarize(const history::OperationRecord &record)
         summary.message = QString::fromStdString(record.message);
     summary.casRetries = record.casRetries;
     summary.noop = record.noop;
+    summary.apply = record.apply;
     summary.remote = record.remote;
     return summary;
 }

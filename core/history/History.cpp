@@ -99,6 +99,8 @@ json History::toJson(const OperationRecord &op)
         line["message"] = op.message;
     if (op.noop)
         line["noop"] = true;
+    if (op.apply)
+        line["apply"] = true;
     if (op.remote)
         line["remote"] = true;
     if (!op.requestBody.empty())
@@ -171,6 +173,8 @@ model::Result<History> History::importJsonLines(std::istream &in, std::size_t ca
                 op.requestBody = it->get<std::string>();
             if (auto it = line.find("noop"); it != line.end() && it->is_boolean())
                 op.noop = it->get<bool>();
+            if (auto it = line.find("apply"); it != line.end() && it->is_boolean())
+                op.apply = it->get<bool>();
             if (auto it = line.find("remote"); it != line.end() && it->is_boolean())
                 op.remote = it->get<bool>();
             history.append(std::move(op));

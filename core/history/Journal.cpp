@@ -24,6 +24,7 @@ std::uint64_t Journal::record(api::OperationReport report)
     record.resourceVersionProduced = std::move(report.outcome.resourceVersionProduced);
     record.casRetries = report.outcome.casRetries;
     record.noop = report.outcome.noop;
+    record.apply = report.apply;
     record.strategy = std::move(report.strategy);
     record.requestBody = std::move(report.requestBody);
     if (report.outcome.object)

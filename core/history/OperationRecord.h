@@ -40,6 +40,7 @@ struct OperationRecord final {
     std::string requestBody; // what a write sent (PUT object, PATCH body, create object), if known
     std::string strategy;
     bool noop = false; // a successful write that changed nothing (same resourceVersion)
+    bool apply = false; // a patch that is a server-side apply: it merges by field ownership
     // A write made by another rvscope instance on the same etcd: it arrived here by watch,
     // so only its key, revision, object and arrival time are known (startNs == endNs).
     bool remote = false;

@@ -84,6 +84,7 @@ private Q_SLOTS:
     void testOneHandlerPerVerb();
     void testDryRunCreate();
     void testOwnershipConflictIsJournaledApart();
+    void testJsonPatchReachesInsideManagedFields();
     void testHostileBodiesGetStatuses_data();
     void testHostileBodiesGetStatuses();
 };
@@ -420,6 +421,8 @@ void TestApiHandler::testOwnershipConflictIsJournaledApart()
     QCOMPARE(json(refused)["reason"], "Conflict");
     QCOMPARE(json(refused)["message"], R"(Apply failed with 1 conflict: conflict with "alice": .data.owner)");
     QCOMPARE(reports.back().outcome.reason, std::string("FieldManagerConflict"));
+    QCOMPARE(reports.back().outcome.message, json(refused)["message"].get<std::string>());
+    QVERIFY(reports.back().apply);
 
     const ApiResponse stale = fixture.call("PUT", path, R"({"metadata":{"name":"shared","resourceVersion":"1"}})");
     QCOMPARE(stale.status, 409);
@@ -435,6 +438,41 @@ void TestApiHandler::testOwnershipConflictIsJournaledApart()
     QVERIFY2(json(staleApply)["message"].get<std::string>().find("the object has been modified") != std::string::npos,
              staleApply.body.c_str());
     QCOMPARE(reports.back().outcome.reason, std::string("Conflict"));
+}
+
+void TestApiHandler::testJsonPatchReachesInsideManagedFields()
+{
+    // Stored objects keep each fieldsV1 as raw text; a JSON patch may still test and change
+    // what is inside, as on the apiserver, and what it writes back is a tree again.
+    Fixture fixture;
+    const std::string path = "/api/v1/namespaces/default/configmaps/j";
+    QCOMPARE(fixture.call("POST", "/api/v1/namespaces/default/configmaps?fieldManager=alice",
+                          R"({"metadata":{"name":"j"},"data":{"a":"1"}})")
+                 .status,
+             201);
+    const std::string patchType = "application/json-patch+json";
+    const ApiResponse tested = fixture.call(
+        "PATCH", path,
+        R"([{"op":"test","path":"/metadata/managedFields/0/fieldsV1/f:data/f:a","value":{}},
+            {"op":"replace","path":"/data/a","value":"2"}])",
+        patchType);
+    QCOMPARE(tested.status, 200);
+    QCOMPARE(json(tested)["data"]["a"], "2");
+    QCOMPARE(fixture.call("PATCH", path, R"([{"op":"test","path":"/metadata/managedFields/0/fieldsV1/f:data/f:b","value":{}}])",
+                          patchType)
+                 .status,
+             422);
+    // Replacing the entries by a JSON patch (kubectl's client-side to server-side upgrade).
+    const ApiResponse replaced = fixture.call(
+        "PATCH", path,
+        R"([{"op":"replace","path":"/metadata/managedFields","value":[{"manager":"carol","operation":"Apply",
+            "apiVersion":"v1","fieldsType":"FieldsV1","fieldsV1":{"f:data":{"f:a":{}}}}]}])",
+        patchType);
+    QCOMPARE(replaced.status, 200);
+    const nlohmann::json managed = json(fixture.call("GET", path))["metadata"]["managedFields"];
+    QCOMPARE(managed.size(), std::size_t(1));
+    QCOMPARE(managed[0]["manager"], "carol");
+    QCOMPARE(managed[0]["fieldsV1"], nlohmann::json::parse(R"({"f:data":{"f:a":{}}})"));
 }
 
 void TestApiHandler::testDryRunCreate()

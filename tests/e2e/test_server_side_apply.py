@@ -107,6 +107,22 @@ class ServerSideApply(KubectlTestCase):
         data = json.loads(self.k("get", "configmap", "shared", "-o", "json").stdout)["data"]
         self.assertEqual(data, {"b": "2", "c": "3"})  # a went (alice's alone); b stays (bob's too)
 
+    def test_client_side_apply_migrates_to_server_side(self):
+        # kubectl 1.32's csaupgrade: after an apply, a JSON patch moves the client-side
+        # applier's fields to the server-side manager (objects keep fieldsV1 as raw text,
+        # which a JSON patch of managedFields must still reach).
+        manifest = self.write(configmap(a="1", b="2"))
+        self.k("apply", "-f", manifest)
+        self.assertEqual(self.managers("configmap", "shared"), ["kubectl-client-side-apply"])
+        self.k("apply", "--server-side", "-f", manifest)
+        entries = self.entries("configmap", "shared")
+        self.assertEqual(set(entries), {("kubectl", "Apply"), ("kubectl-last-applied", "Apply")})
+        self.assertEqual(entries[("kubectl", "Apply")]["fieldsV1"], {"f:data": {"f:a": {}, "f:b": {}}})
+        # Now a field kubectl stops applying goes, as it would on a real apiserver.
+        self.k("apply", "--server-side", "-f", self.write(configmap(a="1")))
+        data = json.loads(self.k("get", "configmap", "shared", "-o", "json").stdout)["data"]
+        self.assertEqual(data, {"a": "1"})
+
     def test_two_managers_share_a_container_field_by_field(self):
         self.apply("alice", DEPLOYMENT.format(container="        image: nginx:1"))
         self.apply("bob", DEPLOYMENT.format(container="        env: [{name: MODE, value: fast}]"))

@@ -149,6 +149,12 @@ void TestScenarioRunner::testFieldOwnershipStepsNameManagersAndFields()
     }
     QCOMPARE(ownership, 3);
     QCOMPARE(stalePatches, 1);
+    // Every apply is journaled as one (the timeline draws no lost update for them); the
+    // kubectl-edit patch is not.
+    for (const auto &op : fixture.journal->history().operations()) {
+        if (op.verb == "patch")
+            QCOMPARE(op.apply, op.clientId != "kubectl-edit");
+    }
 }
 
 void TestScenarioRunner::testListWatchRelistsAfter410()

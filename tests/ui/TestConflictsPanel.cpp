@@ -14,6 +14,7 @@
 #include "conflicts/ConflictTableModel.h"
 #include "conflicts/ConflictsPanel.h"
 #include "engine/Engine.h"
+#include "inspector/InspectorPanel.h"
 
 using rvscope::engine::Engine;
 using rvscope::engine::OperationBatch;
@@ -151,6 +152,15 @@ void TestConflictsPanel::testOwnershipConflictsNameFieldsAndManagers()
     QVERIFY2(sentence.contains(".data.owner, which \"controller-a\" manages"), qPrintable(sentence));
     QVERIFY(sentence.contains("force"));
     QCOMPARE(cell(model, 0, Column::Overlap), QStringLiteral("\"controller-a\": .data.owner"));
+
+    // The inspector names the cause too, instead of calling the write stale.
+    rvscope::ui::InspectorPanel inspector(engine);
+    inspector.showOperation(model.conflict(0).id);
+    QTRY_VERIFY(inspector.summaryText().contains("field ownership, not a stale resourceVersion"));
+    QVERIFY(inspector.summaryText().contains("(server-side apply)"));
+    QVERIFY(!inspector.summaryText().contains("stale: the live object"));
+    inspector.showOperation(model.conflict(3).id);
+    QTRY_VERIFY(inspector.summaryText().contains("stale: the live object was at resourceVersion"));
     QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest); // the sentence's second line
     QVERIFY(panel.grab().toImage().save(artifactPath("conflicts-ownership.png")));
 }

@@ -184,6 +184,14 @@ void TestTimelineData::testBlindPatchIsLostUpdate()
     batch[3].verb = "patch";
     data.append(batch);
     QCOMPARE(opById(data, 4).rvLost, 42);
+    // A server-side apply is none either: it changes only the fields its manager owns, and
+    // another's only with force, after a 409 told it whose they were.
+    TimelineData applied;
+    batch[3].apply = true;
+    applied.append(batch);
+    QCOMPARE(applied.lostUpdateCount(), 0);
+    QCOMPARE(opById(applied, 4).rvLost, 0);
+    batch[3].apply = false;
     // A create is never a lost update (it cannot overwrite).
     TimelineData created;
     batch[3].verb = "create";

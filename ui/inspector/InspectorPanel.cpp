@@ -80,6 +80,8 @@ void InspectorPanel::handleDetail(const engine::OperationDetail &detail)
     const engine::OperationSummary &op = detail.summary;
     m_shown = op.id;
     QString text = tr("<b>#%1</b> %2 <b>%3</b> %4").arg(op.id).arg(op.clientId.toHtmlEscaped(), op.verb, op.key.toHtmlEscaped());
+    if (op.apply)
+        text += tr(" (server-side apply)");
     if (!op.strategy.isEmpty())
         text += tr(" <i>(%1)</i>").arg(op.strategy.toHtmlEscaped());
     text += QStringLiteral("<br>");
@@ -95,7 +97,9 @@ void InspectorPanel::handleDetail(const engine::OperationDetail &detail)
         text += tr("<br>%n compare-and-swap retries inside storage", nullptr, op.casRetries);
     if (op.endNs >= 0)
         text += tr("<br>latency %1 ms").arg(double(op.endNs - op.startNs) / 1e6, 0, 'f', 3);
-    if (op.conflict() && detail.liveResourceVersion > 0)
+    if (op.reason == QLatin1String("FieldManagerConflict"))
+        text += tr("<br>field ownership, not a stale resourceVersion: %1").arg(op.message.toHtmlEscaped());
+    else if (op.conflict() && detail.liveResourceVersion > 0)
         text += tr("<br>stale: the live object was at resourceVersion %1").arg(detail.liveResourceVersion);
     m_summary->setText(text);
     m_request->setPlainText(pretty(detail.request));

@@ -90,6 +90,7 @@ void TimelineData::append(const engine::OperationBatch &batch)
         op.statusCode = summary.statusCode;
         op.casRetries = summary.casRetries;
         op.verb = verbOf(summary.verb);
+        op.apply = summary.apply;
         op.outcome = outcomeOf(summary);
         const QString key = normalizedKey(summary.key);
         op.keyText = intern(key);
@@ -280,7 +281,9 @@ qint64 TimelineData::lastSeen(int client, int objectLane, int keyText) const
 
 void TimelineData::detectLostUpdate(TimelineOperation &op)
 {
-    if (op.rvSent != 0 || (op.verb != TimelineVerb::Update && op.verb != TimelineVerb::Patch))
+    // A server-side apply overwrites nothing unseen: it changes only fields its manager owns,
+    // and another manager's field only after a 409 told it, with force.
+    if (op.rvSent != 0 || op.apply || (op.verb != TimelineVerb::Update && op.verb != TimelineVerb::Patch))
         return;
     auto &revisions = m_objectLanes[std::size_t(op.objectLane)].revisions;
     auto it = std::lower_bound(revisions.begin(), revisions.end(), op.rvProduced,

@@ -72,6 +72,7 @@ struct TimelineOperation final {
     // the client read): the RV axis draws those marks a little lower so they do not hide it.
     quint16 stackSlot = 0;
     bool remote = false; // written by another rvscope instance on the same etcd
+    bool apply = false;  // a server-side apply: it merges by field ownership
 
     bool isWrite() const
     {
