@@ -151,7 +151,7 @@ struct CompareWalk {
         if (path.empty() || path.back().kind != PathElement::Kind::Field)
             return false;
         const std::string &name = path.back().name;
-        if (name != "selector" && !name.ends_with("abelSelector"))
+        if (!schema.mayBeAtomic(name))
             return false;
         return schema.atomic(dottedOf(path));
     }

@@ -49,6 +49,7 @@ std::vector<std::shared_ptr<ResourceType>> customResourceTypes(const model::Obje
         type->categories = strings(member(names, "categories"));
         type->storagePrefix = "/registry/" + group + '/' + plural;
         type->custom = true;
+        type->openApiSchema = memberAt(version, "schema", "openAPIV3Schema");
         type->hasStatus = memberAt(version, "subresources", "status").is_object();
         type->strategy = std::make_shared<CustomResourceStrategy>(namespaced, type->hasStatus);
         if (type->hasStatus)

@@ -37,7 +37,9 @@ void store(model::Object &object, const std::vector<fields::ManagerEntry> &entri
 } // namespace
 
 FieldManager::FieldManager(const ResourceType &type, std::string subresource)
-    : m_schema(fields::FieldSchema::forKind(type.kind, type.custom))
+    : m_schema(type.custom && type.openApiSchema.is_object()
+                   ? fields::FieldSchema::fromOpenApi(type.kind, type.openApiSchema)
+                   : fields::FieldSchema::forKind(type.kind, type.custom))
     , m_apiVersion(type.apiVersion())
     , m_subresource(std::move(subresource))
 {

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "model/GroupVersion.h"
 #include "registry/Strategy.h"
 
@@ -34,6 +36,7 @@ struct ResourceType final {
     bool hasStatus = false;
     bool hasScale = false;
     bool custom = false; // defined by a CustomResourceDefinition
+    nlohmann::json openApiSchema; // custom resources: the version's openAPIV3Schema (null: none)
     std::shared_ptr<const Strategy> strategy;
     std::shared_ptr<const Strategy> statusStrategy; // when hasStatus
     std::shared_ptr<storage::Storage> storage;

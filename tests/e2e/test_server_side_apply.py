@@ -12,6 +12,7 @@ import unittest
 import kubernetes
 from kubernetes.client.rest import ApiException
 
+from manifests import WIDGET_CRD
 from rvscope_server import KubectlTestCase
 
 CONFIGMAP = """apiVersion: v1
@@ -122,6 +123,22 @@ class ServerSideApply(KubectlTestCase):
         self.k("apply", "--server-side", "-f", self.write(configmap(a="1")))
         data = json.loads(self.k("get", "configmap", "shared", "-o", "json").stdout)["data"]
         self.assertEqual(data, {"a": "1"})
+
+    def test_a_custom_resources_keyed_list_merges_item_by_item(self):
+        # The CRD's schema marks spec.parts as a map keyed by name: two managers each own
+        # their item, and a third's different value for alice's item is a conflict on it.
+        self.k("apply", "-f", self.write(WIDGET_CRD))
+        widget = "apiVersion: example.com/v1\nkind: Widget\nmetadata: {{name: w, namespace: default}}\n" \
+                 "spec:\n  parts: [{part}]\n"
+        self.apply("alice", widget.format(part="{name: a, size: 1}"))
+        self.apply("bob", widget.format(part="{name: b, size: 2}"))
+        parts = json.loads(self.k("get", "widget", "w", "-o", "json").stdout)["spec"]["parts"]
+        self.assertEqual(parts, [{"name": "a", "size": 1}, {"name": "b", "size": 2}])
+        entries = self.entries("widget", "w")
+        self.assertEqual(entries[("bob", "Apply")]["fieldsV1"],
+                         {"f:spec": {"f:parts": {'k:{"name":"b"}': {".": {}, "f:name": {}, "f:size": {}}}}})
+        refused = self.apply("carol", widget.format(part="{name: a, size: 9}"), check=False)
+        self.assertIn('conflict with "alice": .spec.parts[name="a"].size', refused.stderr)
 
     def test_two_managers_share_a_container_field_by_field(self):
         self.apply("alice", DEPLOYMENT.format(container="        image: nginx:1"))

@@ -43,6 +43,7 @@ private Q_SLOTS:
     void testAppliedDeploymentKeysListsAndDefaults();
     void testAppliedFinalizersAndCustomResource();
     void testAppliedKeyWithoutDefaultIsAnError();
+    void testCustomResourceSchemaMarkers();
     void testCompareCreateMarksNewNodes();
     void testCompareModifiedAndRemoved();
     void testMergeAppliedByListType();
@@ -117,6 +118,39 @@ void TestFieldSet::testAppliedFinalizersAndCustomResource()
     const auto applied = fields::appliedFields(config, FieldSchema::forKind("Widget", true));
     QCOMPARE(applied.fields.toFieldsV1(), parse("{\"f:metadata\":{\"f:finalizers\":{\"v:\\\"example.com/guard\\\"\":{}}},"
         "      \"f:spec\":{\"f:parts\":{},\"f:shape\":{\"f:round\":{}},\"f:size\":{}}}"));
+}
+
+void TestFieldSet::testCustomResourceSchemaMarkers()
+{
+    // A CRD version's openAPIV3Schema: parts a map keyed by name (port defaulting to 80),
+    // tags a set, shape an atomic map, sizes left atomic (no marker), as upstream reads them.
+    const json openApi = parse(R"({"type":"object","properties":{"spec":{"type":"object","properties":{
+      "parts":{"type":"array","x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["name","port"],
+               "items":{"type":"object","properties":{"name":{"type":"string"},
+                        "port":{"type":"integer","default":80},"weight":{"type":"integer"}}}},
+      "tags":{"type":"array","x-kubernetes-list-type":"set","items":{"type":"string"}},
+      "shape":{"type":"object","x-kubernetes-map-type":"atomic","properties":{"round":{"type":"boolean"}}},
+      "sizes":{"type":"array","items":{"type":"integer"}}}}}})");
+    const FieldSchema schema = FieldSchema::fromOpenApi("Widget", openApi);
+    QCOMPARE(int(schema.list("spec.parts").kind), int(fields::ListType::Kind::Map));
+    QCOMPARE(schema.list("spec.parts").keys, (std::vector<std::string>{"name", "port"}));
+    QCOMPARE(schema.list("spec.parts").keyDefaults, parse(R"({"port":80})"));
+    QCOMPARE(int(schema.list("spec.tags").kind), int(fields::ListType::Kind::Set));
+    QCOMPARE(int(schema.list("spec.sizes").kind), int(fields::ListType::Kind::Atomic));
+    QVERIFY(schema.atomic("spec.shape"));
+    QVERIFY(!schema.atomic("spec"));
+    QCOMPARE(int(schema.list("metadata.finalizers").kind), int(fields::ListType::Kind::Set)); // ObjectMeta's
+
+    const json config = parse(R"({"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"w"},
+      "spec":{"parts":[{"name":"a","weight":1}],"tags":["x"],"shape":{"round":true},"sizes":[1,2]}})");
+    const auto applied = fields::appliedFields(config, schema);
+    QVERIFY2(applied.error.empty(), applied.error.c_str());
+    QCOMPARE(applied.fields.toFieldsV1(), parse("{\"f:spec\":{\"f:parts\":{\"k:{\\\"name\\\":\\\"a\\\",\\\"port\\\":80}\":"
+        "{\".\":{},\"f:name\":{},\"f:weight\":{}}},\"f:shape\":{},\"f:sizes\":{},\"f:tags\":{\"v:\\\"x\\\"\":{}}}}"));
+    // Two managers' items of a keyed list merge instead of replacing each other.
+    const json live = parse(R"({"spec":{"parts":[{"name":"a","weight":1}]}})");
+    const json merged = fields::mergeApplied(live, parse(R"({"spec":{"parts":[{"name":"b","weight":2}]}})"), schema);
+    QCOMPARE(merged["spec"]["parts"].size(), std::size_t(2));
 }
 
 void TestFieldSet::testAppliedKeyWithoutDefaultIsAnError()
