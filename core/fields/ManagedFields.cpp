@@ -56,6 +56,74 @@ ManagerEntry &entryFor(std::vector<ManagerEntry> &entries, const Writer &writer,
     entries.push_back(std::move(wanted));
     return entries.back();
 }
+// An entry's identifier as upstream spells it (the JSON of manager, operation, apiVersion
+// and subresource): the tie-break among equally old entries.
+std::string identifier(const ManagerEntry &entry)
+{
+    std::string id = "{\"manager\":" + nlohmann::json(entry.manager).dump() + ",\"operation\":\"" + entry.operation
+        + "\",\"apiVersion\":" + nlohmann::json(entry.apiVersion).dump();
+    if (!entry.subresource.empty())
+        id += ",\"subresource\":" + nlohmann::json(entry.subresource).dump();
+    return id + '}';
+}
+
+// At most MAX_UPDATE_MANAGERS Update entries (reference §1.5): oldest first, the second and
+// later entries of an apiVersion fold, with the first, into "ancient-changes" of that
+// apiVersion until few enough are left.
+void capUpdateManagers(std::vector<ManagerEntry> &entries)
+{
+    constexpr std::size_t MAX_UPDATE_MANAGERS = 10;
+    std::vector<std::size_t> updaters;
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+        if (entries[i].operation == "Update")
+            updaters.push_back(i);
+    }
+    if (updaters.size() <= MAX_UPDATE_MANAGERS)
+        return;
+    std::sort(updaters.begin(), updaters.end(), [&](std::size_t a, std::size_t b) {
+        const std::int64_t ta = unixSeconds(entries[a].time);
+        const std::int64_t tb = unixSeconds(entries[b].time);
+        return ta != tb ? ta < tb : identifier(entries[a]) < identifier(entries[b]);
+    });
+    std::map<std::string, std::size_t> firstOfVersion;
+    std::vector<bool> gone(entries.size(), false);
+    std::size_t length = updaters.size();
+    for (std::size_t i = 0; i < updaters.size() && length > MAX_UPDATE_MANAGERS; ++i) {
+        ManagerEntry &entry = entries[updaters[i]];
+        auto first = firstOfVersion.find(entry.apiVersion);
+        if (first == firstOfVersion.end()) {
+            firstOfVersion.emplace(entry.apiVersion, updaters[i]);
+            continue;
+        }
+        // The bucket: an existing one of that apiVersion, else the first entry renamed.
+        ManagerEntry *bucket = nullptr;
+        for (std::size_t j = 0; j < entries.size(); ++j) {
+            if (!gone[j] && entries[j].manager == ANCIENT_CHANGES && entries[j].operation == "Update"
+                && entries[j].apiVersion == entry.apiVersion && entries[j].subresource.empty())
+                bucket = &entries[j];
+        }
+        if (!bucket) {
+            bucket = &entries[first->second];
+            bucket->manager = ANCIENT_CHANGES;
+            bucket->subresource.clear();
+            bucket->decodedFrom = nullptr;
+        }
+        bucket->fields = bucket->fields.unionWith(entry.fields);
+        bucket->time = entry.time; // the merged entry's: the more recent
+        bucket->decodedFrom = nullptr;
+        gone[updaters[i]] = true;
+        --length;
+    }
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+        if (gone[i])
+            continue;
+        if (kept != i) // (a self-move would empty the entry)
+            entries[kept] = std::move(entries[i]);
+        ++kept;
+    }
+    entries.resize(kept);
+}
 } // namespace
 
 bool ManagerEntry::sameIdentity(const ManagerEntry &other) const
@@ -153,6 +221,7 @@ std::vector<ManagerEntry> recordUpdate(std::vector<ManagerEntry> entries, const 
             entry.time = writer.now;
     }
     dropEmpty(entries);
+    capUpdateManagers(entries);
     return entries;
 }
 
@@ -164,6 +233,18 @@ ApplyResult apply(const nlohmann::json &live, const nlohmann::json &config, std:
     if (!applied.error.empty()) {
         result.error = std::move(applied.error);
         return result;
+    }
+    if (entries.empty() && live.is_object() && !live.empty()) {
+        // The first apply to an untracked object: everything there is first recorded as
+        // "before-first-apply"'s, and the apply can conflict with it (reference §5.3).
+        ManagerEntry before;
+        before.manager = BEFORE_FIRST_APPLY;
+        before.operation = "Update";
+        before.apiVersion = writer.apiVersion;
+        before.time = writer.now;
+        before.fields = compareObjects(nlohmann::json(), live, schema).added;
+        if (!before.fields.empty())
+            entries.push_back(std::move(before));
     }
     ManagerEntry identity;
     identity.manager = writer.manager;

@@ -41,6 +41,11 @@ std::optional<std::vector<ManagerEntry>> decodeManagedFields(const nlohmann::jso
 // apiVersion and subresource (reference §1.4); each fieldsV1 as a raw node.
 nlohmann::json encodeManagedFields(std::vector<ManagerEntry> entries);
 
+// The managers the apiserver itself names: the bucket of old Update entries beyond the cap
+// of 10, and the owner of what an untracked object held before its first apply.
+inline constexpr const char *ANCIENT_CHANGES = "ancient-changes";
+inline constexpr const char *BEFORE_FIRST_APPLY = "before-first-apply";
+
 // Who writes: the manager, the endpoint's apiVersion ("v1", "apps/v1"), the subresource
 // ("" for the main resource) and the time to stamp.
 struct Writer {

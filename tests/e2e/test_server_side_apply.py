@@ -140,6 +140,22 @@ class ServerSideApply(KubectlTestCase):
         refused = self.apply("carol", widget.format(part="{name: a, size: 9}"), check=False)
         self.assertIn('conflict with "alice": .spec.parts[name="a"].size', refused.stderr)
 
+    def test_cleared_managed_fields_and_the_first_apply(self):
+        # The documented way to clear managedFields leaves the object untracked; its first
+        # apply finds everything owned by "before-first-apply".
+        self.k("create", "configmap", "shared", "--from-literal=owner=ops")
+        self.k("patch", "configmap", "shared", "--type=json",
+               "-p", '[{"op":"replace","path":"/metadata/managedFields","value":[{}]}]')
+        self.assertEqual(self.managers("configmap", "shared"), [])
+        self.k("label", "configmap", "shared", "tier=web")  # an update of an untracked object
+        self.assertEqual(self.managers("configmap", "shared"), [])
+        refused = self.apply("alice", configmap(owner="alice"), check=False)
+        self.assertIn('conflict with "before-first-apply" using v1: .data.owner', refused.stderr)
+        self.apply("alice", configmap(owner="alice"), "--force-conflicts")
+        entries = self.entries("configmap", "shared")
+        self.assertEqual(entries[("alice", "Apply")]["fieldsV1"], {"f:data": {"f:owner": {}}})
+        self.assertIn("f:labels", entries[("before-first-apply", "Update")]["fieldsV1"]["f:metadata"])
+
     def test_two_managers_share_a_container_field_by_field(self):
         self.apply("alice", DEPLOYMENT.format(container="        image: nginx:1"))
         self.apply("bob", DEPLOYMENT.format(container="        env: [{name: MODE, value: fast}]"))

@@ -49,6 +49,8 @@ class TestManagedFields final : public QObject {
 private Q_SLOTS:
     void testCreateAndLabelAreUpdates();
     void testUntrackedObjectStaysUntracked();
+    void testFirstApplyToAnUntrackedObject();
+    void testUpdateManagersAreCappedAtTen();
     void testApplyCreatesAndConflicts();
     void testForceTakesOwnership();
     void testConflictMessageReadsBack();
@@ -85,6 +87,51 @@ void TestManagedFields::testUntrackedObjectStaysUntracked()
     const json before = configMap({{"a", "1"}});
     const auto entries = fields::recordUpdate({}, before, configMap({{"a", "2"}}), writer("kubectl-edit"), CONFIGMAPS);
     QVERIFY(entries.empty());
+}
+
+void TestManagedFields::testFirstApplyToAnUntrackedObject()
+{
+    // What was there before the first apply is "before-first-apply"'s, and the apply can
+    // conflict with it; the create of an object by apply makes no such entry.
+    const json live = configMap({{"a", "1"}, {"b", "2"}});
+    const auto refused = fields::apply(live, configMap({{"a", "9"}}), {}, writer("alice"), false, CONFIGMAPS);
+    QCOMPARE(fields::conflictStatus(refused.conflicts).message,
+             std::string(R"(Apply failed with 1 conflict: conflict with "before-first-apply" using v1: .data.a)"));
+    const auto shared = fields::apply(live, configMap({{"a", "1"}}), {}, writer("alice"), false, CONFIGMAPS);
+    QVERIFY(shared.conflicts.empty());
+    QCOMPARE(owned(shared.entries, "before-first-apply"), json::parse(R"({"f:data":{".":{},"f:a":{},"f:b":{}}})"));
+    QCOMPARE(find(shared.entries, "before-first-apply")->operation, std::string("Update"));
+    QCOMPARE(owned(shared.entries, "alice"), json::parse(R"({"f:data":{"f:a":{}}})"));
+    const auto created = fields::apply(json(), configMap({{"a", "1"}}), {}, writer("alice"), false, CONFIGMAPS);
+    QVERIFY(!find(created.entries, "before-first-apply"));
+}
+
+void TestManagedFields::testUpdateManagersAreCappedAtTen()
+{
+    // Twelve updaters, one field each, a second apart: the three oldest fold into
+    // "ancient-changes" (the first of the apiVersion becomes the bucket, the next two join
+    // it), which takes the time of the last one merged; the applier is never counted.
+    json object = configMap(json::object());
+    auto entries = fields::apply(json(), configMap({{"applied", "x"}}), {}, writer("applier"), false, CONFIGMAPS).entries;
+    object["data"]["applied"] = "x";
+    for (int i = 1; i <= 12; ++i) {
+        json next = object;
+        const std::string key = "k" + std::to_string(100 + i);
+        next["data"][key] = "v";
+        char time[32];
+        std::snprintf(time, sizeof time, "2026-11-26T10:00:%02dZ", i);
+        entries = fields::recordUpdate(entries, object, next, writer("m" + std::to_string(100 + i), time), CONFIGMAPS);
+        object = next;
+    }
+    int updaters = 0;
+    for (const ManagerEntry &entry : entries)
+        updaters += entry.operation == "Update";
+    QCOMPARE(updaters, 10);
+    QVERIFY(find(entries, "applier"));
+    QVERIFY(!find(entries, "m101") && !find(entries, "m102") && !find(entries, "m103"));
+    QCOMPARE(owned(entries, "ancient-changes"), json::parse(R"({"f:data":{"f:k101":{},"f:k102":{},"f:k103":{}}})"));
+    QCOMPARE(find(entries, "ancient-changes")->time, std::string("2026-11-26T10:00:03Z"));
+    QCOMPARE(owned(entries, "m104"), json::parse(R"({"f:data":{"f:k104":{}}})"));
 }
 
 void TestManagedFields::testApplyCreatesAndConflicts()
