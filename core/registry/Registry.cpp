@@ -129,7 +129,9 @@ void Registry::add(std::shared_ptr<ResourceType> type)
     if (type->hasStatus && type->statusStrategy)
         entry->status = std::make_shared<Store>(type, type->statusStrategy, m_environment, "status");
     if (type->hasScale)
-        entry->scale = std::make_shared<ScaleStore>(entry->store);
+        // Its own Store of the same objects, so that managedFields record /scale writes
+        // under their subresource, as upstream does.
+        entry->scale = std::make_shared<ScaleStore>(std::make_shared<Store>(type, type->strategy, m_environment, "scale"));
     m_entries[{type->gvr.group, type->gvr.version, type->gvr.resource}] = std::move(entry);
     ++m_typesGeneration;
     if (m_typesChanged)

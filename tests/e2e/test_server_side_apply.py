@@ -156,6 +156,15 @@ class ServerSideApply(KubectlTestCase):
         self.assertEqual(entries[("alice", "Apply")]["fieldsV1"], {"f:data": {"f:owner": {}}})
         self.assertIn("f:labels", entries[("before-first-apply", "Update")]["fieldsV1"]["f:metadata"])
 
+    def test_a_scale_write_is_recorded_under_its_subresource(self):
+        self.k("create", "deployment", "web", "--image=nginx")
+        self.k("scale", "deployment", "web", "--replicas=3")
+        entries = json.loads(self.k("get", "deployment", "web", "-o", "json", "--show-managed-fields").stdout)
+        scaled = [e for e in entries["metadata"]["managedFields"] if e.get("subresource") == "scale"]
+        self.assertEqual(len(scaled), 1)
+        self.assertEqual((scaled[0]["operation"], scaled[0]["apiVersion"]), ("Update", "apps/v1"))
+        self.assertEqual(scaled[0]["fieldsV1"], {"f:spec": {"f:replicas": {}}})
+
     def test_two_managers_share_a_container_field_by_field(self):
         self.apply("alice", DEPLOYMENT.format(container="        image: nginx:1"))
         self.apply("bob", DEPLOYMENT.format(container="        env: [{name: MODE, value: fast}]"))
