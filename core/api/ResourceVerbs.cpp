@@ -8,6 +8,7 @@
 #include "api/QueryOptions.h"
 #include "api/RequestScope.h"
 #include "api/Responses.h"
+#include "api/table/TableOutput.h"
 #include "api/Watcher.h"
 #include "model/JsonAccess.h"
 #include "model/JsonParse.h"
@@ -170,10 +171,19 @@ QCoro::Task<ApiResponse> ApiHandler::list(RequestScope scope, ApiRequest request
     if (!options)
         co_return statusResponse(options.error());
     const std::string sent = options->resourceVersion;
+    auto table = table::tableRequested(request);
+    if (!table)
+        co_return statusResponse(table.error());
     std::shared_ptr<registry::Store> store = scope.route.entry->store;
     auto listed = co_await store->list(scope.route.namespaceName, std::move(options).value());
     if (!listed)
         co_return withResourceVersionSent(statusResponse(listed.error()), sent);
+    if (*table) {
+        table::TablePage page{std::to_string(listed->revision), listed->continueToken, listed->remainingItemCount};
+        ApiResponse response = jsonResponse(200, table::tableJson(**table, *scope.route.entry->type, listed->items, page, true));
+        response.outcome.resourceVersionProduced = page.resourceVersion;
+        co_return withResourceVersionSent(std::move(response), sent);
+    }
     co_return withResourceVersionSent(listResponse(*scope.route.entry->type, *listed), sent);
 }
 
@@ -196,12 +206,24 @@ QCoro::Task<ApiResponse> ApiHandler::create(RequestScope scope, ApiRequest reque
     co_return response;
 }
 
-QCoro::Task<ApiResponse> ApiHandler::get(RequestScope scope, ApiRequest)
+QCoro::Task<ApiResponse> ApiHandler::get(RequestScope scope, ApiRequest request)
 {
+    // A Table of the object itself (not of a /status or /scale view of it).
+    auto table = scope.route.subresource.empty() ? table::tableRequested(request)
+                                                 : model::Result<std::optional<table::TableRequest>>(std::nullopt);
+    if (!table)
+        co_return statusResponse(table.error());
     std::shared_ptr<registry::ObjectStore> target = scope.target;
     auto got = co_await target->get(scope.route.namespaceName, scope.route.name);
     if (!got)
         co_return statusResponse(got.error());
+    if (*table) {
+        const table::TablePage page{(*got)->resourceVersion(), {}, std::nullopt};
+        ApiResponse response = jsonResponse(200, table::tableJson(**table, *scope.route.entry->type, {*got}, page, true));
+        response.outcome.object = *got;
+        response.outcome.resourceVersionProduced = page.resourceVersion;
+        co_return response;
+    }
     co_return objectResponse(*got);
 }
 
@@ -264,10 +286,15 @@ QCoro::Task<ApiResponse> ApiHandler::watch(RequestScope scope, ApiRequest reques
     if (!options)
         co_return statusResponse(options.error());
     const std::string sent = options->resourceVersion;
+    auto table = table::tableRequested(request);
+    if (!table)
+        co_return statusResponse(table.error());
 
     if (auto full = m_openWatches->admit())
         co_return statusResponse(*full);
     Watcher::Options watcherOptions = this->watcherOptions(route.entry->type, options->allowWatchBookmarks, true);
+    if (*table) // kubectl get -w: each event a one-row Table
+        watcherOptions.encode = table::tableWatchEncoder(**table, route.entry->type);
     watcherOptions.timeoutMs = options->timeoutSeconds && *options->timeoutSeconds > 0
         ? static_cast<int>(std::min<std::int64_t>(*options->timeoutSeconds, 24 * 3600) * 1000)
         : upstreamDefaultTimeoutMs();

@@ -68,7 +68,10 @@ void Watcher::deliver(std::shared_ptr<const std::string> line, const registry::W
 
 void Watcher::hand(const std::string &line, const registry::WatchEvent &event)
 {
-    m_transport->send(line);
+    if (m_options.encode)
+        m_transport->send(m_options.encode(event));
+    else
+        m_transport->send(line);
     if (m_options.deliveries && m_operationId != 0)
         (*m_options.deliveries)(m_operationId, m_options.type->gvr.resource, event);
 }

@@ -102,6 +102,9 @@ public:
         std::shared_ptr<const DeliveryObserver> deliveries;
         // The bulk watch channel it is (its id in its session); 0 for a watch of its own.
         std::int64_t channel = 0;
+        // Writes each event in another form than the shared wire line (Table output); null:
+        // the shared line.
+        std::function<std::string(const registry::WatchEvent &)> encode;
     };
 
     explicit Watcher(Options options);

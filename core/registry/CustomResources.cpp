@@ -50,6 +50,7 @@ std::vector<std::shared_ptr<ResourceType>> customResourceTypes(const model::Obje
         type->storagePrefix = "/registry/" + group + '/' + plural;
         type->custom = true;
         type->openApiSchema = memberAt(version, "schema", "openAPIV3Schema");
+        type->printerColumns = member(version, "additionalPrinterColumns");
         type->hasStatus = memberAt(version, "subresources", "status").is_object();
         type->strategy = std::make_shared<CustomResourceStrategy>(namespaced, type->hasStatus);
         if (type->hasStatus)

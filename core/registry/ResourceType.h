@@ -37,6 +37,7 @@ struct ResourceType final {
     bool hasScale = false;
     bool custom = false; // defined by a CustomResourceDefinition
     nlohmann::json openApiSchema; // custom resources: the version's openAPIV3Schema (null: none)
+    nlohmann::json printerColumns; // custom resources: the version's additionalPrinterColumns
     std::shared_ptr<const Strategy> strategy;
     std::shared_ptr<const Strategy> statusStrategy; // when hasStatus
     std::shared_ptr<storage::Storage> storage;

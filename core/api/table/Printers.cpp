@@ -1,0 +1,357 @@
+// SPDX-License-Identifier: MIT
+#include "api/table/Printers.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "api/table/PodStatus.h"
+#include "api/table/TableCells.h"
+#include "model/JsonAccess.h"
+#include "registry/ResourceType.h"
+
+namespace rvscope::api::table {
+namespace {
+
+using json = nlohmann::json;
+using model::member;
+using model::memberAt;
+
+const char *const NAME_DOC = "Name must be unique within a namespace. Is required when creating resources, although "
+                             "some resources may allow a client to request the generation of an appropriate name "
+                             "automatically. Name is primarily intended for creation idempotence and configuration "
+                             "definition. Cannot be updated.";
+const char *const AGE_DOC = "CreationTimestamp is a timestamp representing the server time when this object was "
+                            "created. It is not guaranteed to be set in happens-before order across separate "
+                            "operations. Clients may not set this value. It is represented in RFC3339 form and is in "
+                            "UTC.";
+
+Column nameColumn() { return Column{"Name", "string", "name", NAME_DOC, 0}; }
+Column ageColumn() { return Column{"Age", "string", "", AGE_DOC, 0}; }
+Column column(const char *name, const char *description, int priority = 0, const char *type = "string")
+{
+    return Column{name, type, "", description, priority};
+}
+
+std::string name(const json &object) { return stringOr(memberAt(object, "metadata", "name"), ""); }
+json created(const json &object) { return memberAt(object, "metadata", "creationTimestamp"); }
+std::size_t sizeOf(const json &value) { return value.is_structured() ? value.size() : 0; }
+
+// A controller's three wide columns from its pod template and selector.
+void wideWorkload(json &cells, const json &object, std::string selector)
+{
+    const json &podSpec = memberAt(object, "spec", "template", "spec");
+    cells.push_back(containerNames(podSpec));
+    cells.push_back(containerImages(podSpec));
+    cells.push_back(std::move(selector));
+}
+
+Printer namespaces()
+{
+    return {{nameColumn(), column("Status", "The status of the namespace"), ageColumn()},
+            [](const json &o, std::int64_t now) {
+                return json::array({name(o), stringOr(memberAt(o, "status", "phase"), ""), age(created(o), now)});
+            }};
+}
+
+Printer configMaps()
+{
+    return {{nameColumn(), column("Data", "Data contains the configuration data."), ageColumn()},
+            [](const json &o, std::int64_t now) {
+                return json::array({name(o), sizeOf(member(o, "data")) + sizeOf(member(o, "binaryData")),
+                                    age(created(o), now)});
+            }};
+}
+
+Printer secrets()
+{
+    return {{nameColumn(), column("Type", "Used to facilitate programmatic handling of secret data."),
+             column("Data", "Data contains the secret data."), ageColumn()},
+            [](const json &o, std::int64_t now) {
+                return json::array({name(o), stringOr(member(o, "type"), ""), sizeOf(member(o, "data")),
+                                    age(created(o), now)});
+            }};
+}
+
+Printer leases()
+{
+    return {{nameColumn(), column("Holder", "The holder of the lease."), ageColumn()},
+            [](const json &o, std::int64_t now) {
+                return json::array({name(o), stringOr(memberAt(o, "spec", "holderIdentity"), ""), age(created(o), now)});
+            }};
+}
+
+Printer deployments()
+{
+    return {{nameColumn(), column("Ready", "Number of the pod with ready state"),
+             column("Up-to-date", "Total number of non-terminated pods targeted by this deployment that have the "
+                                  "desired template spec."),
+             column("Available", "Total number of available pods (ready for at least minReadySeconds) targeted by "
+                                 "this deployment."),
+             ageColumn(), column("Containers", "Names of each container in the template.", 1),
+             column("Images", "Images referenced by each container in the template.", 1),
+             column("Selector", "Label selector for pods. Existing ReplicaSets whose pods are selected by this will "
+                                "be the ones affected by this deployment.", 1)},
+            [](const json &o, std::int64_t now) {
+                const json &status = member(o, "status");
+                json cells = json::array({name(o),
+                                          std::to_string(integerOr0(member(status, "readyReplicas"))) + '/'
+                                              + std::to_string(integerOr0(memberAt(o, "spec", "replicas"))),
+                                          integerOr0(member(status, "updatedReplicas")),
+                                          integerOr0(member(status, "availableReplicas")), age(created(o), now)});
+                const std::string selector = formatLabelSelector(memberAt(o, "spec", "selector"));
+                wideWorkload(cells, o, selector == "<none>" ? std::string() : selector);
+                return cells;
+            }};
+}
+
+std::string servicePorts(const json &spec)
+{
+    std::vector<std::string> ports;
+    for (const json &port : member(spec, "ports").is_array() ? member(spec, "ports") : json::array()) {
+        std::string text = std::to_string(integerOr0(member(port, "port")));
+        if (integerOr0(member(port, "nodePort")) > 0)
+            text += ':' + std::to_string(integerOr0(member(port, "nodePort")));
+        ports.push_back(text + '/' + stringOr(member(port, "protocol"), "TCP"));
+    }
+    if (ports.empty())
+        return "<none>";
+    std::string out;
+    for (const std::string &port : ports)
+        out += (out.empty() ? "" : ",") + port;
+    return out;
+}
+
+std::string serviceExternalIp(const json &o)
+{
+    const json &spec = member(o, "spec");
+    const std::string type = stringOr(member(spec, "type"), "ClusterIP");
+    std::vector<std::string> external;
+    for (const json &ip : member(spec, "externalIPs").is_array() ? member(spec, "externalIPs") : json::array())
+        external.push_back(stringOr(ip, ""));
+    auto join = [](const std::vector<std::string> &parts) {
+        std::string out;
+        for (const std::string &part : parts)
+            out += (out.empty() ? "" : ",") + part;
+        return out;
+    };
+    if (type == "ClusterIP" || type == "NodePort")
+        return external.empty() ? "<none>" : join(external);
+    if (type == "LoadBalancer") {
+        std::set<std::string> ingress;
+        const json &entries = memberAt(o, "status", "loadBalancer", "ingress");
+        for (const json &entry : entries.is_array() ? entries : json::array()) {
+            const std::string address = stringOr(member(entry, "ip"), stringOr(member(entry, "hostname"), ""));
+            if (!address.empty())
+                ingress.insert(address);
+        }
+        std::vector<std::string> all(ingress.begin(), ingress.end());
+        all.insert(all.end(), external.begin(), external.end());
+        return all.empty() ? "<pending>" : join(all);
+    }
+    if (type == "ExternalName")
+        return stringOr(member(spec, "externalName"), "");
+    return "<unknown>";
+}
+
+Printer services()
+{
+    return {{nameColumn(), column("Type", "Type determines how the Service is exposed."),
+             column("Cluster-IP", "ClusterIP is the IP address of the service."),
+             column("External-IP", "List of IP addresses for which nodes in the cluster will also accept traffic."),
+             column("Port(s)", "The list of ports that are exposed by this service."), ageColumn(),
+             column("Selector", "Route service traffic to pods with label keys and values matching this selector.", 1)},
+            [](const json &o, std::int64_t now) {
+                const json &spec = member(o, "spec");
+                const json &clusterIps = member(spec, "clusterIPs");
+                const std::string clusterIp = clusterIps.is_array() && !clusterIps.empty()
+                    ? stringOr(clusterIps[0], "<none>")
+                    : stringOr(member(spec, "clusterIP"), "<none>");
+                return json::array({name(o), stringOr(member(spec, "type"), "ClusterIP"), clusterIp,
+                                    serviceExternalIp(o), servicePorts(spec), age(created(o), now),
+                                    formatLabels(member(spec, "selector"))});
+            }};
+}
+
+std::string nodeInfo(const json &o, const char *field)
+{
+    return stringOr(memberAt(o, "status", "nodeInfo", field), "<unknown>");
+}
+
+std::string nodeAddress(const json &o, const char *type)
+{
+    const json &addresses = memberAt(o, "status", "addresses");
+    for (const json &address : addresses.is_array() ? addresses : json::array()) {
+        if (member(address, "type") == type)
+            return stringOr(member(address, "address"), "<none>");
+    }
+    return "<none>";
+}
+
+Printer nodes()
+{
+    return {{nameColumn(), column("Status", "The status of the node"), column("Roles", "The roles of the node"),
+             ageColumn(), column("Version", "Kubelet Version reported by the node."),
+             column("Internal-IP", "List of addresses reachable to the node.", 1),
+             column("External-IP", "List of addresses reachable to the node.", 1),
+             column("OS-Image", "OS Image reported by the node from /etc/os-release (e.g. Debian GNU/Linux 7 (wheezy)).", 1),
+             column("Kernel-Version", "Kernel Version reported by the node from 'uname -r' (e.g. 3.16.0-0.bpo.4-amd64).", 1),
+             column("Container-Runtime", "Container runtime version reported by the node through runtime remote API "
+                                         "(e.g. containerd://1.4.2).", 1)},
+            [](const json &o, std::int64_t now) {
+                std::string status = "Unknown";
+                const json &conditions = memberAt(o, "status", "conditions");
+                for (const json &condition : conditions.is_array() ? conditions : json::array()) {
+                    if (member(condition, "type") == "Ready") {
+                        status = member(condition, "status") == "True" ? "Ready" : "NotReady";
+                        break;
+                    }
+                }
+                if (memberAt(o, "spec", "unschedulable") == true)
+                    status += ",SchedulingDisabled";
+                std::set<std::string> roles;
+                static const json noLabels = json::object();
+                const json &labels = memberAt(o, "metadata", "labels").is_object() ? memberAt(o, "metadata", "labels")
+                                                                                     : noLabels;
+                for (const auto &[key, value] : labels.items()) {
+                    constexpr std::string_view prefix = "node-role.kubernetes.io/";
+                    if (key.starts_with(prefix) && key.size() > prefix.size())
+                        roles.insert(key.substr(prefix.size()));
+                    else if (key == "kubernetes.io/role" && !stringOr(value, "").empty())
+                        roles.insert(stringOr(value, ""));
+                }
+                std::string roleText;
+                for (const std::string &role : roles)
+                    roleText += (roleText.empty() ? "" : ",") + role;
+                return json::array({name(o), status, roleText.empty() ? "<none>" : roleText, age(created(o), now),
+                                    stringOr(memberAt(o, "status", "nodeInfo", "kubeletVersion"), ""),
+                                    nodeAddress(o, "InternalIP"), nodeAddress(o, "ExternalIP"),
+                                    nodeInfo(o, "osImage"), nodeInfo(o, "kernelVersion"),
+                                    nodeInfo(o, "containerRuntimeVersion")});
+            }};
+}
+
+std::string accessModes(const json &modes)
+{
+    static const std::pair<const char *, const char *> order[] = {
+        {"ReadWriteOnce", "RWO"}, {"ReadOnlyMany", "ROX"}, {"ReadWriteMany", "RWX"}, {"ReadWriteOncePod", "RWOP"}};
+    std::string out;
+    for (const auto &[mode, shortName] : order) {
+        if (modes.is_array() && std::find(modes.begin(), modes.end(), json(mode)) != modes.end())
+            out += (out.empty() ? "" : ",") + std::string(shortName);
+    }
+    return out;
+}
+
+Printer persistentVolumeClaims()
+{
+    return {{nameColumn(), column("Status", "The status of the claim"), column("Volume", "The name of the volume"),
+             column("Capacity", "The capacity of the volume"), column("Access Modes", "The access modes"),
+             column("StorageClass", "The storage class of the claim"),
+             column("VolumeAttributesClass", "The volume attributes class of the claim"), ageColumn(),
+             column("VolumeMode", "The volume mode of the claim", 1)},
+            [](const json &o, std::int64_t now) {
+                const json &spec = member(o, "spec");
+                const bool bound = !stringOr(member(spec, "volumeName"), "").empty();
+                const std::string phase = memberAt(o, "metadata", "deletionTimestamp").is_string()
+                    ? "Terminating"
+                    : stringOr(memberAt(o, "status", "phase"), "");
+                const std::string storageClass = stringOr(
+                    memberAt(o, "metadata", "annotations", "volume.beta.kubernetes.io/storage-class"),
+                    stringOr(member(spec, "storageClassName"), ""));
+                return json::array({name(o), phase, stringOr(member(spec, "volumeName"), ""),
+                                    bound ? stringOr(memberAt(o, "status", "capacity", "storage"), "") : "",
+                                    bound ? accessModes(memberAt(o, "status", "accessModes")) : "", storageClass,
+                                    stringOr(member(spec, "volumeAttributesClassName"), "<unset>"), age(created(o), now),
+                                    stringOr(member(spec, "volumeMode"), "<unset>")});
+            }};
+}
+
+Printer events()
+{
+    return {{column("Last Seen", "Time when this Event was last observed."),
+             column("Type", "Type of this event (Normal, Warning), new types could be added in the future."),
+             column("Reason", "This should be a short, machine understandable string that gives the reason for the "
+                              "transition into the object's current status."),
+             column("Object", "The object that this event is about."),
+             column("Subobject", "The subobject that this event is about.", 1),
+             column("Source", "The component reporting this event.", 1),
+             column("Message", "A human-readable description of the status of this operation."),
+             column("First Seen", "The time at which the event was first recorded.", 1),
+             column("Count", "The number of times this event has occurred.", 1),
+             Column{"Name", "string", "name", NAME_DOC, 1}},
+            [](const json &o, std::int64_t now) {
+                const json &first = stringOr(member(o, "firstTimestamp"), "").empty() ? member(o, "eventTime")
+                                                                                      : member(o, "firstTimestamp");
+                const std::string firstSeen = age(first, now);
+                std::string lastSeen = stringOr(member(o, "lastTimestamp"), "").empty() ? firstSeen
+                                                                                        : age(member(o, "lastTimestamp"), now);
+                std::int64_t count = integerOr0(member(o, "count"));
+                if (const json &series = member(o, "series"); series.is_object()) {
+                    lastSeen = age(member(series, "lastObservedTime"), now);
+                    count = integerOr0(member(series, "count"));
+                } else if (count == 0) {
+                    count = 1;
+                }
+                const json &involved = member(o, "involvedObject");
+                std::string kind = stringOr(member(involved, "kind"), "");
+                std::transform(kind.begin(), kind.end(), kind.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+                const std::string involvedName = stringOr(member(involved, "name"), "");
+                std::string source = stringOr(memberAt(o, "source", "component"), stringOr(member(o, "reportingController"), ""));
+                const std::string host = stringOr(memberAt(o, "source", "host"), stringOr(member(o, "reportingInstance"), ""));
+                if (!host.empty())
+                    source += ", " + host;
+                std::string message = stringOr(member(o, "message"), "");
+                const auto notSpace = [](unsigned char c) { return !std::isspace(c); };
+                message.erase(message.begin(), std::find_if(message.begin(), message.end(), notSpace));
+                message.erase(std::find_if(message.rbegin(), message.rend(), notSpace).base(), message.end());
+                return json::array({lastSeen, stringOr(member(o, "type"), ""), stringOr(member(o, "reason"), ""),
+                                    involvedName.empty() ? kind : kind + '/' + involvedName,
+                                    stringOr(member(involved, "fieldPath"), ""), source, message, firstSeen, count,
+                                    name(o)});
+            }};
+}
+
+Printer pods()
+{
+    return {{nameColumn(), column("Ready", "The aggregate readiness state of this pod for accepting traffic."),
+             column("Status", "The aggregate status of the containers in this pod."),
+             column("Restarts", "The number of times the containers in this pod have been restarted and when the "
+                                "last container in this pod has restarted."),
+             ageColumn(), column("IP", "IP address allocated to the pod. Routable at least within the cluster. Empty if "
+                                       "not yet allocated.", 1),
+             column("Node", "NodeName is a request to schedule this pod onto a specific node.", 1),
+             column("Nominated Node", "nominatedNodeName is set only when this pod preempts other pods on the node.", 1),
+             column("Readiness Gates", "If specified, all readiness gates will be evaluated for pod readiness.", 1)},
+            [](const json &o, std::int64_t now) { return podCells(o, now); }};
+}
+
+// The default convertor's: Name and the creation time itself (§4.1).
+Printer defaultPrinter()
+{
+    return {{nameColumn(), Column{"Created At", "date", "", AGE_DOC, 0}},
+            [](const json &o, std::int64_t) {
+                const json &time = created(o);
+                return json::array({name(o), time.is_string() ? time : json("0001-01-01T00:00:00Z")});
+            }};
+}
+
+} // namespace
+
+Printer customResourcePrinter(const json &printerColumns);
+
+Printer printerFor(const registry::ResourceType &type)
+{
+    if (type.custom)
+        return customResourcePrinter(type.printerColumns);
+    static const std::map<std::string, Printer (*)()> BUILT_IN = {
+        {"Namespace", namespaces}, {"ConfigMap", configMaps}, {"Secret", secrets},
+        {"Pod", pods},             {"Node", nodes},           {"PersistentVolumeClaim", persistentVolumeClaims},
+        {"Service", services},     {"Event", events},         {"Deployment", deployments},
+        {"Lease", leases},
+    };
+    auto it = BUILT_IN.find(type.kind);
+    return it == BUILT_IN.end() ? defaultPrinter() : it->second();
+}
+
+} // namespace rvscope::api::table
