@@ -169,6 +169,9 @@ void TestTableOutput::testNegotiation()
     QVERIFY(!*tableRequested(accepting("application/json,application/json;as=Table;v=v1;g=meta.k8s.io")));
     QVERIFY(!*tableRequested(accepting("application/json;as=Table;v=v1;g=example.com,application/json")));
     QVERIFY(!*tableRequested(accepting("application/json")));
+    // Weights count, as in the apiserver's negotiation.
+    QVERIFY(!*tableRequested(accepting("application/json;as=Table;v=v1;g=meta.k8s.io;q=0.5,application/json")));
+    QVERIFY(*tableRequested(accepting("application/json;q=0.1,application/json;as=Table;v=v1;g=meta.k8s.io")));
     QCOMPARE((*tableRequested(accepting(KUBECTL, "None")))->includeObject, std::string("None"));
     const auto refused = tableRequested(accepting(KUBECTL, "Everything"));
     QVERIFY(!refused);

@@ -67,8 +67,8 @@ void ConflictTableModel::appendOperations(const engine::OperationBatch &batch)
             conflict.reason = op.reason;
             conflict.message = op.message;
             // An ownership 409 names its fields and managers itself: no need to inspect it.
-            if (const FieldOverlap ownership = FieldOverlap::ownershipOf(op); ownership.known)
-                conflict.overlap = ownership.cellText();
+            if (op.reason == QLatin1String("FieldManagerConflict"))
+                conflict.overlap = FieldOverlap::ownershipOf(op).cellText();
             added.push_back(std::move(conflict));
         }
     }

@@ -107,13 +107,13 @@ Printer customResourcePrinter(const json &printerColumns)
     std::vector<Extra> extras;
     if (printerColumns.is_array() && !printerColumns.empty()) {
         for (const json &definition : printerColumns) {
-            const std::string path = stringOr(model::member(definition, "jsonPath"), "");
-            const std::string description = stringOr(
+            const std::string path = textOr(model::member(definition, "jsonPath"), "");
+            const std::string description = textOr(
                 model::member(definition, "description"),
                 "Custom resource definition column (in JSONPath format): " + path);
-            printer.columns.push_back(Column{stringOr(model::member(definition, "name"), ""),
-                                             stringOr(model::member(definition, "type"), "string"),
-                                             stringOr(model::member(definition, "format"), ""), description,
+            printer.columns.push_back(Column{textOr(model::member(definition, "name"), ""),
+                                             textOr(model::member(definition, "type"), "string"),
+                                             textOr(model::member(definition, "format"), ""), description,
                                              int(integerOr0(model::member(definition, "priority")))});
             extras.push_back({path, printer.columns.back().type});
         }
@@ -127,7 +127,7 @@ Printer customResourcePrinter(const json &printerColumns)
         extras.push_back({".metadata.creationTimestamp", "date"});
     }
     printer.cells = [extras](const json &object, std::int64_t now) {
-        json cells = json::array({stringOr(model::memberAt(object, "metadata", "name"), "")});
+        json cells = json::array({textOr(model::memberAt(object, "metadata", "name"), "")});
         for (const Extra &extra : extras)
             cells.push_back(cellOf(evaluate(object, extra.path), extra.type, now));
         return cells;

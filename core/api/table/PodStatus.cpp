@@ -43,7 +43,7 @@ void later(std::optional<std::int64_t> &latest, std::optional<std::int64_t> time
 
 std::string terminatedReason(const json &terminated, const char *prefix)
 {
-    const std::string reason = stringOr(member(terminated, "reason"), "");
+    const std::string reason = textOr(member(terminated, "reason"), "");
     if (!reason.empty())
         return prefix + reason;
     const std::int64_t signal = integerOr0(member(terminated, "signal"));
@@ -58,7 +58,7 @@ json podCells(const json &pod, std::int64_t now)
 {
     const json &spec = member(pod, "spec");
     const json &status = member(pod, "status");
-    std::string reason = stringOr(member(status, "reason"), stringOr(member(status, "phase"), ""));
+    std::string reason = textOr(member(status, "reason"), textOr(member(status, "phase"), ""));
     for (const json &condition : arrayAt(member(status, "conditions"))) {
         if (member(condition, "type") == "PodScheduled" && member(condition, "reason") == "SchedulingGated")
             reason = "SchedulingGated";
@@ -97,9 +97,9 @@ json podCells(const json &pod, std::int64_t now)
         }
         if (terminated.is_object())
             reason = terminatedReason(terminated, "Init:");
-        else if (waiting.is_object() && !stringOr(member(waiting, "reason"), "").empty()
+        else if (waiting.is_object() && !textOr(member(waiting, "reason"), "").empty()
                  && member(waiting, "reason") != "PodInitializing")
-            reason = "Init:" + stringOr(member(waiting, "reason"), "");
+            reason = "Init:" + textOr(member(waiting, "reason"), "");
         else
             reason = "Init:" + std::to_string(i) + '/' + std::to_string(initContainers.size());
         initializing = true;
@@ -116,8 +116,8 @@ json podCells(const json &pod, std::int64_t now)
             later(lastRestart, finishedAt(container));
             const json &waiting = memberAt(container, "state", "waiting");
             const json &terminated = memberAt(container, "state", "terminated");
-            if (waiting.is_object() && !stringOr(member(waiting, "reason"), "").empty()) {
-                reason = stringOr(member(waiting, "reason"), "");
+            if (waiting.is_object() && !textOr(member(waiting, "reason"), "").empty()) {
+                reason = textOr(member(waiting, "reason"), "");
             } else if (terminated.is_object()) {
                 reason = terminatedReason(terminated, "");
             } else if (member(container, "ready") == true && memberAt(container, "state", "running").is_object()) {
@@ -129,7 +129,7 @@ json podCells(const json &pod, std::int64_t now)
             reason = hasCondition(pod, "Ready", "True") ? "Running" : "NotReady";
     }
     const bool deleting = memberAt(pod, "metadata", "deletionTimestamp").is_string();
-    const std::string phase = stringOr(member(status, "phase"), "");
+    const std::string phase = textOr(member(status, "phase"), "");
     if (deleting && member(status, "reason") == "NodeLost")
         reason = "Unknown";
     else if (deleting && phase != "Succeeded" && phase != "Failed")
@@ -138,24 +138,24 @@ json podCells(const json &pod, std::int64_t now)
     std::string restartText = std::to_string(restarts);
     if (restarts != 0 && lastRestart)
         restartText += " (" + humanDuration(now - *lastRestart) + " ago)";
-    std::string ip = stringOr(member(status, "podIP"), "");
+    std::string ip = textOr(member(status, "podIP"), "");
     if (ip.empty()) {
         const json &ips = arrayAt(member(status, "podIPs"));
-        ip = ips.empty() ? "" : stringOr(member(ips[0], "ip"), "");
+        ip = ips.empty() ? "" : textOr(member(ips[0], "ip"), "");
     }
     std::string gates = "<none>";
     const json &readinessGates = arrayAt(member(spec, "readinessGates"));
     if (!readinessGates.empty()) {
         std::size_t passing = 0;
         for (const json &gate : readinessGates)
-            passing += hasCondition(pod, stringOr(member(gate, "conditionType"), "").c_str(), "True") ? 1 : 0;
+            passing += hasCondition(pod, textOr(member(gate, "conditionType"), "").c_str(), "True") ? 1 : 0;
         gates = std::to_string(passing) + '/' + std::to_string(readinessGates.size());
     }
-    return json::array({stringOr(memberAt(pod, "metadata", "name"), ""),
+    return json::array({textOr(memberAt(pod, "metadata", "name"), ""),
                         std::to_string(ready) + '/' + std::to_string(total), reason, restartText,
                         age(memberAt(pod, "metadata", "creationTimestamp"), now), ip.empty() ? "<none>" : ip,
-                        stringOr(member(spec, "nodeName"), "<none>"),
-                        stringOr(member(status, "nominatedNodeName"), "<none>"), gates});
+                        textOr(member(spec, "nodeName"), "<none>"),
+                        textOr(member(status, "nominatedNodeName"), "<none>"), gates});
 }
 
 } // namespace rvscope::api::table

@@ -33,7 +33,7 @@ Column column(const char *name, const char *description, int priority = 0, const
     return Column{name, type, "", description, priority};
 }
 
-std::string name(const json &object) { return stringOr(memberAt(object, "metadata", "name"), ""); }
+std::string name(const json &object) { return textOr(memberAt(object, "metadata", "name"), ""); }
 json created(const json &object) { return memberAt(object, "metadata", "creationTimestamp"); }
 std::size_t sizeOf(const json &value) { return value.is_structured() ? value.size() : 0; }
 
@@ -50,7 +50,7 @@ Printer namespaces()
 {
     return {{nameColumn(), column("Status", "The status of the namespace"), ageColumn()},
             [](const json &o, std::int64_t now) {
-                return json::array({name(o), stringOr(memberAt(o, "status", "phase"), ""), age(created(o), now)});
+                return json::array({name(o), textOr(memberAt(o, "status", "phase"), ""), age(created(o), now)});
             }};
 }
 
@@ -68,7 +68,7 @@ Printer secrets()
     return {{nameColumn(), column("Type", "Used to facilitate programmatic handling of secret data."),
              column("Data", "Data contains the secret data."), ageColumn()},
             [](const json &o, std::int64_t now) {
-                return json::array({name(o), stringOr(member(o, "type"), ""), sizeOf(member(o, "data")),
+                return json::array({name(o), textOr(member(o, "type"), ""), sizeOf(member(o, "data")),
                                     age(created(o), now)});
             }};
 }
@@ -77,7 +77,7 @@ Printer leases()
 {
     return {{nameColumn(), column("Holder", "The holder of the lease."), ageColumn()},
             [](const json &o, std::int64_t now) {
-                return json::array({name(o), stringOr(memberAt(o, "spec", "holderIdentity"), ""), age(created(o), now)});
+                return json::array({name(o), textOr(memberAt(o, "spec", "holderIdentity"), ""), age(created(o), now)});
             }};
 }
 
@@ -112,7 +112,7 @@ std::string servicePorts(const json &spec)
         std::string text = std::to_string(integerOr0(member(port, "port")));
         if (integerOr0(member(port, "nodePort")) > 0)
             text += ':' + std::to_string(integerOr0(member(port, "nodePort")));
-        ports.push_back(text + '/' + stringOr(member(port, "protocol"), "TCP"));
+        ports.push_back(text + '/' + textOr(member(port, "protocol"), "TCP"));
     }
     if (ports.empty())
         return "<none>";
@@ -125,10 +125,10 @@ std::string servicePorts(const json &spec)
 std::string serviceExternalIp(const json &o)
 {
     const json &spec = member(o, "spec");
-    const std::string type = stringOr(member(spec, "type"), "ClusterIP");
+    const std::string type = textOr(member(spec, "type"), "ClusterIP");
     std::vector<std::string> external;
     for (const json &ip : member(spec, "externalIPs").is_array() ? member(spec, "externalIPs") : json::array())
-        external.push_back(stringOr(ip, ""));
+        external.push_back(textOr(ip, ""));
     auto join = [](const std::vector<std::string> &parts) {
         std::string out;
         for (const std::string &part : parts)
@@ -141,7 +141,7 @@ std::string serviceExternalIp(const json &o)
         std::set<std::string> ingress;
         const json &entries = memberAt(o, "status", "loadBalancer", "ingress");
         for (const json &entry : entries.is_array() ? entries : json::array()) {
-            const std::string address = stringOr(member(entry, "ip"), stringOr(member(entry, "hostname"), ""));
+            const std::string address = textOr(member(entry, "ip"), textOr(member(entry, "hostname"), ""));
             if (!address.empty())
                 ingress.insert(address);
         }
@@ -150,7 +150,7 @@ std::string serviceExternalIp(const json &o)
         return all.empty() ? "<pending>" : join(all);
     }
     if (type == "ExternalName")
-        return stringOr(member(spec, "externalName"), "");
+        return textOr(member(spec, "externalName"), "");
     return "<unknown>";
 }
 
@@ -165,9 +165,9 @@ Printer services()
                 const json &spec = member(o, "spec");
                 const json &clusterIps = member(spec, "clusterIPs");
                 const std::string clusterIp = clusterIps.is_array() && !clusterIps.empty()
-                    ? stringOr(clusterIps[0], "<none>")
-                    : stringOr(member(spec, "clusterIP"), "<none>");
-                return json::array({name(o), stringOr(member(spec, "type"), "ClusterIP"), clusterIp,
+                    ? textOr(clusterIps[0], "<none>")
+                    : textOr(member(spec, "clusterIP"), "<none>");
+                return json::array({name(o), textOr(member(spec, "type"), "ClusterIP"), clusterIp,
                                     serviceExternalIp(o), servicePorts(spec), age(created(o), now),
                                     formatLabels(member(spec, "selector"))});
             }};
@@ -175,7 +175,7 @@ Printer services()
 
 std::string nodeInfo(const json &o, const char *field)
 {
-    return stringOr(memberAt(o, "status", "nodeInfo", field), "<unknown>");
+    return textOr(memberAt(o, "status", "nodeInfo", field), "<unknown>");
 }
 
 std::string nodeAddress(const json &o, const char *type)
@@ -183,7 +183,7 @@ std::string nodeAddress(const json &o, const char *type)
     const json &addresses = memberAt(o, "status", "addresses");
     for (const json &address : addresses.is_array() ? addresses : json::array()) {
         if (member(address, "type") == type)
-            return stringOr(member(address, "address"), "<none>");
+            return textOr(member(address, "address"), "<none>");
     }
     return "<none>";
 }
@@ -217,14 +217,14 @@ Printer nodes()
                     constexpr std::string_view prefix = "node-role.kubernetes.io/";
                     if (key.starts_with(prefix) && key.size() > prefix.size())
                         roles.insert(key.substr(prefix.size()));
-                    else if (key == "kubernetes.io/role" && !stringOr(value, "").empty())
-                        roles.insert(stringOr(value, ""));
+                    else if (key == "kubernetes.io/role" && !textOr(value, "").empty())
+                        roles.insert(textOr(value, ""));
                 }
                 std::string roleText;
                 for (const std::string &role : roles)
                     roleText += (roleText.empty() ? "" : ",") + role;
                 return json::array({name(o), status, roleText.empty() ? "<none>" : roleText, age(created(o), now),
-                                    stringOr(memberAt(o, "status", "nodeInfo", "kubeletVersion"), ""),
+                                    textOr(memberAt(o, "status", "nodeInfo", "kubeletVersion"), ""),
                                     nodeAddress(o, "InternalIP"), nodeAddress(o, "ExternalIP"),
                                     nodeInfo(o, "osImage"), nodeInfo(o, "kernelVersion"),
                                     nodeInfo(o, "containerRuntimeVersion")});
@@ -252,18 +252,18 @@ Printer persistentVolumeClaims()
              column("VolumeMode", "The volume mode of the claim", 1)},
             [](const json &o, std::int64_t now) {
                 const json &spec = member(o, "spec");
-                const bool bound = !stringOr(member(spec, "volumeName"), "").empty();
+                const bool bound = !textOr(member(spec, "volumeName"), "").empty();
                 const std::string phase = memberAt(o, "metadata", "deletionTimestamp").is_string()
                     ? "Terminating"
-                    : stringOr(memberAt(o, "status", "phase"), "");
-                const std::string storageClass = stringOr(
+                    : textOr(memberAt(o, "status", "phase"), "");
+                const std::string storageClass = textOr(
                     memberAt(o, "metadata", "annotations", "volume.beta.kubernetes.io/storage-class"),
-                    stringOr(member(spec, "storageClassName"), ""));
-                return json::array({name(o), phase, stringOr(member(spec, "volumeName"), ""),
-                                    bound ? stringOr(memberAt(o, "status", "capacity", "storage"), "") : "",
+                    textOr(member(spec, "storageClassName"), ""));
+                return json::array({name(o), phase, textOr(member(spec, "volumeName"), ""),
+                                    bound ? textOr(memberAt(o, "status", "capacity", "storage"), "") : "",
                                     bound ? accessModes(memberAt(o, "status", "accessModes")) : "", storageClass,
-                                    stringOr(member(spec, "volumeAttributesClassName"), "<unset>"), age(created(o), now),
-                                    stringOr(member(spec, "volumeMode"), "<unset>")});
+                                    textOr(member(spec, "volumeAttributesClassName"), "<unset>"), age(created(o), now),
+                                    textOr(member(spec, "volumeMode"), "<unset>")});
             }};
 }
 
@@ -281,10 +281,10 @@ Printer events()
              column("Count", "The number of times this event has occurred.", 1),
              Column{"Name", "string", "name", NAME_DOC, 1}},
             [](const json &o, std::int64_t now) {
-                const json &first = stringOr(member(o, "firstTimestamp"), "").empty() ? member(o, "eventTime")
+                const json &first = textOr(member(o, "firstTimestamp"), "").empty() ? member(o, "eventTime")
                                                                                       : member(o, "firstTimestamp");
                 const std::string firstSeen = age(first, now);
-                std::string lastSeen = stringOr(member(o, "lastTimestamp"), "").empty() ? firstSeen
+                std::string lastSeen = textOr(member(o, "lastTimestamp"), "").empty() ? firstSeen
                                                                                         : age(member(o, "lastTimestamp"), now);
                 std::int64_t count = integerOr0(member(o, "count"));
                 if (const json &series = member(o, "series"); series.is_object()) {
@@ -294,20 +294,20 @@ Printer events()
                     count = 1;
                 }
                 const json &involved = member(o, "involvedObject");
-                std::string kind = stringOr(member(involved, "kind"), "");
+                std::string kind = textOr(member(involved, "kind"), "");
                 std::transform(kind.begin(), kind.end(), kind.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-                const std::string involvedName = stringOr(member(involved, "name"), "");
-                std::string source = stringOr(memberAt(o, "source", "component"), stringOr(member(o, "reportingController"), ""));
-                const std::string host = stringOr(memberAt(o, "source", "host"), stringOr(member(o, "reportingInstance"), ""));
+                const std::string involvedName = textOr(member(involved, "name"), "");
+                std::string source = textOr(memberAt(o, "source", "component"), textOr(member(o, "reportingController"), ""));
+                const std::string host = textOr(memberAt(o, "source", "host"), textOr(member(o, "reportingInstance"), ""));
                 if (!host.empty())
                     source += ", " + host;
-                std::string message = stringOr(member(o, "message"), "");
+                std::string message = textOr(member(o, "message"), "");
                 const auto notSpace = [](unsigned char c) { return !std::isspace(c); };
                 message.erase(message.begin(), std::find_if(message.begin(), message.end(), notSpace));
                 message.erase(std::find_if(message.rbegin(), message.rend(), notSpace).base(), message.end());
-                return json::array({lastSeen, stringOr(member(o, "type"), ""), stringOr(member(o, "reason"), ""),
+                return json::array({lastSeen, textOr(member(o, "type"), ""), textOr(member(o, "reason"), ""),
                                     involvedName.empty() ? kind : kind + '/' + involvedName,
-                                    stringOr(member(involved, "fieldPath"), ""), source, message, firstSeen, count,
+                                    textOr(member(involved, "fieldPath"), ""), source, message, firstSeen, count,
                                     name(o)});
             }};
 }

@@ -134,8 +134,8 @@ std::string formatLabelSelector(const nlohmann::json &selector)
     }
     if (auto expressions = selector.find("matchExpressions"); expressions != selector.end() && expressions->is_array()) {
         for (const nlohmann::json &expression : *expressions) {
-            const std::string key = stringOr(expression.value("key", nlohmann::json()), "");
-            const std::string op = stringOr(expression.value("operator", nlohmann::json()), "");
+            const std::string key = textOr(expression.value("key", nlohmann::json()), "");
+            const std::string op = textOr(expression.value("operator", nlohmann::json()), "");
             std::vector<std::string> values;
             for (const nlohmann::json &value : expression.value("values", nlohmann::json::array()))
                 values.push_back(scalarText(value));
@@ -168,7 +168,7 @@ std::string containerNames(const nlohmann::json &podSpec)
     std::vector<std::string> names;
     if (podSpec.is_object())
         for (const nlohmann::json &container : podSpec.value("containers", nlohmann::json::array()))
-            names.push_back(stringOr(container.value("name", nlohmann::json()), ""));
+            names.push_back(textOr(container.value("name", nlohmann::json()), ""));
     return joined(names, ",");
 }
 
@@ -177,11 +177,11 @@ std::string containerImages(const nlohmann::json &podSpec)
     std::vector<std::string> images;
     if (podSpec.is_object())
         for (const nlohmann::json &container : podSpec.value("containers", nlohmann::json::array()))
-            images.push_back(stringOr(container.value("image", nlohmann::json()), ""));
+            images.push_back(textOr(container.value("image", nlohmann::json()), ""));
     return joined(images, ",");
 }
 
-std::string stringOr(const nlohmann::json &value, std::string otherwise)
+std::string textOr(const nlohmann::json &value, std::string otherwise)
 {
     if (value.is_string() && !value.get_ref<const std::string &>().empty())
         return value.get<std::string>();

@@ -25,8 +25,8 @@ std::string formatLabelSelector(const nlohmann::json &selector);
 // A pod template's containers' names and images, joined with ','.
 std::string containerNames(const nlohmann::json &podSpec);
 std::string containerImages(const nlohmann::json &podSpec);
-// A string field, or `otherwise` when absent or empty.
-std::string stringOr(const nlohmann::json &value, std::string otherwise);
+// A string field, or `otherwise` when absent or empty (model::stringOr keeps an empty one).
+std::string textOr(const nlohmann::json &value, std::string otherwise);
 // An integer field, or 0.
 std::int64_t integerOr0(const nlohmann::json &value);
 

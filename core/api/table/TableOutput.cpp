@@ -4,6 +4,7 @@
 #include <chrono>
 #include <memory>
 
+#include "api/MediaRange.h"
 #include "api/table/Printers.h"
 #include "model/JsonAccess.h"
 #include "model/JsonWrite.h"
@@ -12,26 +13,6 @@
 
 namespace rvscope::api::table {
 namespace {
-
-std::string trimmed(std::string text)
-{
-    const auto first = text.find_first_not_of(" \t");
-    const auto last = text.find_last_not_of(" \t");
-    return first == std::string::npos ? std::string() : text.substr(first, last - first + 1);
-}
-
-std::vector<std::string> split(const std::string &text, char separator)
-{
-    std::vector<std::string> parts;
-    std::size_t start = 0;
-    while (true) {
-        const std::size_t end = text.find(separator, start);
-        parts.push_back(trimmed(text.substr(start, end == std::string::npos ? std::string::npos : end - start)));
-        if (end == std::string::npos)
-            return parts;
-        start = end + 1;
-    }
-}
 
 std::int64_t nowSeconds()
 {
@@ -75,30 +56,15 @@ model::Result<std::optional<TableRequest>> tableRequested(const ApiRequest &requ
 {
     const std::string accept = request.header("accept");
     if (accept.find("as=Table") == std::string::npos)
-        return std::optional<TableRequest>();
-    for (const std::string &clause : split(accept, ',')) {
-        const std::vector<std::string> parts = split(clause, ';');
-        const std::string &media = parts.front();
-        if (media != "application/json" && media != "application/*" && media != "*/*")
-            continue;
-        std::string as, group, version;
-        for (std::size_t i = 1; i < parts.size(); ++i) {
-            const std::size_t equals = parts[i].find('=');
-            if (equals == std::string::npos)
-                continue;
-            const std::string key = parts[i].substr(0, equals);
-            const std::string value = parts[i].substr(equals + 1);
-            if (key == "as")
-                as = value;
-            else if (key == "g")
-                group = value;
-            else if (key == "v")
-                version = value;
-        }
-        if (as.empty())
+        return std::optional<TableRequest>(); // the common case costs one find
+    for (const MediaRange &range : parseAccept(accept)) {
+        if (range.acceptsPlainJson())
             return std::optional<TableRequest>(); // plain JSON comes first
-        if (as != "Table" || group != "meta.k8s.io" || (version != "v1" && version != "v1beta1"))
-            continue; // a conversion this server cannot make: the next clause
+        const std::string version = range.param("v");
+        if ((range.type != "application/json" && range.type != "application/*" && range.type != "*/*")
+            || range.param("as") != "Table" || range.param("g") != "meta.k8s.io"
+            || (version != "v1" && version != "v1beta1"))
+            continue; // a conversion this server cannot make: the next range
         TableRequest table;
         table.version = version;
         if (const std::string *include = request.queryValue("includeObject"); include && !include->empty()) {
@@ -112,10 +78,10 @@ model::Result<std::optional<TableRequest>> tableRequested(const ApiRequest &requ
     return std::optional<TableRequest>();
 }
 
-std::string tableJson(const TableRequest &request, const registry::ResourceType &type,
-                      const std::vector<model::ObjectPtr> &objects, const TablePage &page, bool headers)
+namespace {
+std::string tableWith(const TableRequest &request, const Printer &printer, const std::vector<model::ObjectPtr> &objects,
+                      const TablePage &page, bool headers)
 {
-    const Printer printer = printerFor(type);
     const std::int64_t now = nowSeconds();
     std::string out = R"({"kind":"Table","apiVersion":"meta.k8s.io/)" + request.version + R"(","metadata":{)";
     bool first = true;
@@ -141,18 +107,26 @@ std::string tableJson(const TableRequest &request, const registry::ResourceType 
     out += "]}";
     return out;
 }
+} // namespace
+
+std::string tableJson(const TableRequest &request, const registry::ResourceType &type,
+                      const std::vector<model::ObjectPtr> &objects, const TablePage &page, bool headers)
+{
+    return tableWith(request, printerFor(type), objects, page, headers);
+}
 
 std::function<std::string(const registry::WatchEvent &)> tableWatchEncoder(TableRequest request,
                                                                          std::shared_ptr<const registry::ResourceType> type)
 {
     auto headersSent = std::make_shared<bool>(false);
-    return [request = std::move(request), type = std::move(type), headersSent](const registry::WatchEvent &event) {
+    auto printer = std::make_shared<const Printer>(printerFor(*type)); // made once per watch, not per event
+    return [request = std::move(request), printer, headersSent](const registry::WatchEvent &event) {
         using registry::WatchEventType;
         if (!event.object || event.type == WatchEventType::Error || event.type == WatchEventType::Bookmark)
             return registry::watchEventJson(event);
         TablePage page;
         page.resourceVersion = event.object->resourceVersion();
-        const std::string table = tableJson(request, *type, {event.object}, page, !*headersSent);
+        const std::string table = tableWith(request, *printer, {event.object}, page, !*headersSent);
         *headersSent = true;
         return R"({"type":")" + std::string(registry::watchEventTypeName(event.type)) + R"(","object":)" + table + '}';
     };
