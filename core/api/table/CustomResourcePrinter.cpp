@@ -4,6 +4,7 @@
 // (table-output.md §4.2).
 #include <cmath>
 
+#include "api/table/PrinterColumns.h"
 #include "api/table/Printers.h"
 #include "api/table/TableCells.h"
 #include "model/JsonAccess.h"
@@ -98,12 +99,7 @@ Printer customResourcePrinter(const json &printerColumns)
         std::string type;
     };
     Printer printer;
-    printer.columns.push_back(Column{"Name", "string", "name",
-                                     "Name must be unique within a namespace. Is required when creating resources, "
-                                     "although some resources may allow a client to request the generation of an "
-                                     "appropriate name automatically. Name is primarily intended for creation "
-                                     "idempotence and configuration definition. Cannot be updated.",
-                                     0});
+    printer.columns.push_back(nameColumn());
     std::vector<Extra> extras;
     if (printerColumns.is_array() && !printerColumns.empty()) {
         for (const json &definition : printerColumns) {
@@ -118,12 +114,7 @@ Printer customResourcePrinter(const json &printerColumns)
             extras.push_back({path, printer.columns.back().type});
         }
     } else {
-        printer.columns.push_back(Column{"Age", "date", "",
-                                         "CreationTimestamp is a timestamp representing the server time when this "
-                                         "object was created. It is not guaranteed to be set in happens-before order "
-                                         "across separate operations. Clients may not set this value. It is "
-                                         "represented in RFC3339 form and is in UTC.",
-                                         0});
+        printer.columns.push_back(Column{"Age", "date", "", AGE_DOC, 0});
         extras.push_back({".metadata.creationTimestamp", "date"});
     }
     printer.cells = [extras](const json &object, std::int64_t now) {

@@ -5,7 +5,9 @@
 #include <map>
 #include <set>
 
+#include "api/table/BuiltInPrinters.h"
 #include "api/table/PodStatus.h"
+#include "api/table/PrinterColumns.h"
 #include "api/table/TableCells.h"
 #include "model/JsonAccess.h"
 #include "registry/ResourceType.h"
@@ -17,40 +19,11 @@ using json = nlohmann::json;
 using model::member;
 using model::memberAt;
 
-const char *const NAME_DOC = "Name must be unique within a namespace. Is required when creating resources, although "
-                             "some resources may allow a client to request the generation of an appropriate name "
-                             "automatically. Name is primarily intended for creation idempotence and configuration "
-                             "definition. Cannot be updated.";
-const char *const AGE_DOC = "CreationTimestamp is a timestamp representing the server time when this object was "
-                            "created. It is not guaranteed to be set in happens-before order across separate "
-                            "operations. Clients may not set this value. It is represented in RFC3339 form and is in "
-                            "UTC.";
-
-Column nameColumn() { return Column{"Name", "string", "name", NAME_DOC, 0}; }
-Column ageColumn() { return Column{"Age", "string", "", AGE_DOC, 0}; }
-Column column(const char *name, const char *description, int priority = 0, const char *type = "string")
-{
-    return Column{name, type, "", description, priority};
-}
-
-std::string name(const json &object) { return textOr(memberAt(object, "metadata", "name"), ""); }
-json created(const json &object) { return memberAt(object, "metadata", "creationTimestamp"); }
-std::size_t sizeOf(const json &value) { return value.is_structured() ? value.size() : 0; }
-
-// A controller's three wide columns from its pod template and selector.
-void wideWorkload(json &cells, const json &object, std::string selector)
-{
-    const json &podSpec = memberAt(object, "spec", "template", "spec");
-    cells.push_back(containerNames(podSpec));
-    cells.push_back(containerImages(podSpec));
-    cells.push_back(std::move(selector));
-}
-
 Printer namespaces()
 {
     return {{nameColumn(), column("Status", "The status of the namespace"), ageColumn()},
             [](const json &o, std::int64_t now) {
-                return json::array({name(o), textOr(memberAt(o, "status", "phase"), ""), age(created(o), now)});
+                return json::array({objectName(o), textOr(memberAt(o, "status", "phase"), ""), objectAge(o, now)});
             }};
 }
 
@@ -58,8 +31,8 @@ Printer configMaps()
 {
     return {{nameColumn(), column("Data", "Data contains the configuration data."), ageColumn()},
             [](const json &o, std::int64_t now) {
-                return json::array({name(o), sizeOf(member(o, "data")) + sizeOf(member(o, "binaryData")),
-                                    age(created(o), now)});
+                return json::array({objectName(o), sizeOf(member(o, "data")) + sizeOf(member(o, "binaryData")),
+                                    objectAge(o, now)});
             }};
 }
 
@@ -68,8 +41,8 @@ Printer secrets()
     return {{nameColumn(), column("Type", "Used to facilitate programmatic handling of secret data."),
              column("Data", "Data contains the secret data."), ageColumn()},
             [](const json &o, std::int64_t now) {
-                return json::array({name(o), textOr(member(o, "type"), ""), sizeOf(member(o, "data")),
-                                    age(created(o), now)});
+                return json::array({objectName(o), textOr(member(o, "type"), ""), sizeOf(member(o, "data")),
+                                    objectAge(o, now)});
             }};
 }
 
@@ -77,31 +50,8 @@ Printer leases()
 {
     return {{nameColumn(), column("Holder", "The holder of the lease."), ageColumn()},
             [](const json &o, std::int64_t now) {
-                return json::array({name(o), textOr(memberAt(o, "spec", "holderIdentity"), ""), age(created(o), now)});
-            }};
-}
-
-Printer deployments()
-{
-    return {{nameColumn(), column("Ready", "Number of the pod with ready state"),
-             column("Up-to-date", "Total number of non-terminated pods targeted by this deployment that have the "
-                                  "desired template spec."),
-             column("Available", "Total number of available pods (ready for at least minReadySeconds) targeted by "
-                                 "this deployment."),
-             ageColumn(), column("Containers", "Names of each container in the template.", 1),
-             column("Images", "Images referenced by each container in the template.", 1),
-             column("Selector", "Label selector for pods. Existing ReplicaSets whose pods are selected by this will "
-                                "be the ones affected by this deployment.", 1)},
-            [](const json &o, std::int64_t now) {
-                const json &status = member(o, "status");
-                json cells = json::array({name(o),
-                                          std::to_string(integerOr0(member(status, "readyReplicas"))) + '/'
-                                              + std::to_string(integerOr0(memberAt(o, "spec", "replicas"))),
-                                          integerOr0(member(status, "updatedReplicas")),
-                                          integerOr0(member(status, "availableReplicas")), age(created(o), now)});
-                const std::string selector = formatLabelSelector(memberAt(o, "spec", "selector"));
-                wideWorkload(cells, o, selector == "<none>" ? std::string() : selector);
-                return cells;
+                return json::array(
+                    {objectName(o), textOr(memberAt(o, "spec", "holderIdentity"), ""), objectAge(o, now)});
             }};
 }
 
@@ -167,8 +117,8 @@ Printer services()
                 const std::string clusterIp = clusterIps.is_array() && !clusterIps.empty()
                     ? textOr(clusterIps[0], "<none>")
                     : textOr(member(spec, "clusterIP"), "<none>");
-                return json::array({name(o), textOr(member(spec, "type"), "ClusterIP"), clusterIp,
-                                    serviceExternalIp(o), servicePorts(spec), age(created(o), now),
+                return json::array({objectName(o), textOr(member(spec, "type"), "ClusterIP"), clusterIp,
+                                    serviceExternalIp(o), servicePorts(spec), objectAge(o, now),
                                     formatLabels(member(spec, "selector"))});
             }};
 }
@@ -223,47 +173,11 @@ Printer nodes()
                 std::string roleText;
                 for (const std::string &role : roles)
                     roleText += (roleText.empty() ? "" : ",") + role;
-                return json::array({name(o), status, roleText.empty() ? "<none>" : roleText, age(created(o), now),
+                return json::array({objectName(o), status, roleText.empty() ? "<none>" : roleText, objectAge(o, now),
                                     textOr(memberAt(o, "status", "nodeInfo", "kubeletVersion"), ""),
                                     nodeAddress(o, "InternalIP"), nodeAddress(o, "ExternalIP"),
                                     nodeInfo(o, "osImage"), nodeInfo(o, "kernelVersion"),
                                     nodeInfo(o, "containerRuntimeVersion")});
-            }};
-}
-
-std::string accessModes(const json &modes)
-{
-    static const std::pair<const char *, const char *> order[] = {
-        {"ReadWriteOnce", "RWO"}, {"ReadOnlyMany", "ROX"}, {"ReadWriteMany", "RWX"}, {"ReadWriteOncePod", "RWOP"}};
-    std::string out;
-    for (const auto &[mode, shortName] : order) {
-        if (modes.is_array() && std::find(modes.begin(), modes.end(), json(mode)) != modes.end())
-            out += (out.empty() ? "" : ",") + std::string(shortName);
-    }
-    return out;
-}
-
-Printer persistentVolumeClaims()
-{
-    return {{nameColumn(), column("Status", "The status of the claim"), column("Volume", "The name of the volume"),
-             column("Capacity", "The capacity of the volume"), column("Access Modes", "The access modes"),
-             column("StorageClass", "The storage class of the claim"),
-             column("VolumeAttributesClass", "The volume attributes class of the claim"), ageColumn(),
-             column("VolumeMode", "The volume mode of the claim", 1)},
-            [](const json &o, std::int64_t now) {
-                const json &spec = member(o, "spec");
-                const bool bound = !textOr(member(spec, "volumeName"), "").empty();
-                const std::string phase = memberAt(o, "metadata", "deletionTimestamp").is_string()
-                    ? "Terminating"
-                    : textOr(memberAt(o, "status", "phase"), "");
-                const std::string storageClass = textOr(
-                    memberAt(o, "metadata", "annotations", "volume.beta.kubernetes.io/storage-class"),
-                    textOr(member(spec, "storageClassName"), ""));
-                return json::array({name(o), phase, textOr(member(spec, "volumeName"), ""),
-                                    bound ? textOr(memberAt(o, "status", "capacity", "storage"), "") : "",
-                                    bound ? accessModes(memberAt(o, "status", "accessModes")) : "", storageClass,
-                                    textOr(member(spec, "volumeAttributesClassName"), "<unset>"), age(created(o), now),
-                                    textOr(member(spec, "volumeMode"), "<unset>")});
             }};
 }
 
@@ -308,7 +222,7 @@ Printer events()
                 return json::array({lastSeen, textOr(member(o, "type"), ""), textOr(member(o, "reason"), ""),
                                     involvedName.empty() ? kind : kind + '/' + involvedName,
                                     textOr(member(involved, "fieldPath"), ""), source, message, firstSeen, count,
-                                    name(o)});
+                                    objectName(o)});
             }};
 }
 
@@ -331,8 +245,8 @@ Printer defaultPrinter()
 {
     return {{nameColumn(), Column{"Created At", "date", "", AGE_DOC, 0}},
             [](const json &o, std::int64_t) {
-                const json &time = created(o);
-                return json::array({name(o), time.is_string() ? time : json("0001-01-01T00:00:00Z")});
+                const json &time = memberAt(o, "metadata", "creationTimestamp");
+                return json::array({objectName(o), time.is_string() ? time : json("0001-01-01T00:00:00Z")});
             }};
 }
 
@@ -345,10 +259,47 @@ Printer printerFor(const registry::ResourceType &type)
     if (type.custom)
         return customResourcePrinter(type.printerColumns);
     static const std::map<std::string, Printer (*)()> BUILT_IN = {
-        {"Namespace", namespaces}, {"ConfigMap", configMaps}, {"Secret", secrets},
-        {"Pod", pods},             {"Node", nodes},           {"PersistentVolumeClaim", persistentVolumeClaims},
-        {"Service", services},     {"Event", events},         {"Deployment", deployments},
+        // core/v1
+        {"Namespace", namespaces},
+        {"ConfigMap", configMaps},
+        {"Secret", secrets},
+        {"ServiceAccount", serviceAccounts},
+        {"Pod", pods},
+        {"PodTemplate", podTemplates},
+        {"Node", nodes},
+        {"Service", services},
+        {"Endpoints", endpoints},
+        {"Event", events},
+        {"ReplicationController", replicationControllers},
+        {"PersistentVolume", persistentVolumes},
+        {"PersistentVolumeClaim", persistentVolumeClaims},
+        {"ResourceQuota", resourceQuotas},
+        // apps/v1, batch/v1, autoscaling, policy/v1
+        {"Deployment", deployments},
+        {"ReplicaSet", replicaSets},
+        {"StatefulSet", statefulSets},
+        {"DaemonSet", daemonSets},
+        {"ControllerRevision", controllerRevisions},
+        {"Job", jobs},
+        {"CronJob", cronJobs},
+        {"HorizontalPodAutoscaler", horizontalPodAutoscalers},
+        {"PodDisruptionBudget", podDisruptionBudgets},
+        // discovery.k8s.io, networking.k8s.io
+        {"EndpointSlice", endpointSlices},
+        {"Ingress", ingresses},
+        {"IngressClass", ingressClasses},
+        {"NetworkPolicy", networkPolicies},
+        // rbac.authorization.k8s.io (Role and ClusterRole: the default convertor)
+        {"RoleBinding", roleBindings},
+        {"ClusterRoleBinding", clusterRoleBindings},
+        // storage.k8s.io, scheduling.k8s.io, coordination.k8s.io
+        {"StorageClass", storageClasses},
+        {"PriorityClass", priorityClasses},
         {"Lease", leases},
+        // admissionregistration.k8s.io, apiregistration.k8s.io
+        {"ValidatingWebhookConfiguration", validatingWebhookConfigurations},
+        {"MutatingWebhookConfiguration", mutatingWebhookConfigurations},
+        {"APIService", apiServices},
     };
     auto it = BUILT_IN.find(type.kind);
     return it == BUILT_IN.end() ? defaultPrinter() : it->second();

@@ -29,6 +29,9 @@ struct Printer final {
     std::vector<Column> columns;
     // One cell per column for `object`, ages taken at `now` (seconds since the epoch).
     std::function<nlohmann::json(const nlohmann::json &object, std::int64_t now)> cells;
+    // Column definitions even where a Table asks for none (later watch events): the
+    // aggregator's APIService convertor ignores NoHeaders (table-output.md §3.1, §4.3).
+    bool headersAlways = false;
 };
 
 // The printer of `type`: a built-in kind's, a custom resource's additionalPrinterColumns (or

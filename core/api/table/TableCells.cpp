@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <vector>
 
+#include "model/JsonAccess.h"
+
 namespace rvscope::api::table {
 namespace {
 
@@ -29,17 +31,6 @@ std::int64_t daysFromCivil(int year, int month, int day)
     const int dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1;
     const int dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear;
     return std::int64_t(era) * 146097 + dayOfEra - 719468;
-}
-
-std::string joined(const std::vector<std::string> &parts, const char *separator)
-{
-    std::string out;
-    for (std::size_t i = 0; i < parts.size(); ++i) {
-        if (i > 0)
-            out += separator;
-        out += parts[i];
-    }
-    return out;
 }
 
 std::string scalarText(const nlohmann::json &value)
@@ -191,6 +182,47 @@ std::string textOr(const nlohmann::json &value, std::string otherwise)
 std::int64_t integerOr0(const nlohmann::json &value)
 {
     return value.is_number_integer() ? value.get<std::int64_t>() : 0;
+}
+
+std::size_t sizeOf(const nlohmann::json &value)
+{
+    return value.is_structured() ? value.size() : 0;
+}
+
+std::string joined(const std::vector<std::string> &parts, const char *separator)
+{
+    std::string out;
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+        if (i > 0)
+            out += separator;
+        out += parts[i];
+    }
+    return out;
+}
+
+std::string listWithMore(const std::vector<std::string> &list, bool more, std::size_t count, std::size_t max)
+{
+    const std::string text = joined(list, ",");
+    if (more)
+        return text + " + " + std::to_string(count - max) + " more...";
+    return text.empty() ? "<unset>" : text;
+}
+
+std::string intOrString(const nlohmann::json &value)
+{
+    if (value.is_number_integer())
+        return std::to_string(value.get<std::int64_t>());
+    return value.is_string() ? value.get<std::string>() : std::string();
+}
+
+std::string objectName(const nlohmann::json &object)
+{
+    return textOr(model::memberAt(object, "metadata", "name"), "");
+}
+
+std::string objectAge(const nlohmann::json &object, std::int64_t now)
+{
+    return age(model::memberAt(object, "metadata", "creationTimestamp"), now);
 }
 
 } // namespace rvscope::api::table

@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -29,5 +30,18 @@ std::string containerImages(const nlohmann::json &podSpec);
 std::string textOr(const nlohmann::json &value, std::string otherwise);
 // An integer field, or 0.
 std::int64_t integerOr0(const nlohmann::json &value);
+// The number of members or elements of an object or array; 0 for anything else.
+std::size_t sizeOf(const nlohmann::json &value);
+// `parts` joined with `separator` (strings.Join).
+std::string joined(const std::vector<std::string> &parts, const char *separator);
+// The printers' bounded lists (listWithMoreString): at most `max` of `count` entries joined with
+// ',', then " + <count-max> more..." when `more`; "<unset>" when empty.
+std::string listWithMore(const std::vector<std::string> &list, bool more, std::size_t count, std::size_t max);
+// An IntOrString field as intstr.String() prints it: "1", "50%".
+std::string intOrString(const nlohmann::json &value);
+
+// metadata.name, and the §6 age since metadata.creationTimestamp.
+std::string objectName(const nlohmann::json &object);
+std::string objectAge(const nlohmann::json &object, std::int64_t now);
 
 } // namespace rvscope::api::table

@@ -97,7 +97,7 @@ std::string tableWith(const TableRequest &request, const Printer &printer, const
     if (page.remainingItemCount)
         field("remainingItemCount", std::to_string(*page.remainingItemCount));
     out += R"(},"columnDefinitions":)";
-    out += headers ? columnsJson(printer) : "null";
+    out += headers || printer.headersAlways ? columnsJson(printer) : "null";
     out += R"(,"rows":[)";
     for (std::size_t i = 0; i < objects.size(); ++i) {
         if (i > 0)

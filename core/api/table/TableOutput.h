@@ -37,7 +37,7 @@ struct TablePage final {
 };
 
 // The Table of `objects` of `type`, with its column definitions unless `headers` is false
-// (then "columnDefinitions": null, as later watch events carry).
+// (then "columnDefinitions": null, as later watch events carry; APIService always has them).
 std::string tableJson(const TableRequest &request, const registry::ResourceType &type,
                       const std::vector<model::ObjectPtr> &objects, const TablePage &page, bool headers);
 
