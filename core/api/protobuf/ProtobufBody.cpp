@@ -13,9 +13,14 @@
 
 #include "api/protobuf/ProtobufJson.h"
 #include "kubernetes/apps_v1.pb.h"
+#include "kubernetes/batch_v1.pb.h"
 #include "kubernetes/coordination_v1.pb.h"
 #include "kubernetes/core_v1.pb.h"
+#include "kubernetes/networking_v1.pb.h"
+#include "kubernetes/policy_v1.pb.h"
+#include "kubernetes/rbac_v1.pb.h"
 #include "kubernetes/runtime.pb.h"
+#include "kubernetes/scheduling_v1.pb.h"
 #include "model/StatusErrors.h"
 
 namespace rvscope::api {
@@ -31,18 +36,39 @@ struct ProtobufKind final {
     const google::protobuf::Message *prototype;
 };
 
-const std::array<ProtobufKind, 7> &servedKinds()
+// The object kinds of kubectl 1.32's imperative `create` commands, plus Pod and Lease, which
+// client-go programs send. (`create token` posts a TokenRequest to a subresource rvscope lacks.)
+const auto &servedKinds()
 {
+    namespace apps = k8s::io::api::apps::v1;
+    namespace batch = k8s::io::api::batch::v1;
+    namespace coordination = k8s::io::api::coordination::v1;
     namespace core = k8s::io::api::core::v1;
-    static const std::array<ProtobufKind, 7> kinds = {{
+    namespace networking = k8s::io::api::networking::v1;
+    namespace policy = k8s::io::api::policy::v1;
+    namespace rbac = k8s::io::api::rbac::v1;
+    namespace scheduling = k8s::io::api::scheduling::v1;
+    constexpr std::string_view RBAC = "rbac.authorization.k8s.io/v1";
+    static const auto kinds = std::to_array<ProtobufKind>({
         {"v1", "ConfigMap", &core::ConfigMap::default_instance()},
         {"v1", "Secret", &core::Secret::default_instance()},
         {"v1", "Namespace", &core::Namespace::default_instance()},
         {"v1", "Pod", &core::Pod::default_instance()},
         {"v1", "Service", &core::Service::default_instance()},
-        {"apps/v1", "Deployment", &k8s::io::api::apps::v1::Deployment::default_instance()},
-        {"coordination.k8s.io/v1", "Lease", &k8s::io::api::coordination::v1::Lease::default_instance()},
-    }};
+        {"v1", "ServiceAccount", &core::ServiceAccount::default_instance()},
+        {"v1", "ResourceQuota", &core::ResourceQuota::default_instance()},
+        {"apps/v1", "Deployment", &apps::Deployment::default_instance()},
+        {"batch/v1", "Job", &batch::Job::default_instance()},
+        {"batch/v1", "CronJob", &batch::CronJob::default_instance()},
+        {"coordination.k8s.io/v1", "Lease", &coordination::Lease::default_instance()},
+        {"networking.k8s.io/v1", "Ingress", &networking::Ingress::default_instance()},
+        {"policy/v1", "PodDisruptionBudget", &policy::PodDisruptionBudget::default_instance()},
+        {RBAC, "Role", &rbac::Role::default_instance()},
+        {RBAC, "ClusterRole", &rbac::ClusterRole::default_instance()},
+        {RBAC, "RoleBinding", &rbac::RoleBinding::default_instance()},
+        {RBAC, "ClusterRoleBinding", &rbac::ClusterRoleBinding::default_instance()},
+        {"scheduling.k8s.io/v1", "PriorityClass", &scheduling::PriorityClass::default_instance()},
+    });
     return kinds;
 }
 

@@ -11,16 +11,26 @@
 
 #include "api/protobuf/ProtobufBody.h"
 #include "kubernetes/apps_v1.pb.h"
+#include "kubernetes/batch_v1.pb.h"
 #include "kubernetes/coordination_v1.pb.h"
 #include "kubernetes/core_v1.pb.h"
+#include "kubernetes/networking_v1.pb.h"
+#include "kubernetes/policy_v1.pb.h"
+#include "kubernetes/rbac_v1.pb.h"
 #include "kubernetes/runtime.pb.h"
+#include "kubernetes/scheduling_v1.pb.h"
 
 using rvscope::api::decodeKubernetesProtobuf;
 using rvscope::api::isKubernetesProtobuf;
 
 namespace core = k8s::io::api::core::v1;
 namespace apps = k8s::io::api::apps::v1;
+namespace batch = k8s::io::api::batch::v1;
 namespace coordination = k8s::io::api::coordination::v1;
+namespace networking = k8s::io::api::networking::v1;
+namespace policy = k8s::io::api::policy::v1;
+namespace rbac = k8s::io::api::rbac::v1;
+namespace scheduling = k8s::io::api::scheduling::v1;
 namespace meta = k8s::io::apimachinery::pkg::apis::meta::v1;
 namespace runtime = k8s::io::apimachinery::pkg::runtime;
 
