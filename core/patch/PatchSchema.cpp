@@ -79,8 +79,49 @@ constexpr FieldRow SERVICE_SPEC[] = {
     {"ports", Merge, "port", {}},
 };
 
+// ReplicaSet, StatefulSet, DaemonSet, ReplicationController, Job: a pod template under spec,
+// conditions merged on `type` under status.
+constexpr FieldRow TEMPLATE_SPEC[] = {
+    {"template", None, "", POD_TEMPLATE_SPEC},
+};
+
+constexpr FieldRow TEMPLATED_WORKLOAD[] = {
+    {"metadata", None, "", OBJECT_META},
+    {"spec", None, "", TEMPLATE_SPEC},
+    {"status", None, "", CONDITIONS_STATUS},
+};
+
+constexpr FieldRow POD_TEMPLATE[] = {
+    {"metadata", None, "", OBJECT_META},
+    {"template", None, "", POD_TEMPLATE_SPEC},
+};
+
+constexpr FieldRow JOB_TEMPLATE_SPEC[] = {
+    {"metadata", None, "", OBJECT_META},
+    {"spec", None, "", TEMPLATE_SPEC},
+};
+
+constexpr FieldRow CRON_JOB_SPEC[] = {
+    {"jobTemplate", None, "", JOB_TEMPLATE_SPEC},
+};
+
+constexpr FieldRow CRON_JOB[] = {
+    {"metadata", None, "", OBJECT_META},
+    {"spec", None, "", CRON_JOB_SPEC},
+};
+
+constexpr FieldRow SERVICE_ACCOUNT[] = {
+    {"metadata", None, "", OBJECT_META},
+    {"secrets", Merge, "name", {}},
+};
+
 constexpr FieldRow METADATA_ONLY[] = {
     {"metadata", None, "", OBJECT_META},
+};
+
+constexpr FieldRow CONDITIONS_WORKLOAD_STATUS[] = {
+    {"metadata", None, "", OBJECT_META},
+    {"status", None, "", CONDITIONS_STATUS},
 };
 
 constexpr FieldRow POD[] = {
@@ -123,6 +164,34 @@ constexpr KindRow KINDS[] = {
     {"Lease", METADATA_ONLY},
     {"CustomResourceDefinition", METADATA_ONLY},
     {"Scale", METADATA_ONLY},
+    {"ServiceAccount", SERVICE_ACCOUNT},
+    {"Endpoints", METADATA_ONLY},
+    {"ReplicationController", TEMPLATED_WORKLOAD},
+    {"PersistentVolume", METADATA_ONLY},
+    {"PodTemplate", POD_TEMPLATE},
+    {"LimitRange", METADATA_ONLY},
+    {"ResourceQuota", METADATA_ONLY},
+    {"ReplicaSet", TEMPLATED_WORKLOAD},
+    {"StatefulSet", TEMPLATED_WORKLOAD},
+    {"DaemonSet", TEMPLATED_WORKLOAD},
+    {"ControllerRevision", METADATA_ONLY},
+    {"Job", TEMPLATED_WORKLOAD},
+    {"CronJob", CRON_JOB},
+    {"EndpointSlice", METADATA_ONLY},
+    {"Role", METADATA_ONLY},
+    {"RoleBinding", METADATA_ONLY},
+    {"ClusterRole", METADATA_ONLY},
+    {"ClusterRoleBinding", METADATA_ONLY},
+    {"Ingress", METADATA_ONLY},
+    {"IngressClass", METADATA_ONLY},
+    {"NetworkPolicy", METADATA_ONLY},
+    {"PodDisruptionBudget", CONDITIONS_WORKLOAD_STATUS},
+    {"HorizontalPodAutoscaler", METADATA_ONLY},
+    {"StorageClass", METADATA_ONLY},
+    {"PriorityClass", METADATA_ONLY},
+    {"ValidatingWebhookConfiguration", METADATA_ONLY},
+    {"MutatingWebhookConfiguration", METADATA_ONLY},
+    {"APIService", METADATA_ONLY},
 };
 
 const KindRow *findKind(std::string_view kind)

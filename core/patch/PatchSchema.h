@@ -22,8 +22,7 @@ struct FieldPatchMeta final {
 };
 
 // True for the built-in kinds whose PATCH accepts application/strategic-merge-patch+json:
-// Namespace, ConfigMap, Secret, Pod, Node, PersistentVolumeClaim, Service, Event, Deployment,
-// Lease, CustomResourceDefinition and Scale. Case-sensitive. Custom resources must answer
+// every built-in kind rvscope serves (see the KINDS table), and Scale. Case-sensitive. Custom resources must answer
 // 415 instead; a CRD may reuse a built-in kind name, so callers serving a custom resource
 // must decide that before asking here.
 bool supportsStrategicMerge(std::string_view kind);

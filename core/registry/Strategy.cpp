@@ -12,6 +12,7 @@ ValidateNameFunc nameFunction(Strategy::NameRule rule)
     switch (rule) {
     case Strategy::NameRule::Dns1123Label: return nameIsDnsLabel;
     case Strategy::NameRule::Dns1035Label: return nameIsDns1035Label;
+    case Strategy::NameRule::PathSegment: return nameIsPathSegment;
     case Strategy::NameRule::Dns1123Subdomain: break;
     }
     return nameIsDnsSubdomain;

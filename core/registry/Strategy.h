@@ -16,7 +16,7 @@ namespace rvscope::registry {
 // changes the rules, such as /status). Pure functions of their arguments; any thread.
 class Strategy {
 public:
-    enum class NameRule { Dns1123Subdomain, Dns1123Label, Dns1035Label };
+    enum class NameRule { Dns1123Subdomain, Dns1123Label, Dns1035Label, PathSegment };
 
     virtual ~Strategy() = default;
 

@@ -12,7 +12,11 @@ namespace rvscope::registry {
 model::Result<model::Object> scaleFromDeployment(const model::Object &deployment)
 {
     const nlohmann::json &json = deployment.json();
-    auto selector = LabelSelector::fromJson(model::memberAt(json, "spec", "selector"));
+    const nlohmann::json &selectorJson = model::memberAt(json, "spec", "selector");
+    // A ReplicationController's selector is a plain label map.
+    auto selector = deployment.kind() == "ReplicationController"
+        ? LabelSelector::fromJson(nlohmann::json{{"matchLabels", selectorJson}})
+        : LabelSelector::fromJson(selectorJson);
     if (!selector)
         return model::errors::badRequest(selector.error().message);
 

@@ -5,7 +5,9 @@
 #include "model/Result.h"
 
 // The autoscaling/v1 Scale view of a Deployment (pkg/registry/apps/deployment/storage
-// scaleFromDeployment and scaleUpdatedObjectInfo), for deployments/scale. Pure functions.
+// scaleFromDeployment and scaleUpdatedObjectInfo), for deployments/scale, and the same for
+// every type with spec.replicas and a selector (ReplicaSet, StatefulSet, and
+// ReplicationController, whose selector is a plain map). Pure functions.
 namespace rvscope::registry {
 
 // {"kind":"Scale","apiVersion":"autoscaling/v1","metadata":{name,namespace,uid,

@@ -2,14 +2,10 @@
 #include "registry/strategies/DeploymentStrategy.h"
 
 #include "model/JsonAccess.h"
-#include "registry/selection/LabelSelector.h"
 #include "registry/strategies/JsonEdit.h"
-#include "registry/strategies/PodSpecDefaults.h"
-#include "registry/strategies/PodSpecValidation.h"
 #include "registry/strategies/StrategyErrors.h"
 #include "registry/validation/FieldErrors.h"
-#include "registry/validation/LabelSelectorValidation.h"
-#include "registry/validation/ObjectMetaValidation.h"
+#include "registry/types/PodTemplateRules.h"
 
 namespace rvscope::registry {
 namespace {
@@ -18,18 +14,6 @@ using model::member;
 
 const char *const PERCENT_DETAIL = "a valid percent string must be a numeric string followed by an ending '%' "
                                    "(e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')";
-
-std::map<std::string, std::string> stringMap(const nlohmann::json &json)
-{
-    std::map<std::string, std::string> map;
-    if (json.is_object()) {
-        for (const auto &[key, value] : json.items()) {
-            if (value.is_string())
-                map.emplace(key, value.get<std::string>());
-        }
-    }
-    return map;
-}
 
 // The number in "25%" (isPercent) or 5; nullopt when it is neither.
 std::optional<std::int64_t> intOrPercentValue(const nlohmann::json &value, bool &isPercent)
@@ -92,45 +76,15 @@ void validateStrategy(const nlohmann::json &strategy, Causes &causes)
     }
 }
 
-// ValidatePodTemplateSpecForReplicaSet.
-void validateTemplate(const nlohmann::json &spec, const nlohmann::json &selector, Causes &causes)
-{
-    const nlohmann::json &templ = member(spec, "template");
-    const nlohmann::json &labels = model::memberAt(templ, "metadata", "labels");
-    auto parsed = LabelSelector::fromJson(selector);
-    if (!parsed) {
-        causes.push_back(invalidFieldGo("spec.selector", goLabelSelector(selector), "invalid label selector"));
-    } else if (!parsed->empty() && !parsed->matches(stringMap(labels))) {
-        causes.push_back(invalidFieldGo("spec.template.metadata.labels", goStringMap(labels),
-                                        "`selector` does not match template `labels`"));
-    }
-    appendUnique(causes, validateLabels(labels, FieldPath("spec.template.metadata.labels")));
-    appendUnique(causes, validateAnnotations(model::memberAt(templ, "metadata", "annotations"),
-                                             FieldPath("spec.template.metadata.annotations")));
-    const nlohmann::json &podSpec = member(templ, "spec");
-    appendUnique(causes, podspec::validatePodSpec(podSpec, "spec.template.spec"));
-    const std::string restartPolicy = model::stringOr(member(podSpec, "restartPolicy"));
-    if (!restartPolicy.empty() && restartPolicy != "Always")
-        causes.push_back(notSupportedField("spec.template.spec.restartPolicy", goQuote(restartPolicy), {"Always"}));
-    if (!member(podSpec, "activeDeadlineSeconds").is_null())
-        causes.push_back(forbiddenField("spec.template.spec.activeDeadlineSeconds",
-                                        "activeDeadlineSeconds in ReplicaSet is not Supported"));
-}
-
 Causes validateDeploymentSpec(const nlohmann::json &spec)
 {
     Causes causes;
     checkNonNegative(member(spec, "replicas"), "spec.replicas", causes);
-    const nlohmann::json &selector = member(spec, "selector");
-    if (selector.is_null()) {
-        causes.push_back(requiredField("spec.selector"));
-    } else {
-        appendUnique(causes, validateLabelSelector(selector, "spec.selector"));
-        if (member(selector, "matchLabels").empty() && member(selector, "matchExpressions").empty())
-            causes.push_back(invalidFieldGo("spec.selector", goLabelSelector(selector),
-                                            "empty selector is invalid for deployment"));
-    }
-    validateTemplate(spec, selector, causes);
+    podtemplate::validateRequiredSelector(spec, "spec", "deployment", causes);
+    podtemplate::validateTemplate(spec, &member(spec, "selector"), "spec", {"Always"}, causes);
+    if (!model::memberAt(spec, "template", "spec", "activeDeadlineSeconds").is_null())
+        causes.push_back(forbiddenField("spec.template.spec.activeDeadlineSeconds",
+                                        "activeDeadlineSeconds in ReplicaSet is not Supported"));
     validateStrategy(member(spec, "strategy"), causes);
     checkNonNegative(member(spec, "minReadySeconds"), "spec.minReadySeconds", causes);
     checkNonNegative(member(spec, "revisionHistoryLimit"), "spec.revisionHistoryLimit", causes);
@@ -161,10 +115,7 @@ void DeploymentStrategy::applyDefaults(model::Object &object)
     }
     jsonedit::setDefault(*spec, "revisionHistoryLimit", 10);
     jsonedit::setDefault(*spec, "progressDeadlineSeconds", 600);
-    if (nlohmann::json *templ = jsonedit::childObject(*spec, "template")) {
-        if (nlohmann::json *podSpec = jsonedit::childObject(*templ, "spec"))
-            podspec::applyPodSpecDefaults(*podSpec);
-    }
+    podtemplate::applyTemplateDefaults(*spec);
 }
 
 bool DeploymentStrategy::generationChanged(const model::Object &object, const model::Object &old) const
@@ -198,9 +149,7 @@ std::vector<model::StatusCause> DeploymentStrategy::validateUpdate(const model::
                                                                    const model::Object &old) const
 {
     Causes causes = Strategy::validateUpdate(object, old);
-    const nlohmann::json &selector = model::memberAt(object.json(), "spec", "selector");
-    if (!jsonedit::semanticEqual(selector, model::memberAt(old.json(), "spec", "selector")))
-        causes.push_back(invalidFieldGo("spec.selector", goLabelSelector(selector), "field is immutable"));
+    podtemplate::validateSelectorUnchanged(member(object.json(), "spec"), member(old.json(), "spec"), "spec", causes);
     return causes;
 }
 

@@ -206,6 +206,22 @@ std::vector<std::string> nameIsDns1035Label(std::string_view name, bool prefix)
     return isDns1035Label(prefix ? maskTrailingDash(name, masked) : name);
 }
 
+std::vector<std::string> nameIsPathSegment(std::string_view name, bool prefix)
+{
+    if (!prefix) {
+        for (std::string_view illegal : {".", ".."}) {
+            if (name == illegal)
+                return {"may not be '" + std::string(illegal) + "'"};
+        }
+    }
+    std::vector<std::string> problems;
+    for (std::string_view illegal : {"/", "%"}) {
+        if (name.find(illegal) != std::string_view::npos)
+            problems.push_back("may not contain '" + std::string(illegal) + "'");
+    }
+    return problems;
+}
+
 std::vector<model::StatusCause> validateObjectName(std::string_view name, ValidateNameFunc validateName)
 {
     std::vector<model::StatusCause> causes;

@@ -45,6 +45,8 @@ using ValidateNameFunc = std::vector<std::string> (*)(std::string_view name, boo
 std::vector<std::string> nameIsDnsSubdomain(std::string_view name, bool prefix);
 std::vector<std::string> nameIsDnsLabel(std::string_view name, bool prefix);
 std::vector<std::string> nameIsDns1035Label(std::string_view name, bool prefix);
+// path.ValidatePathSegmentName (RBAC objects): not "." or "..", no '/' or '%'.
+std::vector<std::string> nameIsPathSegment(std::string_view name, bool prefix);
 
 // metadata.name's field errors (wire contract §2.1): `Required value: name or generateName is
 // required` (FieldValueRequired) when `name` is empty, otherwise one FieldValueInvalid per

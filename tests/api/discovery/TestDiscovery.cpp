@@ -68,8 +68,11 @@ void TestDiscovery::testApiGroupListHasEveryNonCoreGroup()
     QCOMPARE(list["apiVersion"], "v1");
     // Upstream's group priority order; the core group is only under /api.
     QCOMPARE(names(list["groups"], "name"),
-             (std::vector<std::string>{"apps", "apiextensions.k8s.io", "coordination.k8s.io"}));
-    QCOMPARE_JSON(list["groups"][0], json::parse(R"({"name":"apps",
+             (std::vector<std::string>{"apiregistration.k8s.io", "apps", "autoscaling", "batch", "networking.k8s.io",
+                                       "policy", "rbac.authorization.k8s.io", "storage.k8s.io",
+                                       "admissionregistration.k8s.io", "apiextensions.k8s.io", "scheduling.k8s.io",
+                                       "coordination.k8s.io", "discovery.k8s.io"}));
+    QCOMPARE_JSON(list["groups"][1], json::parse(R"({"name":"apps",
         "versions":[{"groupVersion":"apps/v1","version":"v1"}],
         "preferredVersion":{"groupVersion":"apps/v1","version":"v1"}})"));
 }
@@ -105,7 +108,7 @@ void TestDiscovery::testApiGroup()
         "versions":[{"groupVersion":"apps/v1","version":"v1"}],
         "preferredVersion":{"groupVersion":"apps/v1","version":"v1"}})"));
     QVERIFY(!api::apiGroup(types, ""));
-    QVERIFY(!api::apiGroup(types, "batch"));
+    QVERIFY(!api::apiGroup(types, "example.com"));
 }
 
 void TestDiscovery::testEveryResourceHasWhatPythonRequires()
@@ -129,8 +132,8 @@ void TestDiscovery::testEveryResourceHasWhatPythonRequires()
             }
         }
     }
-    // 11 built-in types, 4 /status and 1 /scale; crontabs in two versions and one /status.
-    QCOMPARE(checked, 11 + 4 + 1 + 3);
+    // 39 built-in types, 16 /status and 4 /scale; crontabs in two versions and one /status.
+    QCOMPARE(checked, 39 + 16 + 4 + 3);
 }
 
 void TestDiscovery::testCoreResources()
@@ -138,9 +141,12 @@ void TestDiscovery::testCoreResources()
     testing::RegistryFixture fixture;
     json resources = api::apiResourceList(fixture.registry->types(), "", "v1").value()["resources"];
     QCOMPARE(names(resources, "name"),
-             (std::vector<std::string>{"configmaps", "events", "namespaces", "nodes", "nodes/status",
-                                       "persistentvolumeclaims", "persistentvolumeclaims/status", "pods", "pods/status",
-                                       "secrets", "services"}));
+             (std::vector<std::string>{"configmaps", "endpoints", "events", "limitranges", "namespaces", "nodes",
+                                       "nodes/status", "persistentvolumeclaims", "persistentvolumeclaims/status",
+                                       "persistentvolumes", "persistentvolumes/status", "pods", "pods/status",
+                                       "podtemplates", "replicationcontrollers", "replicationcontrollers/scale",
+                                       "replicationcontrollers/status", "resourcequotas", "resourcequotas/status",
+                                       "secrets", "serviceaccounts", "services"}));
     QCOMPARE_JSON(findBy(resources, "name", "configmaps"), json::parse(R"({"name":"configmaps",
         "singularName":"configmap","namespaced":true,"kind":"ConfigMap",
         "verbs":["create","delete","deletecollection","get","list","patch","update","watch"],
@@ -167,7 +173,10 @@ void TestDiscovery::testDeploymentSubresources()
     QCOMPARE(list["groupVersion"], "apps/v1");
     json resources = list["resources"];
     QCOMPARE(names(resources, "name"),
-             (std::vector<std::string>{"deployments", "deployments/scale", "deployments/status"}));
+             (std::vector<std::string>{"controllerrevisions", "daemonsets", "daemonsets/status", "deployments",
+                                       "deployments/scale", "deployments/status", "replicasets", "replicasets/scale",
+                                       "replicasets/status", "statefulsets", "statefulsets/scale",
+                                       "statefulsets/status"}));
     json deployments = findBy(resources, "name", "deployments");
     QCOMPARE(deployments["shortNames"], json({"deploy"}));
     QCOMPARE(deployments["categories"], json({"all"}));
@@ -185,7 +194,7 @@ void TestDiscovery::testUnknownGroupVersionIsNotFound()
     const auto types = fixture.registry->types();
     QVERIFY(!api::apiResourceList(types, "", "v2"));
     QVERIFY(!api::apiResourceList(types, "apps", "v1beta1"));
-    QVERIFY(!api::apiResourceList(types, "batch", "v1"));
+    QVERIFY(!api::apiResourceList(types, "example.com", "v1"));
     QVERIFY(!api::apiResourceList({}, "", "v1"));
 }
 
@@ -247,7 +256,7 @@ void TestDiscovery::testAggregatedCoreGroup()
     QCOMPARE(core["versions"][0]["version"], "v1");
     QCOMPARE(core["versions"][0]["freshness"], "Current");
     json resources = core["versions"][0]["resources"];
-    QCOMPARE(resources.size(), std::size_t(8));
+    QCOMPARE(resources.size(), std::size_t(15));
     QCOMPARE_JSON(findBy(resources, "resource", "configmaps"), json::parse(R"({"resource":"configmaps",
         "responseKind":{"group":"","version":"v1","kind":"ConfigMap"},"scope":"Namespaced",
         "singularResource":"configmap",
@@ -267,7 +276,7 @@ void TestDiscovery::testAggregatedGroups()
     for (json item : items)
         groups.push_back(item["metadata"]["name"].get<std::string>());
     QCOMPARE(groups, names(api::apiGroupList(types)["groups"], "name"));
-    json deployments = findBy(items[0]["versions"][0]["resources"], "resource", "deployments");
+    json deployments = findBy(items[1]["versions"][0]["resources"], "resource", "deployments");
     QCOMPARE_JSON(deployments["subresources"], json::parse(R"([
         {"subresource":"scale","responseKind":{"group":"autoscaling","version":"v1","kind":"Scale"},
          "verbs":["get","patch","update"]},

@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: MIT
+#include "registry/strategies/DeclaredStrategy.h"
+
+#include "model/JsonAccess.h"
+#include "registry/strategies/JsonEdit.h"
+#include "registry/strategies/StrategyErrors.h"
+
+namespace rvscope::registry {
+namespace {
+void fillStatusCounters(nlohmann::json &object, const TypeRules &rules)
+{
+    if (!rules.statusCounters)
+        return;
+    nlohmann::json *status = jsonedit::childObject(object, "status");
+    if (!status)
+        return;
+    for (const char *const *field = rules.statusCounters; *field; ++field)
+        jsonedit::setDefault(*status, *field, 0);
+}
+} // namespace
+
+DeclaredStrategy::DeclaredStrategy(TypeRules rules)
+    : m_rules(rules)
+{
+}
+
+void DeclaredStrategy::prepareForCreate(model::Object &object) const
+{
+    // Go encodes the zeroed status struct as {} (omitempty does not drop structs).
+    if (m_rules.statusSplit)
+        object.mutableJson()["status"] = nlohmann::json::object();
+    if (m_rules.prepareCreate)
+        m_rules.prepareCreate(object.mutableJson());
+    else if (m_rules.defaults)
+        m_rules.defaults(object.mutableJson());
+    fillStatusCounters(object.mutableJson(), m_rules);
+}
+
+void DeclaredStrategy::prepareForUpdate(model::Object &object, const model::Object &old) const
+{
+    if (m_rules.defaults)
+        m_rules.defaults(object.mutableJson());
+    if (m_rules.statusSplit)
+        keepField(object, old, "status");
+    fillStatusCounters(object.mutableJson(), m_rules);
+}
+
+std::vector<model::StatusCause> DeclaredStrategy::validate(const model::Object &object) const
+{
+    Causes causes = Strategy::validate(object);
+    if (m_rules.validate) {
+        Causes own;
+        m_rules.validate(object.json(), own);
+        appendUnique(causes, std::move(own));
+    }
+    return causes;
+}
+
+std::vector<model::StatusCause> DeclaredStrategy::validateUpdate(const model::Object &object,
+                                                                 const model::Object &old) const
+{
+    Causes causes = Strategy::validateUpdate(object, old);
+    if (m_rules.validate) {
+        Causes own;
+        m_rules.validate(object.json(), own);
+        appendUnique(causes, std::move(own));
+    }
+    if (m_rules.validateUpdate) {
+        Causes own;
+        m_rules.validateUpdate(object.json(), old.json(), own);
+        appendUnique(causes, std::move(own));
+    }
+    return causes;
+}
+
+DeclaredStatusStrategy::DeclaredStatusStrategy(TypeRules rules)
+    : m_rules(rules)
+{
+}
+
+void DeclaredStatusStrategy::prepareForUpdate(model::Object &object, const model::Object &old) const
+{
+    nlohmann::json &json = object.mutableJson();
+    const nlohmann::json &before = old.json();
+    // Every top-level member but metadata, status and the type fields comes from `old`.
+    for (auto it = json.begin(); it != json.end();) {
+        const std::string &key = it.key();
+        if (key != "metadata" && key != "status" && key != "kind" && key != "apiVersion" && !before.contains(key))
+            it = json.erase(it);
+        else
+            ++it;
+    }
+    for (const auto &[key, value] : before.items()) {
+        if (key != "metadata" && key != "status" && key != "kind" && key != "apiVersion")
+            json[key] = value;
+    }
+    if (nlohmann::json *meta = jsonedit::childObject(json, "metadata")) {
+        for (const char *field : {"labels", "annotations", "finalizers", "ownerReferences"}) {
+            meta->erase(field);
+            if (const nlohmann::json &kept = model::memberAt(before, "metadata", field); !kept.is_null())
+                (*meta)[field] = kept;
+        }
+    }
+    fillStatusCounters(json, m_rules);
+}
+
+} // namespace rvscope::registry

@@ -1,0 +1,384 @@
+// SPDX-License-Identifier: MIT
+// Every built-in type, one row each, through the API handler as kubectl reaches it:
+// discovery lists it, OpenAPI v3 describes it with a PATCH operation, create, get, update,
+// patch, list, watch and delete work, a stale resourceVersion gets the optimistic-lock 409,
+// and its Table has the apiserver's columns. Adding a type adds a row here.
+#include <QtTest/QtTest>
+
+#include "RegistryTestSupport.h"
+#include "api/ApiHandler.h"
+#include "api/Watcher.h"
+
+using namespace rvscope;
+using api::ApiRequest;
+using api::ApiResponse;
+using nlohmann::json;
+
+namespace {
+constexpr const char *TABLE_ACCEPT = "application/json;as=Table;v=v1;g=meta.k8s.io,application/json";
+
+struct Fixture {
+    testing::RegistryFixture registryFixture;
+    std::shared_ptr<registry::Registry> registry;
+    api::ApiHandler handler;
+
+    Fixture()
+        : registry(std::shared_ptr<registry::Registry>(registryFixture.registry.get(), [](registry::Registry *) {}))
+        , handler(registry)
+    {
+    }
+
+    ApiResponse call(const std::string &method, const std::string &path, const std::string &body = {},
+                     std::map<std::string, std::string> headers = {}, std::map<std::string, std::string> query = {})
+    {
+        ApiRequest request;
+        request.method = method;
+        request.path = path;
+        request.query = std::move(query);
+        request.headers = std::move(headers);
+        request.body = body;
+        if (!body.empty() && !request.headers.count("content-type"))
+            request.headers["content-type"] = "application/json";
+        return testing::run(handler.handle(std::move(request)));
+    }
+};
+
+json parse(const ApiResponse &response)
+{
+    return json::parse(response.body, nullptr, false);
+}
+
+std::string groupVersionPath(const std::string &group, const std::string &version)
+{
+    return group.empty() ? "/api/" + version : "/apis/" + group + '/' + version;
+}
+
+const json *findByName(const json &list, const std::string &name)
+{
+    for (const json &item : list) {
+        if (item.value("name", "") == name)
+            return &item;
+    }
+    return nullptr;
+}
+} // namespace
+
+class TestBuiltinTypes final : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void testEveryType_data();
+    void testEveryType();
+    void testDeclaredRules_data();
+    void testDeclaredRules();
+};
+
+void TestBuiltinTypes::testEveryType_data()
+{
+    QTest::addColumn<QString>("group");
+    QTest::addColumn<QString>("version");
+    QTest::addColumn<QString>("resource");
+    QTest::addColumn<QString>("kind");
+    QTest::addColumn<bool>("namespaced");
+    QTest::addColumn<QString>("shortName");
+    QTest::addColumn<QString>("object"); // without metadata, which the test adds
+    QTest::addColumn<QStringList>("columns");
+
+    const QString podSpec = R"("spec":{"restartPolicy":"Never","containers":[{"name":"c","image":"busybox"}]})";
+    const QString templ = R"({"metadata":{"labels":{"app":"x"}},)" + podSpec + "}";
+    const QString alwaysTempl = R"({"metadata":{"labels":{"app":"x"}},"spec":{"containers":[{"name":"c","image":"busybox"}]}})";
+    const QString selector = R"("selector":{"matchLabels":{"app":"x"}})";
+    const QStringList workload = {"Name", "Desired", "Current", "Ready", "Age", "Containers", "Images", "Selector"};
+    const QStringList createdAt = {"Name", "Created At"};
+    const QStringList binding = {"Name", "Role", "Age", "Users", "Groups", "ServiceAccounts"};
+    const QStringList webhooks = {"Name", "Webhooks", "Age"};
+
+    const auto row = [](const char *name, const char *group, const char *version, const char *resource,
+                        const char *kind, bool namespaced, const char *shortName, const QString &object,
+                        const QStringList &columns) {
+        QTest::newRow(name) << group << version << resource << kind << namespaced << shortName << object << columns;
+    };
+    // The types served before the descriptor table, for the same checks.
+    row("configmaps", "", "v1", "configmaps", "ConfigMap", true, "cm", R"({"data":{"a":"1"}})",
+        {"Name", "Data", "Age"});
+    row("deployments", "apps", "v1", "deployments", "Deployment", true, "deploy",
+        R"({"spec":{)" + selector + R"(,"template":)" + alwaysTempl + "}}",
+        {"Name", "Ready", "Up-to-date", "Available", "Age", "Containers", "Images", "Selector"});
+    // core/v1
+    row("serviceaccounts", "", "v1", "serviceaccounts", "ServiceAccount", true, "sa", "{}", {"Name", "Secrets", "Age"});
+    row("endpoints", "", "v1", "endpoints", "Endpoints", true, "ep",
+        R"({"subsets":[{"addresses":[{"ip":"10.0.0.1"}],"ports":[{"port":80}]}]})", {"Name", "Endpoints", "Age"});
+    row("replicationcontrollers", "", "v1", "replicationcontrollers", "ReplicationController", true, "rc",
+        R"({"spec":{"selector":{"app":"x"},"template":)" + alwaysTempl + "}}", workload);
+    row("persistentvolumes", "", "v1", "persistentvolumes", "PersistentVolume", false, "pv",
+        R"({"spec":{"capacity":{"storage":"1Gi"},"accessModes":["ReadWriteOnce"],"hostPath":{"path":"/tmp"}}})",
+        {"Name", "Capacity", "Access Modes", "Reclaim Policy", "Status", "Claim", "StorageClass",
+         "VolumeAttributesClass", "Reason", "Age", "VolumeMode"});
+    row("podtemplates", "", "v1", "podtemplates", "PodTemplate", true, "", R"({"template":)" + templ + "}",
+        {"Name", "Containers", "Images", "Pod Labels"});
+    row("limitranges", "", "v1", "limitranges", "LimitRange", true, "limits",
+        R"({"spec":{"limits":[{"type":"Container","default":{"cpu":"100m"}}]}})", createdAt);
+    row("resourcequotas", "", "v1", "resourcequotas", "ResourceQuota", true, "quota",
+        R"({"spec":{"hard":{"pods":"10"}}})", {"Name", "Age", "Request", "Limit"});
+    // apps/v1
+    row("replicasets", "apps", "v1", "replicasets", "ReplicaSet", true, "rs",
+        R"({"spec":{)" + selector + R"(,"template":)" + alwaysTempl + "}}", workload);
+    row("statefulsets", "apps", "v1", "statefulsets", "StatefulSet", true, "sts",
+        R"({"spec":{"serviceName":"x",)" + selector + R"(,"template":)" + alwaysTempl + "}}",
+        {"Name", "Ready", "Age", "Containers", "Images"});
+    row("daemonsets", "apps", "v1", "daemonsets", "DaemonSet", true, "ds",
+        R"({"spec":{)" + selector + R"(,"template":)" + alwaysTempl + "}}",
+        {"Name", "Desired", "Current", "Ready", "Up-to-date", "Available", "Node Selector", "Age", "Containers",
+         "Images", "Selector"});
+    row("controllerrevisions", "apps", "v1", "controllerrevisions", "ControllerRevision", true, "",
+        R"({"revision":1,"data":{"spec":{}}})", {"Name", "Controller", "Revision", "Age"});
+    // batch/v1
+    row("jobs", "batch", "v1", "jobs", "Job", true, "", R"({"spec":{"template":)" + templ + "}}",
+        {"Name", "Status", "Completions", "Duration", "Age", "Containers", "Images", "Selector"});
+    row("cronjobs", "batch", "v1", "cronjobs", "CronJob", true, "cj",
+        R"({"spec":{"schedule":"*/5 * * * *","jobTemplate":{"spec":{"template":)" + templ + "}}}}",
+        {"Name", "Schedule", "Timezone", "Suspend", "Active", "Last Schedule", "Age", "Containers", "Images",
+         "Selector"});
+    // discovery.k8s.io/v1
+    row("endpointslices", "discovery.k8s.io", "v1", "endpointslices", "EndpointSlice", true, "",
+        R"({"addressType":"IPv4","endpoints":[{"addresses":["10.0.0.1"]}],"ports":[{"port":80}]})",
+        {"Name", "AddressType", "Ports", "Endpoints", "Age"});
+    // rbac.authorization.k8s.io/v1
+    row("roles", "rbac.authorization.k8s.io", "v1", "roles", "Role", true, "",
+        R"({"rules":[{"apiGroups":[""],"resources":["pods"],"verbs":["get"]}]})", createdAt);
+    row("rolebindings", "rbac.authorization.k8s.io", "v1", "rolebindings", "RoleBinding", true, "",
+        R"({"roleRef":{"apiGroup":"rbac.authorization.k8s.io","kind":"Role","name":"r"},)"
+        R"("subjects":[{"kind":"User","apiGroup":"rbac.authorization.k8s.io","name":"alice"}]})",
+        binding);
+    row("clusterroles", "rbac.authorization.k8s.io", "v1", "clusterroles", "ClusterRole", false, "",
+        R"({"rules":[{"nonResourceURLs":["/healthz"],"verbs":["get"]}]})", createdAt);
+    row("clusterrolebindings", "rbac.authorization.k8s.io", "v1", "clusterrolebindings", "ClusterRoleBinding",
+        false, "",
+        R"({"roleRef":{"apiGroup":"rbac.authorization.k8s.io","kind":"ClusterRole","name":"view"},)"
+        R"("subjects":[{"kind":"ServiceAccount","name":"sa","namespace":"default"}]})",
+        binding);
+    // networking.k8s.io/v1
+    row("ingresses", "networking.k8s.io", "v1", "ingresses", "Ingress", true, "ing",
+        R"({"spec":{"rules":[{"host":"a.example.com","http":{"paths":[{"path":"/","pathType":"Prefix",)"
+        R"("backend":{"service":{"name":"web","port":{"number":80}}}}]}}]}})",
+        {"Name", "Class", "Hosts", "Address", "Ports", "Age"});
+    row("ingressclasses", "networking.k8s.io", "v1", "ingressclasses", "IngressClass", false, "",
+        R"({"spec":{"controller":"example.com/ingress"}})", {"Name", "Controller", "Parameters", "Age"});
+    row("networkpolicies", "networking.k8s.io", "v1", "networkpolicies", "NetworkPolicy", true, "netpol",
+        R"({"spec":{"podSelector":{}}})", {"Name", "Pod-Selector", "Age"});
+    // policy/v1
+    row("poddisruptionbudgets", "policy", "v1", "poddisruptionbudgets", "PodDisruptionBudget", true, "pdb",
+        R"({"spec":{"minAvailable":1,)" + selector + "}}",
+        {"Name", "Min Available", "Max Unavailable", "Allowed Disruptions", "Age"});
+    // autoscaling/v2
+    row("horizontalpodautoscalers", "autoscaling", "v2", "horizontalpodautoscalers", "HorizontalPodAutoscaler",
+        true, "hpa", R"({"spec":{"scaleTargetRef":{"apiVersion":"apps/v1","kind":"Deployment","name":"web"},)"
+                     R"("maxReplicas":5}})",
+        {"Name", "Reference", "Targets", "MinPods", "MaxPods", "Replicas", "Age"});
+    // storage.k8s.io/v1, scheduling.k8s.io/v1
+    row("storageclasses", "storage.k8s.io", "v1", "storageclasses", "StorageClass", false, "sc",
+        R"({"provisioner":"example.com/disk"})",
+        {"Name", "Provisioner", "ReclaimPolicy", "VolumeBindingMode", "AllowVolumeExpansion", "Age"});
+    row("priorityclasses", "scheduling.k8s.io", "v1", "priorityclasses", "PriorityClass", false, "pc",
+        R"({"value":1000})", {"Name", "Value", "Global-Default", "Age", "PreemptionPolicy"});
+    // admissionregistration.k8s.io/v1 and apiregistration.k8s.io/v1: stored only
+    row("validatingwebhookconfigurations", "admissionregistration.k8s.io", "v1", "validatingwebhookconfigurations",
+        "ValidatingWebhookConfiguration", false, "", R"({"webhooks":[]})", webhooks);
+    row("mutatingwebhookconfigurations", "admissionregistration.k8s.io", "v1", "mutatingwebhookconfigurations",
+        "MutatingWebhookConfiguration", false, "", R"({"webhooks":[]})", webhooks);
+    row("apiservices", "apiregistration.k8s.io", "v1", "apiservices", "APIService", false, "",
+        R"({"spec":{"group":"example.com","version":"v1","groupPriorityMinimum":1000,"versionPriority":15}})",
+        {"Name", "Service", "Available", "Age"});
+}
+
+void TestBuiltinTypes::testEveryType()
+{
+    QFETCH(QString, group);
+    QFETCH(QString, version);
+    QFETCH(QString, resource);
+    QFETCH(QString, kind);
+    QFETCH(bool, namespaced);
+    QFETCH(QString, shortName);
+    QFETCH(QString, object);
+    QFETCH(QStringList, columns);
+    Fixture fixture;
+    const std::string gv = groupVersionPath(group.toStdString(), version.toStdString());
+    const std::string apiVersion = group.isEmpty() ? version.toStdString() : (group + '/' + version).toStdString();
+    // apiservices are named version.group
+    const std::string name = kind == "APIService" ? "v1.example.com" : "sample";
+    const std::string collection = gv + (namespaced ? "/namespaces/default/" : "/") + resource.toStdString();
+    const std::string item = collection + '/' + name;
+
+    // Discovery.
+    const json resources = parse(fixture.call("GET", gv));
+    const json *listed = findByName(resources["resources"], resource.toStdString());
+    QVERIFY2(listed, "discovery does not list the resource");
+    QCOMPARE((*listed)["kind"], kind.toStdString());
+    QCOMPARE((*listed)["namespaced"], namespaced);
+    if (!shortName.isEmpty())
+        QVERIFY((*listed)["shortNames"].dump().find('"' + shortName.toStdString() + '"') != std::string::npos);
+    const std::string verbs = (*listed)["verbs"].dump();
+    for (const char *verb : {"create", "delete", "get", "list", "patch", "update", "watch"})
+        QVERIFY2(verbs.find(verb) != std::string::npos, verb);
+
+    // OpenAPI v3 has it, with a PATCH operation of its group/version/kind.
+    const json openApi = parse(fixture.call("GET", "/openapi/v3" + gv));
+    const std::string itemTemplate =
+        gv + (namespaced ? "/namespaces/{namespace}/" : "/") + resource.toStdString() + "/{name}";
+    const json &patch = openApi["paths"][itemTemplate]["patch"];
+    QVERIFY2(patch.is_object(), itemTemplate.c_str());
+    QCOMPARE(patch["x-kubernetes-group-version-kind"]["kind"], kind.toStdString());
+
+    // Create, get, list.
+    json body = json::parse(object.toStdString());
+    body["apiVersion"] = apiVersion;
+    body["kind"] = kind.toStdString();
+    body["metadata"] = {{"name", name}};
+    const ApiResponse created = fixture.call("POST", collection, body.dump());
+    QVERIFY2(created.status == 201, created.body.c_str());
+    const json stored = parse(created);
+    QCOMPARE(stored["metadata"]["name"], name);
+    QVERIFY(!stored["metadata"]["uid"].get<std::string>().empty());
+    const ApiResponse got = fixture.call("GET", item);
+    QCOMPARE(got.status, 200);
+    QCOMPARE(parse(got)["metadata"]["resourceVersion"], stored["metadata"]["resourceVersion"]);
+    const json list = parse(fixture.call("GET", collection));
+    QCOMPARE(list["kind"], kind.toStdString() + "List");
+    QCOMPARE(list["items"].size(), std::size_t(1));
+
+    // A watch from the create's resourceVersion sees the update.
+    const std::string createdVersion = stored["metadata"]["resourceVersion"];
+    const ApiResponse watch = fixture.call("GET", collection, {}, {}, {{"watch", "1"}, {"resourceVersion", createdVersion}});
+    QCOMPARE(watch.status, 200);
+    QVERIFY(watch.watch);
+
+    // Update, then a stale update: the optimistic lock's 409, word for word.
+    json updated = stored;
+    updated["metadata"]["labels"] = {{"edited", "once"}};
+    const ApiResponse put = fixture.call("PUT", item, updated.dump());
+    QVERIFY2(put.status == 200, put.body.c_str());
+    QVERIFY(parse(put)["metadata"]["resourceVersion"] != stored["metadata"]["resourceVersion"]);
+    updated["metadata"]["labels"] = {{"edited", "twice"}};
+    const ApiResponse stale = fixture.call("PUT", item, updated.dump());
+    QCOMPARE(stale.status, 409);
+    QCOMPARE(parse(stale)["message"], "Operation cannot be fulfilled on " + resource.toStdString() + (group.isEmpty() ? "" : '.' + group.toStdString())
+                                          + " \"" + name + "\": the object has been modified; please apply your "
+                                                           "changes to the latest version and try again");
+
+    std::vector<json> events;
+    watch.watch->attach([&events](const std::string &line) { events.push_back(json::parse(line)); }, [] {});
+    QVERIFY(!events.empty());
+    QCOMPARE(events.front()["type"], "MODIFIED");
+    QCOMPARE(events.front()["object"]["metadata"]["labels"]["edited"], "once");
+
+    // Merge and strategic merge patches.
+    const ApiResponse merged = fixture.call("PATCH", item, R"({"metadata":{"annotations":{"a":"b"}}})",
+                                            {{"content-type", "application/merge-patch+json"}});
+    QVERIFY2(merged.status == 200, merged.body.c_str());
+    const ApiResponse strategic = fixture.call("PATCH", item, R"({"metadata":{"labels":{"s":"t"}}})",
+                                               {{"content-type", "application/strategic-merge-patch+json"}});
+    QVERIFY2(strategic.status == 200, strategic.body.c_str());
+
+    // The Table's columns, as kubectl asks for them.
+    const ApiResponse table = fixture.call("GET", collection, {}, {{"accept", TABLE_ACCEPT}});
+    QCOMPARE(table.status, 200);
+    const json tableJson = parse(table);
+    QCOMPARE(tableJson["kind"], "Table");
+    QStringList names;
+    for (const json &column : tableJson["columnDefinitions"])
+        names << QString::fromStdString(column["name"].get<std::string>());
+    QCOMPARE(names, columns);
+    QCOMPARE(tableJson["rows"].size(), std::size_t(1));
+    QCOMPARE(tableJson["rows"][0]["cells"].size(), std::size_t(columns.size()));
+
+    // Delete.
+    const ApiResponse deleted = fixture.call("DELETE", item);
+    QVERIFY2(deleted.status == 200, deleted.body.c_str());
+    QCOMPARE(fixture.call("GET", item).status, 404);
+}
+
+// The rules clients depend on, each a request and the answer upstream gives.
+void TestBuiltinTypes::testDeclaredRules_data()
+{
+    QTest::addColumn<QString>("collection");
+    QTest::addColumn<QString>("object");
+    QTest::addColumn<int>("status");
+    QTest::addColumn<QString>("expected"); // a substring of the message, or of the created object
+
+    const QString templ = R"({"metadata":{"labels":{"app":"x"}},"spec":{"containers":[{"name":"c","image":"i"}]}})";
+    QTest::newRow("replicaset without selector")
+        << "/apis/apps/v1/namespaces/default/replicasets"
+        << R"({"apiVersion":"apps/v1","kind":"ReplicaSet","metadata":{"name":"r"},"spec":{"template":)" + templ + "}}"
+        << 422 << "spec.selector: Required value";
+    QTest::newRow("daemonset selector must match")
+        << "/apis/apps/v1/namespaces/default/daemonsets"
+        << R"({"apiVersion":"apps/v1","kind":"DaemonSet","metadata":{"name":"d"},"spec":{"selector":{"matchLabels":{"app":"y"}},"template":)" + templ + "}}"
+        << 422 << "`selector` does not match template `labels`";
+    QTest::newRow("job restartPolicy defaults to Always, which a Job refuses")
+        << "/apis/batch/v1/namespaces/default/jobs"
+        << R"({"apiVersion":"batch/v1","kind":"Job","metadata":{"name":"j"},"spec":{"template":)" + templ + "}}"
+        << 422 << R"(spec.template.spec.restartPolicy: Unsupported value: \"Always\": supported values: \"OnFailure\", \"Never\")";
+    QTest::newRow("job gets a generated selector")
+        << "/apis/batch/v1/namespaces/default/jobs"
+        << R"({"apiVersion":"batch/v1","kind":"Job","metadata":{"name":"j"},"spec":{"template":{"spec":{"restartPolicy":"Never","containers":[{"name":"c","image":"i"}]}}}})"
+        << 201 << R"("batch.kubernetes.io/job-name":"j")";
+    QTest::newRow("cronjob schedule is parsed")
+        << "/apis/batch/v1/namespaces/default/cronjobs"
+        << R"({"apiVersion":"batch/v1","kind":"CronJob","metadata":{"name":"c"},"spec":{"schedule":"bad","jobTemplate":{"spec":{"template":{"spec":{"restartPolicy":"Never","containers":[{"name":"c","image":"i"}]}}}}}})"
+        << 422 << R"(spec.schedule: Invalid value: \"bad\": expected exactly 5 fields, found 1: [bad])";
+    QTest::newRow("cronjob defaults")
+        << "/apis/batch/v1/namespaces/default/cronjobs"
+        << R"({"apiVersion":"batch/v1","kind":"CronJob","metadata":{"name":"c"},"spec":{"schedule":"@hourly","jobTemplate":{"spec":{"template":{"spec":{"restartPolicy":"Never","containers":[{"name":"c","image":"i"}]}}}}}})"
+        << 201 << R"("concurrencyPolicy":"Allow")";
+    QTest::newRow("role rules need verbs and api groups")
+        << "/apis/rbac.authorization.k8s.io/v1/namespaces/default/roles"
+        << R"({"apiVersion":"rbac.authorization.k8s.io/v1","kind":"Role","metadata":{"name":"r"},"rules":[{"resources":["pods"]}]})"
+        << 422 << "rules[0].verbs: Required value: verbs must contain at least one value, rules[0].apiGroups: Required value";
+    QTest::newRow("cluster role names may hold colons")
+        << "/apis/rbac.authorization.k8s.io/v1/clusterroles"
+        << R"({"apiVersion":"rbac.authorization.k8s.io/v1","kind":"ClusterRole","metadata":{"name":"system:aggregate-to-view"},"rules":[]})"
+        << 201 << R"("name":"system:aggregate-to-view")";
+    QTest::newRow("cluster role binding refers to a ClusterRole")
+        << "/apis/rbac.authorization.k8s.io/v1/clusterrolebindings"
+        << R"({"apiVersion":"rbac.authorization.k8s.io/v1","kind":"ClusterRoleBinding","metadata":{"name":"b"},"roleRef":{"apiGroup":"rbac.authorization.k8s.io","kind":"Role","name":"r"}})"
+        << 422 << R"(roleRef.kind: Unsupported value: \"Role\": supported values: \"ClusterRole\")";
+    QTest::newRow("ingress path needs a pathType")
+        << "/apis/networking.k8s.io/v1/namespaces/default/ingresses"
+        << R"({"apiVersion":"networking.k8s.io/v1","kind":"Ingress","metadata":{"name":"i"},"spec":{"rules":[{"http":{"paths":[{"path":"/","backend":{"service":{"name":"s","port":{"number":80}}}}]}}]}})"
+        << 422 << "spec.rules[0].http.paths[0].pathType: Required value: pathType must be specified";
+    QTest::newRow("priority class names with system- are reserved")
+        << "/apis/scheduling.k8s.io/v1/priorityclasses"
+        << R"({"apiVersion":"scheduling.k8s.io/v1","kind":"PriorityClass","metadata":{"name":"system-mine"},"value":5})"
+        << 422 << "priority class names with 'system-' prefix are reserved";
+    QTest::newRow("pdb takes one of min and max")
+        << "/apis/policy/v1/namespaces/default/poddisruptionbudgets"
+        << R"({"apiVersion":"policy/v1","kind":"PodDisruptionBudget","metadata":{"name":"p"},"spec":{"minAvailable":1,"maxUnavailable":1}})"
+        << 422 << "minAvailable and maxUnavailable cannot be both set";
+    QTest::newRow("hpa defaults to 80% cpu")
+        << "/apis/autoscaling/v2/namespaces/default/horizontalpodautoscalers"
+        << R"({"apiVersion":"autoscaling/v2","kind":"HorizontalPodAutoscaler","metadata":{"name":"h"},"spec":{"scaleTargetRef":{"kind":"Deployment","name":"web"},"maxReplicas":3}})"
+        << 201 << R"("averageUtilization":80)";
+    QTest::newRow("replication controller selector defaults from the template")
+        << "/api/v1/namespaces/default/replicationcontrollers"
+        << R"({"apiVersion":"v1","kind":"ReplicationController","metadata":{"name":"rc"},"spec":{"template":)" + templ + "}}"
+        << 201 << R"("selector":{"app":"x"})";
+    QTest::newRow("storage class defaults")
+        << "/apis/storage.k8s.io/v1/storageclasses"
+        << R"({"apiVersion":"storage.k8s.io/v1","kind":"StorageClass","metadata":{"name":"s"},"provisioner":"p"})"
+        << 201 << R"("reclaimPolicy":"Delete")";
+}
+
+void TestBuiltinTypes::testDeclaredRules()
+{
+    QFETCH(QString, collection);
+    QFETCH(QString, object);
+    QFETCH(int, status);
+    QFETCH(QString, expected);
+    Fixture fixture;
+    const ApiResponse response = fixture.call("POST", collection.toStdString(), object.toStdString());
+    QVERIFY2(response.status == status, response.body.c_str());
+    QVERIFY2(response.body.find(expected.toStdString()) != std::string::npos, response.body.c_str());
+}
+
+QTEST_GUILESS_MAIN(TestBuiltinTypes)
+#include "TestBuiltinTypes.moc"
