@@ -3,8 +3,7 @@
 // client would send them (wire contract).
 #include <QtTest/QtTest>
 
-#include "RegistryTestSupport.h"
-#include "api/ApiHandler.h"
+#include "ApiTestSupport.h"
 #include "api/Watcher.h"
 
 using namespace rvscope;
@@ -13,35 +12,7 @@ using api::ApiResponse;
 using testing::run;
 
 namespace {
-struct Fixture {
-    testing::RegistryFixture registryFixture;
-    std::shared_ptr<registry::Registry> registry;
-    api::ApiHandler handler;
-
-    Fixture()
-        : registry(std::shared_ptr<registry::Registry>(registryFixture.registry.get(), [](registry::Registry *) {}))
-        , handler(registry)
-    {
-    }
-
-    ApiResponse call(const std::string &method, const std::string &pathAndQuery, const std::string &body = {},
-                     const std::string &contentType = "application/json")
-    {
-        ApiRequest request;
-        request.method = method;
-        const auto question = pathAndQuery.find('?');
-        request.path = pathAndQuery.substr(0, question);
-        if (question != std::string::npos) {
-            const QUrlQuery query(QString::fromStdString(pathAndQuery.substr(question + 1)));
-            for (const auto &[key, value] : query.queryItems(QUrl::FullyDecoded))
-                request.query[key.toStdString()] = value.toStdString();
-        }
-        request.body = body;
-        if (!body.empty())
-            request.headers["content-type"] = contentType;
-        return run(handler.handle(std::move(request)));
-    }
-};
+using Fixture = testing::ApiFixture;
 
 nlohmann::json json(const ApiResponse &response)
 {

@@ -20,6 +20,22 @@ POD_TEMPLATE = """
     spec:
       containers: [{name: web, image: "nginx:1"}]"""
 
+DAEMON_SET = f"""apiVersion: apps/v1
+kind: DaemonSet
+metadata: {{name: web-ds}}
+spec:
+  selector: {{matchLabels: {{app: web}}}}
+  template:{POD_TEMPLATE}
+"""
+
+REPLICATION_CONTROLLER = f"""apiVersion: v1
+kind: ReplicationController
+metadata: {{name: web-rc}}
+spec:
+  replicas: 1
+  template:{POD_TEMPLATE}
+"""
+
 MANIFESTS = {
     "apps.yaml": f"""apiVersion: apps/v1
 kind: ReplicaSet
@@ -37,24 +53,12 @@ spec:
   selector: {{matchLabels: {{app: web}}}}
   template:{POD_TEMPLATE}
 ---
-apiVersion: apps/v1
-kind: DaemonSet
-metadata: {{name: web-ds}}
-spec:
-  selector: {{matchLabels: {{app: web}}}}
-  template:{POD_TEMPLATE}
-""",
+{DAEMON_SET}""",
     "core.yaml": f"""apiVersion: v1
 kind: ServiceAccount
 metadata: {{name: robot}}
 ---
-apiVersion: v1
-kind: ReplicationController
-metadata: {{name: web-rc}}
-spec:
-  replicas: 1
-  template:{POD_TEMPLATE}
----
+{REPLICATION_CONTROLLER}---
 apiVersion: v1
 kind: ResourceQuota
 metadata: {{name: quota}}
@@ -327,20 +331,8 @@ spec:
   selector: {{app: web}}
   ports: [{{port: 80}}]
 ---
-apiVersion: v1
-kind: ReplicationController
-metadata: {{name: web-rc}}
-spec:
-  replicas: 1
-  template:{POD_TEMPLATE}
----
-apiVersion: apps/v1
-kind: DaemonSet
-metadata: {{name: web-ds}}
-spec:
-  selector: {{matchLabels: {{app: web}}}}
-  template:{POD_TEMPLATE}
----
+{REPLICATION_CONTROLLER}---
+{DAEMON_SET}---
 apiVersion: rbac.authorization.k8s.io/v1
 kind: Role
 metadata: {{name: reader}}

@@ -16,6 +16,14 @@ nlohmann::json *childObject(nlohmann::json &parent, std::string_view key)
     return it->is_object() ? &*it : nullptr;
 }
 
+nlohmann::json *existingObject(nlohmann::json &parent, std::string_view key)
+{
+    if (!parent.is_object())
+        return nullptr;
+    auto it = parent.find(key);
+    return it != parent.end() && it->is_object() ? &*it : nullptr;
+}
+
 nlohmann::json *childArray(nlohmann::json &parent, std::string_view key)
 {
     if (!parent.is_object())

@@ -16,6 +16,8 @@ namespace rvscope::registry::jsonedit {
 // The object `parent[key]`, created as {} when absent or null; nullptr when `parent` is not an
 // object or the member has another type.
 nlohmann::json *childObject(nlohmann::json &parent, std::string_view key);
+// The object `parent[key]` when it is one, else nullptr (nothing is created).
+nlohmann::json *existingObject(nlohmann::json &parent, std::string_view key);
 // The array `parent[key]`, or nullptr when absent or not an array.
 nlohmann::json *childArray(nlohmann::json &parent, std::string_view key);
 // The member `key` of `object` when it is absent or null, inserted as null if absent, for a

@@ -16,11 +16,6 @@ using model::member;
 using model::memberAt;
 using Generation = TypeRules::Generation;
 
-nlohmann::json *specOf(nlohmann::json &object)
-{
-    return member(object, "spec").is_object() ? jsonedit::childObject(object, "spec") : nullptr;
-}
-
 void validateCounts(const nlohmann::json &spec, std::initializer_list<const char *> fields, Causes &causes)
 {
     for (const char *field : fields)
@@ -43,7 +38,7 @@ void selectorImmutable(const nlohmann::json &object, const nlohmann::json &old, 
 // --- ReplicaSet -------------------------------------------------------------------------
 void replicaSetDefaults(nlohmann::json &object)
 {
-    if (nlohmann::json *spec = specOf(object)) {
+    if (nlohmann::json *spec = jsonedit::existingObject(object, "spec")) {
         jsonedit::setDefault(*spec, "replicas", 1);
         podtemplate::applyTemplateDefaults(*spec);
     }
@@ -59,7 +54,7 @@ void validateReplicaSet(const nlohmann::json &object, Causes &causes)
 // --- StatefulSet ------------------------------------------------------------------------
 void statefulSetDefaults(nlohmann::json &object)
 {
-    nlohmann::json *spec = specOf(object);
+    nlohmann::json *spec = jsonedit::existingObject(object, "spec");
     if (!spec)
         return;
     jsonedit::setDefault(*spec, "replicas", 1);
@@ -115,7 +110,7 @@ void validateStatefulSetUpdate(const nlohmann::json &object, const nlohmann::jso
 // --- DaemonSet --------------------------------------------------------------------------
 void daemonSetDefaults(nlohmann::json &object)
 {
-    nlohmann::json *spec = specOf(object);
+    nlohmann::json *spec = jsonedit::existingObject(object, "spec");
     if (!spec)
         return;
     if (nlohmann::json *strategy = jsonedit::childObject(*spec, "updateStrategy")) {
@@ -156,7 +151,7 @@ void validateControllerRevisionUpdate(const nlohmann::json &object, const nlohma
 // --- ReplicationController (core/v1): the selector is a plain map ------------------------
 void replicationControllerDefaults(nlohmann::json &object)
 {
-    nlohmann::json *spec = specOf(object);
+    nlohmann::json *spec = jsonedit::existingObject(object, "spec");
     if (!spec)
         return;
     // SetDefaults_ReplicationController: an empty selector takes the template's labels, and

@@ -23,7 +23,7 @@ constexpr std::size_t CRONJOB_NAME_MAX = 52;
 // --- Job --------------------------------------------------------------------------------
 void jobDefaults(nlohmann::json &object)
 {
-    nlohmann::json *spec = member(object, "spec").is_object() ? jsonedit::childObject(object, "spec") : nullptr;
+    nlohmann::json *spec = jsonedit::existingObject(object, "spec");
     if (!spec)
         return;
     // SetDefaults_Job: no completions and no parallelism means one pod to run once.
@@ -84,7 +84,7 @@ void validateJobUpdate(const nlohmann::json &object, const nlohmann::json &old, 
 void jobPrepareCreate(nlohmann::json &object)
 {
     jobDefaults(object);
-    nlohmann::json *spec = member(object, "spec").is_object() ? jsonedit::childObject(object, "spec") : nullptr;
+    nlohmann::json *spec = jsonedit::existingObject(object, "spec");
     if (!spec || member(*spec, "manualSelector") == true)
         return;
     const std::string uid = model::stringOr(memberAt(object, "metadata", "uid"));
@@ -107,17 +107,16 @@ void jobPrepareCreate(nlohmann::json &object)
 // --- CronJob ----------------------------------------------------------------------------
 void cronJobDefaults(nlohmann::json &object)
 {
-    nlohmann::json *spec = member(object, "spec").is_object() ? jsonedit::childObject(object, "spec") : nullptr;
+    nlohmann::json *spec = jsonedit::existingObject(object, "spec");
     if (!spec)
         return;
     jsonedit::setDefaultString(*spec, "concurrencyPolicy", "Allow");
     jsonedit::setDefault(*spec, "suspend", false);
     jsonedit::setDefault(*spec, "successfulJobsHistoryLimit", 3);
     jsonedit::setDefault(*spec, "failedJobsHistoryLimit", 1);
-    if (member(*spec, "jobTemplate").is_object()) {
-        nlohmann::json *jobTemplate = jsonedit::childObject(*spec, "jobTemplate");
-        if (jobTemplate && member(*jobTemplate, "spec").is_object())
-            podtemplate::applyTemplateDefaults((*jobTemplate)["spec"]);
+    if (nlohmann::json *jobTemplate = jsonedit::existingObject(*spec, "jobTemplate")) {
+        if (nlohmann::json *jobSpec = jsonedit::existingObject(*jobTemplate, "spec"))
+            podtemplate::applyTemplateDefaults(*jobSpec);
     }
 }
 

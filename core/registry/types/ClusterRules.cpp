@@ -17,11 +17,6 @@ using model::member;
 using model::memberAt;
 using Generation = TypeRules::Generation;
 
-nlohmann::json *specOf(nlohmann::json &object)
-{
-    return member(object, "spec").is_object() ? jsonedit::childObject(object, "spec") : nullptr;
-}
-
 std::string indexed(const std::string &path, std::size_t i)
 {
     return path + '[' + std::to_string(i) + ']';
@@ -102,7 +97,7 @@ void ingressClassControllerImmutable(const nlohmann::json &object, const nlohman
 // --- NetworkPolicy ----------------------------------------------------------------------
 void networkPolicyDefaults(nlohmann::json &object)
 {
-    nlohmann::json *spec = specOf(object);
+    nlohmann::json *spec = jsonedit::existingObject(object, "spec");
     if (!spec || !member(*spec, "policyTypes").empty())
         return;
     // SetDefaults_NetworkPolicy: Ingress always; Egress when egress rules are given.
@@ -151,7 +146,7 @@ void validatePodDisruptionBudget(const nlohmann::json &object, Causes &causes)
 // --- HorizontalPodAutoscaler (autoscaling/v2) ---------------------------------------------
 void horizontalPodAutoscalerDefaults(nlohmann::json &object)
 {
-    nlohmann::json *spec = specOf(object);
+    nlohmann::json *spec = jsonedit::existingObject(object, "spec");
     if (!spec)
         return;
     jsonedit::setDefault(*spec, "minReplicas", 1);

@@ -18,7 +18,7 @@ using model::memberAt;
 
 void persistentVolumeDefaults(nlohmann::json &object)
 {
-    if (nlohmann::json *spec = member(object, "spec").is_object() ? jsonedit::childObject(object, "spec") : nullptr) {
+    if (nlohmann::json *spec = jsonedit::existingObject(object, "spec")) {
         jsonedit::setDefaultString(*spec, "persistentVolumeReclaimPolicy", "Retain");
         jsonedit::setDefaultString(*spec, "volumeMode", "Filesystem");
     }

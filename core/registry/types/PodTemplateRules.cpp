@@ -36,9 +36,7 @@ std::string child(const std::string &path, const char *name)
 
 void applyTemplateDefaults(nlohmann::json &spec)
 {
-    if (!member(spec, "template").is_object())
-        return;
-    if (nlohmann::json *templ = jsonedit::childObject(spec, "template")) {
+    if (nlohmann::json *templ = jsonedit::existingObject(spec, "template")) {
         if (nlohmann::json *podSpec = jsonedit::childObject(*templ, "spec"))
             podspec::applyPodSpecDefaults(*podSpec);
     }
