@@ -82,9 +82,19 @@ FieldSchema FieldSchema::fromOpenApi(std::string kind, const nlohmann::json &ope
     return schema;
 }
 
+namespace {
+// Built-in kinds: metav1.LabelSelector is an atomic struct wherever it appears (selector,
+// podSelector, namespaceSelector, labelSelector, ...), and the plain selector maps (a
+// Service's, a ReplicationController's, a pod's nodeSelector) are +mapType=atomic.
+bool selectorName(std::string_view name)
+{
+    return name == "selector" || name.ends_with("Selector");
+}
+} // namespace
+
 bool FieldSchema::mayBeAtomic(std::string_view name) const
 {
-    return (m_markers && !m_markers->atomicMaps.empty()) || name == "selector" || name.ends_with("abelSelector");
+    return (m_markers && !m_markers->atomicMaps.empty()) || selectorName(name);
 }
 
 ListType FieldSchema::list(std::string_view path) const
@@ -118,8 +128,10 @@ bool FieldSchema::atomic(std::string_view path) const
 {
     if (m_markers)
         return m_markers->atomicMaps.contains(path);
-    // LabelSelector is an atomic struct, a Service's selector an atomic map.
-    return !m_deduced && (path == "spec.selector" || endsWith(path, "labelSelector"));
+    if (m_deduced)
+        return false;
+    const std::size_t dot = path.rfind('.');
+    return selectorName(dot == std::string_view::npos ? path : path.substr(dot + 1));
 }
 
 } // namespace rvscope::fields

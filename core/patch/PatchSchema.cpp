@@ -6,7 +6,7 @@
 namespace rvscope::patch {
 namespace {
 
-enum Strategy : unsigned { None = 0, Merge = 1, RetainKeys = 2 };
+enum Strategy : unsigned { None = 0, Merge = 1, RetainKeys = 2, Replace = 4 };
 
 // One Go struct field. `fields` describes the value's own fields (for a list: each element's),
 // so that a struct used in several places (ObjectMeta, PodSpec, Container) is written once.
@@ -119,8 +119,13 @@ constexpr FieldRow METADATA_ONLY[] = {
     {"metadata", None, "", OBJECT_META},
 };
 
-constexpr FieldRow CONDITIONS_WORKLOAD_STATUS[] = {
+constexpr FieldRow DISRUPTION_BUDGET_SPEC[] = {
+    {"selector", Replace, "", {}},
+};
+
+constexpr FieldRow DISRUPTION_BUDGET[] = {
     {"metadata", None, "", OBJECT_META},
+    {"spec", None, "", DISRUPTION_BUDGET_SPEC},
     {"status", None, "", CONDITIONS_STATUS},
 };
 
@@ -185,7 +190,7 @@ constexpr KindRow KINDS[] = {
     {"Ingress", METADATA_ONLY},
     {"IngressClass", METADATA_ONLY},
     {"NetworkPolicy", METADATA_ONLY},
-    {"PodDisruptionBudget", CONDITIONS_WORKLOAD_STATUS},
+    {"PodDisruptionBudget", DISRUPTION_BUDGET},
     {"HorizontalPodAutoscaler", METADATA_ONLY},
     {"StorageClass", METADATA_ONLY},
     {"PriorityClass", METADATA_ONLY},
@@ -212,7 +217,22 @@ const FieldRow *findField(std::span<const FieldRow> fields, std::string_view nam
     return nullptr;
 }
 
+bool anyReplace(std::span<const FieldRow> fields)
+{
+    for (const FieldRow &row : fields) {
+        if ((row.strategy & Replace) != 0 || anyReplace(row.fields))
+            return true;
+    }
+    return false;
+}
+
 } // namespace
+
+bool hasMapReplacements(std::string_view kind)
+{
+    const KindRow *row = findKind(kind);
+    return row && anyReplace(row->fields);
+}
 
 bool supportsStrategicMerge(std::string_view kind)
 {
@@ -238,8 +258,8 @@ std::optional<FieldPatchMeta> findFieldPatchMeta(std::string_view kind, std::str
     }
     if (row->strategy == None)
         return std::nullopt;
-    return FieldPatchMeta{(row->strategy & Merge) != 0, (row->strategy & RetainKeys) != 0,
-                          row->mergeKey};
+    return FieldPatchMeta{(row->strategy & Merge) != 0, (row->strategy & RetainKeys) != 0, row->mergeKey,
+                          (row->strategy & Replace) != 0};
 }
 
 } // namespace rvscope::patch

@@ -19,6 +19,9 @@ struct FieldPatchMeta final {
     // documents where clients send `$retainKeys`; the directive is honoured on any map.
     bool retainKeys = false;
     std::string_view mergeKey;
+    // patchStrategy "replace" on a map (PodDisruptionBudget spec.selector): the patch's map
+    // replaces the original's whole, as a `$patch: replace` inside it would.
+    bool replaceMap = false;
 };
 
 // True for the built-in kinds whose PATCH accepts application/strategic-merge-patch+json:
@@ -26,6 +29,9 @@ struct FieldPatchMeta final {
 // 415 instead; a CRD may reuse a built-in kind name, so callers serving a custom resource
 // must decide that before asking here.
 bool supportsStrategicMerge(std::string_view kind);
+
+// Whether some map field of `kind` has patchStrategy "replace".
+bool hasMapReplacements(std::string_view kind);
 
 // The metadata of the field at `fieldPath` in an object of `kind`, or nullopt when the field
 // has no patch strategy (maps then merge, lists are replaced). `fieldPath` is dotted and

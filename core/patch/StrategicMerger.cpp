@@ -151,8 +151,14 @@ model::Result<MergedValue> StrategicMerger::mergeMember(json *existing, const js
     // A member the original lacks (or holds with another shape) is merged into an empty
     // value of the patch's shape, so that directives inside it are applied, not stored.
     const bool sameShape = existing && shapeOf(*existing) == shapeOf(patch);
-    if (patch.is_object())
-        return mergeMap(sameShape ? std::move(*existing) : json::object(), patch, path);
+    if (patch.is_object()) {
+        bool replace = false;
+        if (m_replacesMaps) {
+            const std::optional<FieldPatchMeta> meta = findFieldPatchMeta(m_kind, path);
+            replace = meta && meta->replaceMap;
+        }
+        return mergeMap(sameShape && !replace ? std::move(*existing) : json::object(), patch, path);
+    }
     if (patch.is_array()) {
         model::Result<json> list = mergeList(sameShape ? std::move(*existing) : json::array(), patch, path);
         if (!list)

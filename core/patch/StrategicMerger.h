@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "model/Result.h"
+#include "patch/PatchSchema.h"
 
 // Internal to core/patch: the strategic merge algorithm behind applyStrategicMergePatch.
 // It follows k8s.io/apimachinery strategicpatch's server-side merge (mergeMap with
@@ -31,7 +32,11 @@ struct MergedValue final {
 // entry point catches those.
 class StrategicMerger final {
 public:
-    explicit StrategicMerger(std::string_view kind) : m_kind(kind) {}
+    explicit StrategicMerger(std::string_view kind)
+        : m_kind(kind)
+        , m_replacesMaps(hasMapReplacements(kind))
+    {
+    }
 
     // Merges the patch map into `original` (a non-object original counts as {}). `path` is
     // the dotted field path of the map, "" for the object root. Takes `original` by value:
@@ -61,6 +66,9 @@ private:
                                            const std::string &path) const;
 
     std::string_view m_kind;
+    // Whether any map of this kind has patchStrategy "replace" (most have none, and then no
+    // map member needs a schema lookup).
+    bool m_replacesMaps;
 };
 
 // "spec" + "containers" -> "spec.containers"; list elements add no segment.

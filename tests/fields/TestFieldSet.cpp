@@ -42,6 +42,7 @@ private Q_SLOTS:
     void testAppliedConfigMap();
     void testAppliedDeploymentKeysListsAndDefaults();
     void testAppliedFinalizersAndCustomResource();
+    void testSelectorsAreAtomic();
     void testAppliedKeyWithoutDefaultIsAnError();
     void testCustomResourceSchemaMarkers();
     void testCompareCreateMarksNewNodes();
@@ -118,6 +119,23 @@ void TestFieldSet::testAppliedFinalizersAndCustomResource()
     const auto applied = fields::appliedFields(config, FieldSchema::forKind("Widget", true));
     QCOMPARE(applied.fields.toFieldsV1(), parse("{\"f:metadata\":{\"f:finalizers\":{\"v:\\\"example.com/guard\\\"\":{}}},"
         "      \"f:spec\":{\"f:parts\":{},\"f:shape\":{\"f:round\":{}},\"f:size\":{}}}"));
+}
+
+// Every LabelSelector (a NetworkPolicy's podSelector and its peers' namespaceSelector) and
+// the +mapType=atomic selector maps (nodeSelector) are one leaf each, as upstream's schemas
+// make them.
+void TestFieldSet::testSelectorsAreAtomic()
+{
+    const json config = parse(R"({"apiVersion":"networking.k8s.io/v1","kind":"NetworkPolicy",
+      "metadata":{"name":"n"},"spec":{"podSelector":{"matchLabels":{"app":"web"}},
+      "ingress":[{"from":[{"namespaceSelector":{"matchLabels":{"team":"a"}}}]}]}})");
+    const auto applied = fields::appliedFields(config, FieldSchema::forKind("NetworkPolicy", false));
+    QVERIFY(applied.error.empty());
+    QCOMPARE(applied.fields.toFieldsV1(), parse(R"({"f:spec":{"f:ingress":{},"f:podSelector":{}}})"));
+    const json pod = parse(R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},
+      "spec":{"nodeSelector":{"disk":"ssd"},"containers":[{"name":"c","image":"i"}]}})");
+    const auto podFields = fields::appliedFields(pod, FieldSchema::forKind("Pod", false));
+    QCOMPARE(podFields.fields.toFieldsV1()["f:spec"]["f:nodeSelector"], json::object());
 }
 
 void TestFieldSet::testCustomResourceSchemaMarkers()

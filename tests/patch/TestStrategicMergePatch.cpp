@@ -74,6 +74,12 @@ void TestStrategicMergePatch::mergesMapsLikeMergePatch_data()
         << QByteArray("ConfigMap") << QByteArray(R"({"metadata":{"name":"x"}})")
         << QByteArray(R"({"metadata":{"labels":{"a":"1","b":null}}})")
         << QByteArray(R"({"metadata":{"name":"x","labels":{"a":"1"}}})");
+    // patchStrategy "replace": a PodDisruptionBudget's selector is taken whole.
+    QTest::newRow("a replace-strategy map is replaced")
+        << QByteArray("PodDisruptionBudget")
+        << QByteArray(R"({"spec":{"minAvailable":1,"selector":{"matchLabels":{"app":"a","tier":"web"}}}})")
+        << QByteArray(R"({"spec":{"selector":{"matchLabels":{"app":"b"}}}})")
+        << QByteArray(R"({"spec":{"minAvailable":1,"selector":{"matchLabels":{"app":"b"}}}})");
     QTest::newRow("a scalar replaces a map") << QByteArray("ConfigMap") << QByteArray(R"({"data":{"a":{"x":1}}})")
                                              << QByteArray(R"({"data":{"a":"s"}})")
                                              << QByteArray(R"({"data":{"a":"s"}})");
