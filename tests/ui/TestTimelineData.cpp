@@ -28,6 +28,7 @@ private Q_SLOTS:
     void testPendingOperation();
     void testLookupAndClear();
     void testLateCommitReplacesSeenRevision();
+    void testClusterScopedLaneLabels();
 };
 
 namespace {
@@ -271,6 +272,18 @@ void TestTimelineData::testLateCommitReplacesSeenRevision()
     const auto &byRv = data.clientLanes()[1].byRv;
     QCOMPARE(byRv.size(), std::size_t(2));
     QVERIFY(data.operation(byRv[0]).rvHigh() <= data.operation(byRv[1]).rvHigh());
+}
+
+// A cluster-scoped object is named by its name, its resource under it, as namespaced ones.
+void TestTimelineData::testClusterScopedLaneLabels()
+{
+    TimelineData data;
+    OperationBatch batch;
+    batch << OperationBuilder(1, "c1", "create", "storageclasses/fast").produced(7).at(0, 1);
+    data.append(batch);
+    QCOMPARE(data.objectLanes().size(), std::size_t(1));
+    QCOMPARE(data.objectLanes()[0].label, QStringLiteral("fast"));
+    QCOMPARE(data.objectLanes()[0].detail, QStringLiteral("storageclasses"));
 }
 
 QTEST_GUILESS_MAIN(TestTimelineData)

@@ -45,11 +45,13 @@ TimelineOutcome outcomeOf(const engine::OperationSummary &op)
     return TimelineOutcome::Error;
 }
 
-// "default/foo" for "configmaps/default/foo": the Objects panel's way of naming an object.
+// "default/foo" for "configmaps/default/foo", "fast" for the cluster-scoped
+// "storageclasses/fast": the Objects panel's way of naming an object (its resource goes
+// under it, as the lane's detail).
 QString laneLabelOf(const QString &key)
 {
     const qsizetype slash = key.indexOf(QLatin1Char('/'));
-    return slash > 0 && key.indexOf(QLatin1Char('/'), slash + 1) > 0 ? key.mid(slash + 1) : key;
+    return slash > 0 && slash + 1 < key.size() ? key.mid(slash + 1) : key;
 }
 
 bool isUnder(const QString &key, const QString &prefix)
