@@ -25,6 +25,7 @@
 #include "registry/strategies/SecretStrategy.h"
 #include "registry/strategies/ServiceStrategy.h"
 #include "registry/types/BuiltinRules.h"
+#include "registry/types/VersionConversions.h"
 
 namespace rvscope::registry {
 namespace {
@@ -39,6 +40,7 @@ struct Builtin {
     std::shared_ptr<const Strategy> strategy;
     std::shared_ptr<const Strategy> statusStrategy = nullptr;
     bool hasScale = false;
+    std::shared_ptr<const VersionConversion> conversion = nullptr;
 };
 
 enum Subresources : unsigned { NoScale = 0, Scale = 1 };
@@ -57,6 +59,13 @@ Builtin declared(model::GroupVersionResource gvr, const char *kind, std::vector<
     if (rules.statusSplit)
         builtin.statusStrategy = std::make_shared<DeclaredStatusStrategy>(rules);
     builtin.hasScale = (subresources & Scale) != 0;
+    return builtin;
+}
+
+// A version served apart from its storage version.
+Builtin servedApart(Builtin builtin, std::shared_ptr<const VersionConversion> conversion)
+{
+    builtin.conversion = std::move(conversion);
     return builtin;
 }
 
@@ -129,6 +138,9 @@ std::vector<Builtin> builtins()
                  "/registry/poddisruptionbudgets", rules::podDisruptionBudget()),
         declared({"autoscaling", "v2", "horizontalpodautoscalers"}, "HorizontalPodAutoscaler", {"hpa"}, all,
                  "/registry/horizontalpodautoscalers", rules::horizontalPodAutoscaler()),
+        servedApart(declared({"autoscaling", "v1", "horizontalpodautoscalers"}, "HorizontalPodAutoscaler", {"hpa"},
+                             all, "/registry/horizontalpodautoscalers", rules::horizontalPodAutoscaler()),
+                    conversions::horizontalPodAutoscalerV1()),
         declared({"storage.k8s.io", "v1", "storageclasses"}, "StorageClass", {"sc"}, {}, "/registry/storageclasses",
                  rules::storageClass()),
         declared({"scheduling.k8s.io", "v1", "priorityclasses"}, "PriorityClass", {"pc"}, {},
@@ -163,6 +175,7 @@ void Registry::registerBuiltins()
         type->statusStrategy = std::move(builtin.statusStrategy);
         type->hasStatus = type->statusStrategy != nullptr;
         type->hasScale = builtin.hasScale;
+        type->conversion = std::move(builtin.conversion);
         add(std::move(type));
     }
 }

@@ -40,7 +40,7 @@ FieldManager::FieldManager(const ResourceType &type, std::string subresource)
     : m_schema(type.custom && type.openApiSchema.is_object()
                    ? fields::FieldSchema::fromOpenApi(type.kind, type.openApiSchema)
                    : fields::FieldSchema::forKind(type.kind, type.custom))
-    , m_apiVersion(type.apiVersion())
+    , m_apiVersion(type.storageApiVersion())
     , m_subresource(std::move(subresource))
 {
 }

@@ -13,6 +13,24 @@ std::string ResourceType::prefix(const std::string &ns) const
     return namespaced() && !ns.empty() ? storagePrefix + '/' + ns + '/' : storagePrefix + '/';
 }
 
+std::shared_ptr<const model::Object> ResourceType::served(std::shared_ptr<const model::Object> stored) const
+{
+    if (!conversion || !stored)
+        return stored;
+    model::Object view = *stored;
+    conversion->fromStorage(view.mutableJson());
+    view.mutableJson()["apiVersion"] = apiVersion();
+    return std::make_shared<const model::Object>(std::move(view));
+}
+
+void ResourceType::toStorage(model::Object &object) const
+{
+    if (!conversion)
+        return;
+    conversion->toStorage(object.mutableJson());
+    object.mutableJson()["apiVersion"] = conversion->storageApiVersion;
+}
+
 std::string ResourceType::qualifiedKind() const
 {
     return gvr.group.empty() ? kind : kind + '.' + gvr.group;

@@ -103,11 +103,11 @@ Store::Store(std::shared_ptr<const ResourceType> type, std::shared_ptr<const Str
 std::optional<model::Status> Store::prepareCreate(const std::string &ns, model::Object &object)
 {
     const ResourceType &type = *m_type;
-    if (auto undecodable = checkDecodable(object, type.kind, type.apiVersion()))
+    if (auto undecodable = checkDecodable(object, type.kind, type.storageApiVersion()))
         return undecodable;
     nlohmann::json &json = object.mutableJson();
     json["kind"] = type.kind;
-    json["apiVersion"] = type.apiVersion();
+    json["apiVersion"] = type.storageApiVersion();
     if (!json["metadata"].is_object())
         json["metadata"] = nlohmann::json::object();
     if (type.namespaced()) {
@@ -148,6 +148,11 @@ QCoro::Task<model::Result<ObjectPtr>> Store::create(std::string ns, model::Objec
     auto self = shared_from_this();
     const ResourceType &type = *m_type;
     const bool generated = object.name().empty() && !object.generateName().empty();
+    if (type.conversion) {
+        if (auto undecodable = checkDecodable(object, type.kind, type.apiVersion()))
+            co_return *undecodable;
+        type.toStorage(object);
+    }
     if (auto invalid = prepareCreate(ns, object))
         co_return *invalid;
     m_fields.recordUpdate(nullptr, object, options.manager, m_environment->now());
@@ -158,7 +163,7 @@ QCoro::Task<model::Result<ObjectPtr>> Store::create(std::string ns, model::Objec
             co_return *refused;
     }
     if (options.dryRun)
-        co_return std::make_shared<const model::Object>(std::move(object));
+        co_return type.served(std::make_shared<const model::Object>(std::move(object)));
 
     for (int attempt = 1;; ++attempt) {
         const std::string name = object.name();
@@ -166,7 +171,7 @@ QCoro::Task<model::Result<ObjectPtr>> Store::create(std::string ns, model::Objec
         if (created) {
             if (m_environment->afterCreate)
                 m_environment->afterCreate(type.gvr.resource, **created);
-            co_return created.value();
+            co_return type.served(created.value());
         }
         // Like upstream, a generated name that collides is generated again a few times.
         if (generated && created.error().storageCode == model::StorageCode::KeyExists
@@ -184,14 +189,14 @@ QCoro::Task<model::Result<ObjectPtr>> Store::get(std::string ns, std::string nam
     auto got = co_await m_type->storage->get(m_type->key(ns, name));
     if (!got)
         co_return interpretGetError(std::move(got).error(), m_type->groupResource(), name);
-    co_return got.value();
+    co_return m_type->served(got.value());
 }
 
 std::optional<model::Status> Store::checkUpdate(const std::string &ns, const std::string &name,
                                                 const model::Object &object, const ObjectPtr &existing) const
 {
     const ResourceType &type = *m_type;
-    if (auto undecodable = checkDecodable(object, type.kind, type.apiVersion()))
+    if (auto undecodable = checkDecodable(object, type.kind, type.storageApiVersion()))
         return *undecodable;
     if (object.name() != name) {
         return model::errors::badRequest("the name of the object (" + object.name()
@@ -225,7 +230,7 @@ model::Result<model::Object> Store::prepareUpdate(const std::string &ns, const s
                                                   const ObjectPtr &existing, bool checked) const
 {
     const ResourceType &type = *m_type;
-    const std::string apiVersion = type.apiVersion();
+    const std::string apiVersion = type.storageApiVersion();
     if (!checked) {
         if (auto refused = checkUpdate(ns, name, object, existing))
             return *refused;
@@ -284,7 +289,8 @@ QCoro::Task<model::Result<UpdateResponse>> Store::update(std::string ns, std::st
                                     force](ObjectPtr existing) -> QCoro::Task<model::Result<model::Object>> {
         // A PUT that lost the race (most of them on a hot key) is refused before its object
         // is copied; its copy then skips those checks in prepareUpdate (once per attempt).
-        const model::Object *unchanged = existing ? info->unchangedObject() : nullptr;
+        const ResourceType &type = *self->m_type;
+        const model::Object *unchanged = existing && !type.conversion ? info->unchangedObject() : nullptr;
         const bool checked = unchanged != nullptr;
         if (checked) {
             if (auto refused = self->checkUpdate(ns, name, *unchanged, existing))
@@ -294,12 +300,25 @@ QCoro::Task<model::Result<UpdateResponse>> Store::update(std::string ns, std::st
         // computes its object and then records what it changed.
         const std::string now = self->m_environment->now();
         const nlohmann::json *config = info->applyConfiguration();
+        // A served version apart from storage: the client's object (or applied
+        // configuration) is in the served version, the rules below see the stored one.
+        model::Object convertedConfig;
+        if (config && type.conversion) {
+            convertedConfig = model::Object(*config);
+            type.toStorage(convertedConfig);
+            config = &convertedConfig.json();
+        }
         model::Result<model::Object> desired = config ? self->m_fields.apply(existing.get(), *config, manager, force, now)
                                                       : model::Result<model::Object>(model::Object());
         if (!config)
-            desired = co_await info->updatedObject(existing);
+            desired = co_await info->updatedObject(type.served(existing));
         if (!desired)
             co_return std::move(desired).error();
+        if (!config && type.conversion) {
+            if (auto undecodable = checkDecodable(*desired, type.kind, type.apiVersion()))
+                co_return *undecodable;
+            type.toStorage(*desired);
+        }
         if (!existing) {
             if (!desired->resourceVersion().empty())
                 co_return model::errors::notFound(self->m_type->groupResource(), name);
@@ -337,7 +356,7 @@ QCoro::Task<model::Result<UpdateResponse>> Store::update(std::string ns, std::st
             co_return std::move(desired).error();
         response.created = !existing;
         response.noop = existing && desired->json() == existing->json();
-        response.object = std::make_shared<const model::Object>(std::move(desired).value());
+        response.object = type.served(std::make_shared<const model::Object>(std::move(desired).value()));
         co_return response;
     }
 
@@ -361,6 +380,7 @@ QCoro::Task<model::Result<UpdateResponse>> Store::update(std::string ns, std::st
         if (removed && m_environment->afterDelete)
             m_environment->afterDelete(type.gvr.resource, *removed->object);
     }
+    response.object = type.served(std::move(response.object));
     co_return response;
 }
 

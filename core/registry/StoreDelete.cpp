@@ -22,7 +22,7 @@ QCoro::Task<model::Result<DeleteResponse>> Store::remove(std::string ns, std::st
 
     const bool finalizing = !existing->finalizers().empty() || !existing->deletionTimestamp().empty();
     if (options.dryRun)
-        co_return DeleteResponse{existing, !finalizing};
+        co_return DeleteResponse{type.served(existing), !finalizing};
     if (finalizing)
         co_return co_await markForDeletion(key, name, options);
 
@@ -31,7 +31,7 @@ QCoro::Task<model::Result<DeleteResponse>> Store::remove(std::string ns, std::st
         co_return interpretDeleteError(std::move(removed).error(), type.groupResource(), name);
     if (m_environment->afterDelete)
         m_environment->afterDelete(type.gvr.resource, *removed->object);
-    co_return DeleteResponse{removed->object, true, removed->revision};
+    co_return DeleteResponse{type.served(removed->object), true, removed->revision};
 }
 
 // Objects with finalizers are not removed: they get deletionTimestamp (once) and whoever
@@ -61,10 +61,10 @@ QCoro::Task<model::Result<DeleteResponse>> Store::markForDeletion(std::string ke
         if (removed) {
             if (m_environment->afterDelete)
                 m_environment->afterDelete(type.gvr.resource, *removed->object);
-            co_return DeleteResponse{removed->object, true, removed->revision};
+            co_return DeleteResponse{type.served(removed->object), true, removed->revision};
         }
     }
-    co_return DeleteResponse{updated->object, false};
+    co_return DeleteResponse{type.served(updated->object), false};
 }
 
 QCoro::Task<model::Result<ListResponse>> Store::removeCollection(std::string ns, DeleteOptions options,
@@ -86,7 +86,7 @@ QCoro::Task<model::Result<ListResponse>> Store::removeCollection(std::string ns,
         if (!removed && removed.error().code != 404)
             co_return std::move(removed).error();
         if (removed)
-            response.items.push_back(removed->object);
+            response.items.push_back(m_type->served(removed->object));
     }
     co_return response;
 }

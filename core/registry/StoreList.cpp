@@ -110,6 +110,10 @@ QCoro::Task<model::Result<ListResponse>> Store::list(std::string ns, ListOptions
     }
     ListResponse response;
     response.items = std::move(listed->items);
+    if (type.conversion) {
+        for (ObjectPtr &item : response.items)
+            item = type.served(std::move(item));
+    }
     response.revision = listed->revision;
     response.remainingItemCount = listed->remainingItemCount;
     if (!listed->continueKey.empty())
@@ -195,10 +199,18 @@ QCoro::Task<model::Result<storage::WatchHandle>> Store::watch(std::string ns, Li
     }
     const storage::Revision snapshot = (co_await type.storage->currentRevision()).value();
     std::function<bool(const model::Object &)> matches = [sel](const model::Object &o) { return sel->matches(o); };
-    storage::WatchSink translating = [matches, sink](const storage::WatchEvent &event) {
+    std::shared_ptr<const ResourceType> served = type.conversion ? m_type : nullptr;
+    storage::WatchSink translating = [matches, sink, served](const storage::WatchEvent &event) {
         auto translated = translate(event, matches);
         if (!translated)
             return;
+        // A version served apart from storage converts each object, and cannot share the
+        // storage version's serialized form.
+        if (served) {
+            translated->object = served->served(std::move(translated->object));
+            sink(*translated);
+            return;
+        }
         // Serialized once per storage event and API event type, shared by every watcher the
         // hub fans the event out to.
         const auto slot = static_cast<std::size_t>(translated->type);

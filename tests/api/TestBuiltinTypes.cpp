@@ -46,6 +46,7 @@ private Q_SLOTS:
     void testEveryType();
     void testDeclaredRules_data();
     void testDeclaredRules();
+    void testVersionServedApartFromStorage();
 };
 
 void TestBuiltinTypes::testEveryType_data()
@@ -149,6 +150,10 @@ void TestBuiltinTypes::testEveryType_data()
     row("horizontalpodautoscalers", "autoscaling", "v2", "horizontalpodautoscalers", "HorizontalPodAutoscaler",
         true, "hpa", R"({"spec":{"scaleTargetRef":{"apiVersion":"apps/v1","kind":"Deployment","name":"web"},)"
                      R"("maxReplicas":5}})",
+        {"Name", "Reference", "Targets", "MinPods", "MaxPods", "Replicas", "Age"});
+    row("horizontalpodautoscalers v1", "autoscaling", "v1", "horizontalpodautoscalers", "HorizontalPodAutoscaler",
+        true, "hpa", R"({"spec":{"scaleTargetRef":{"apiVersion":"apps/v1","kind":"Deployment","name":"web"},)"
+                     R"("maxReplicas":5,"targetCPUUtilizationPercentage":60}})",
         {"Name", "Reference", "Targets", "MinPods", "MaxPods", "Replicas", "Age"});
     // storage.k8s.io/v1, scheduling.k8s.io/v1
     row("storageclasses", "storage.k8s.io", "v1", "storageclasses", "StorageClass", false, "sc",
@@ -353,6 +358,64 @@ void TestBuiltinTypes::testDeclaredRules()
     const ApiResponse response = fixture.call("POST", collection.toStdString(), object.toStdString());
     QVERIFY2(response.status == status, response.body.c_str());
     QVERIFY2(response.body.find(expected.toStdString()) != std::string::npos, response.body.c_str());
+}
+
+// autoscaling/v1 HorizontalPodAutoscalers are autoscaling/v2 objects seen through the v1
+// conversion: one object, two shapes, and what v1 cannot say survives a v1 client's update.
+void TestBuiltinTypes::testVersionServedApartFromStorage()
+{
+    Fixture fixture;
+    const std::string v1 = "/apis/autoscaling/v1/namespaces/default/horizontalpodautoscalers";
+    const std::string v2 = "/apis/autoscaling/v2/namespaces/default/horizontalpodautoscalers";
+    const ApiResponse created = fixture.call("POST", v1, R"({"apiVersion":"autoscaling/v1","kind":"HorizontalPodAutoscaler",
+        "metadata":{"name":"web"},"spec":{"scaleTargetRef":{"kind":"Deployment","name":"web"},"maxReplicas":4,
+        "targetCPUUtilizationPercentage":60}})");
+    QVERIFY2(created.status == 201, created.body.c_str());
+    QCOMPARE(parse(created)["apiVersion"], "autoscaling/v1");
+    QCOMPARE(parse(created)["spec"]["targetCPUUtilizationPercentage"], 60);
+    QCOMPARE(parse(created)["status"], json::parse(R"({"currentReplicas":0,"desiredReplicas":0})"));
+
+    // The v2 view, and a watch on v1 while v2 adds a memory metric.
+    json stored = parse(fixture.call("GET", v2 + "/web"));
+    QCOMPARE(stored["apiVersion"], "autoscaling/v2");
+    QCOMPARE(stored["spec"]["metrics"][0]["resource"]["target"]["averageUtilization"], 60);
+    QVERIFY(!stored["spec"].contains("targetCPUUtilizationPercentage"));
+    const ApiResponse watch =
+        fixture.call("GET", v1 + "?watch=1&resourceVersion=" + stored["metadata"]["resourceVersion"].get<std::string>());
+    QVERIFY(watch.watch);
+    const json memory = json::parse(R"({"type":"Resource","resource":{"name":"memory",
+        "target":{"type":"AverageValue","averageValue":"500Mi"}}})");
+    stored["spec"]["metrics"].push_back(memory);
+    QCOMPARE(fixture.call("PUT", v2 + "/web", stored.dump()).status, 200);
+    std::vector<json> events;
+    watch.watch->attach([&events](const std::string &line) { events.push_back(json::parse(line)); }, [] {});
+    QCOMPARE(events.size(), std::size_t(1));
+    QCOMPARE(events[0]["object"]["apiVersion"], "autoscaling/v1");
+    QVERIFY(!events[0]["object"]["spec"].contains("metrics"));
+
+    // A v1 read-modify-write keeps the metric v1 cannot show.
+    json viewed = parse(fixture.call("GET", v1 + "/web"));
+    const std::string carried = viewed["metadata"]["annotations"]["autoscaling.alpha.kubernetes.io/metrics"];
+    QVERIFY(carried.find("memory") != std::string::npos);
+    viewed["spec"]["maxReplicas"] = 8;
+    QCOMPARE(fixture.call("PUT", v1 + "/web", viewed.dump()).status, 200);
+    const ApiResponse patched = fixture.call("PATCH", v1 + "/web", R"({"spec":{"targetCPUUtilizationPercentage":75}})",
+                                             "application/merge-patch+json");
+    QVERIFY2(patched.status == 200, patched.body.c_str());
+    json after = parse(fixture.call("GET", v2 + "/web"));
+    QCOMPARE(after["spec"]["maxReplicas"], 8);
+    QCOMPARE(after["spec"]["metrics"].size(), std::size_t(2));
+    QCOMPARE(after["spec"]["metrics"][0]["resource"]["target"]["averageUtilization"], 75);
+    QCOMPARE(after["spec"]["metrics"][1], memory);
+    QVERIFY(!after["metadata"].contains("annotations"));
+
+    // A body of the other version is refused, as the apiserver's decoder refuses it.
+    after["metadata"].erase("resourceVersion");
+    QCOMPARE(fixture.call("PUT", v1 + "/web", after.dump()).status, 400);
+    // Both versions list the one object; the Table reads either.
+    QCOMPARE(parse(fixture.call("GET", v1))["items"].size(), std::size_t(1));
+    const json table = parse(fixture.call("GET", v1, {}, {}, {{"accept", TABLE_ACCEPT}}));
+    QCOMPARE(table["rows"][0]["cells"][2], "cpu: <unknown>/75%, memory: <unknown>/500Mi");
 }
 
 QTEST_GUILESS_MAIN(TestBuiltinTypes)

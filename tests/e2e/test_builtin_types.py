@@ -272,6 +272,15 @@ class BuiltinTypes(KubectlTestCase):
         self.assertEqual(binding[1][3:], ["alice", "default/robot"])
         self.assertEqual(self.k("get", "pdb", "web", "-o", "jsonpath={.spec.minAvailable}").stdout, "50%")
         self.assertEqual(self.k("get", "pc", "high", "-o", "jsonpath={.value}").stdout, "1000")
+        # kubectl autoscale writes an autoscaling/v1 HPA (protobuf), stored as autoscaling/v2.
+        self.k("create", "deployment", "web", "--image=nginx")
+        self.assertIn("autoscaled", self.k("autoscale", "deployment", "web", "--max=5", "--cpu-percent=70").stdout)
+        hpa = columns(self.k("get", "hpa", "web").stdout)
+        self.assertEqual(hpa[1][1:6], ["Deployment/web", "cpu: <unknown>/70%", "1", "5", "0"])
+        self.assertEqual(self.k("get", "horizontalpodautoscalers.v2.autoscaling", "web", "-o",
+                                "jsonpath={.spec.metrics[0].resource.target.averageUtilization}").stdout, "70")
+        self.assertEqual(self.k("get", "horizontalpodautoscalers.v1.autoscaling", "web", "-o",
+                                "jsonpath={.spec.targetCPUUtilizationPercentage}").stdout, "70")
         # From a CronJob: a Job owned by it.
         self.k("create", "job", "manual", "--from=cronjob/tick")
         owner = self.k("get", "job", "manual", "-o", "jsonpath={.metadata.ownerReferences[0].kind}").stdout
@@ -370,6 +379,21 @@ rules:
             utils.create_from_yaml(self.api, self.path, namespace="default")
         statuses = [error.status for error in failed.exception.api_exceptions]
         self.assertEqual(statuses, [409] * 5)
+
+    def test_autoscaling_v1_and_v2_are_one_object(self):
+        autoscaling_v1 = client.AutoscalingV1Api(self.api)
+        body = client.V1HorizontalPodAutoscaler(
+            metadata=client.V1ObjectMeta(name="web"),
+            spec=client.V1HorizontalPodAutoscalerSpec(
+                scale_target_ref=client.V1CrossVersionObjectReference(kind="Deployment", name="web"),
+                max_replicas=4, target_cpu_utilization_percentage=60))
+        autoscaling_v1.create_namespaced_horizontal_pod_autoscaler("default", body)
+        # Debian's client predates autoscaling/v2: read it untyped.
+        v2 = self.api.call_api("/apis/autoscaling/v2/namespaces/default/horizontalpodautoscalers/web", "GET",
+                               response_type="object", _return_http_data_only=True)
+        self.assertEqual(v2["spec"]["metrics"][0]["resource"]["target"]["averageUtilization"], 60)
+        read = autoscaling_v1.read_namespaced_horizontal_pod_autoscaler("web", "default")
+        self.assertEqual((read.spec.target_cpu_utilization_percentage, read.status.current_replicas), (60, 0))
 
 
 if __name__ == "__main__":

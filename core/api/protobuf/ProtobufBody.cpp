@@ -13,6 +13,7 @@
 
 #include "api/protobuf/ProtobufJson.h"
 #include "kubernetes/apps_v1.pb.h"
+#include "kubernetes/autoscaling_v1.pb.h"
 #include "kubernetes/batch_v1.pb.h"
 #include "kubernetes/coordination_v1.pb.h"
 #include "kubernetes/core_v1.pb.h"
@@ -48,6 +49,7 @@ const auto &servedKinds()
     namespace policy = k8s::io::api::policy::v1;
     namespace rbac = k8s::io::api::rbac::v1;
     namespace scheduling = k8s::io::api::scheduling::v1;
+    namespace autoscaling = k8s::io::api::autoscaling::v1;
     constexpr std::string_view RBAC = "rbac.authorization.k8s.io/v1";
     static const auto kinds = std::to_array<ProtobufKind>({
         {"v1", "ConfigMap", &core::ConfigMap::default_instance()},
@@ -58,6 +60,7 @@ const auto &servedKinds()
         {"v1", "ServiceAccount", &core::ServiceAccount::default_instance()},
         {"v1", "ResourceQuota", &core::ResourceQuota::default_instance()},
         {"apps/v1", "Deployment", &apps::Deployment::default_instance()},
+        {"autoscaling/v1", "HorizontalPodAutoscaler", &autoscaling::HorizontalPodAutoscaler::default_instance()},
         {"batch/v1", "Job", &batch::Job::default_instance()},
         {"batch/v1", "CronJob", &batch::CronJob::default_instance()},
         {"coordination.k8s.io/v1", "Lease", &coordination::Lease::default_instance()},

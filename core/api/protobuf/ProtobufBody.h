@@ -9,8 +9,8 @@
 
 // Request bodies in Kubernetes' protobuf encoding. kubectl 1.32's imperative create commands
 // (`create configmap|secret|namespace|serviceaccount|quota|deployment|job|cronjob|service|
-// ingress|poddisruptionbudget|priorityclass|role|clusterrole|rolebinding|clusterrolebinding`)
-// send their body only this way (wire contract, top note and §8.4); rvscope decodes it to the
+// ingress|poddisruptionbudget|priorityclass|role|clusterrole|rolebinding|clusterrolebinding`,
+// and `autoscale`) send their body only this way (wire contract, top note and §8.4); rvscope decodes it to the
 // JSON object the same command would have sent as JSON, and answers in JSON. Pure functions;
 // never throw; any thread.
 namespace rvscope::api {
@@ -24,7 +24,7 @@ bool isKubernetesProtobuf(std::string_view contentType);
 // The object in `body` as Kubernetes JSON. `body` is the magic "k8s\0" and a runtime.Unknown
 // whose typeMeta (apiVersion, kind) names the type and whose raw holds the object. Served
 // types: v1 ConfigMap, Secret, Namespace, Pod, Service, ServiceAccount, ResourceQuota;
-// apps/v1 Deployment; batch/v1 Job, CronJob; coordination.k8s.io/v1 Lease;
+// apps/v1 Deployment; autoscaling/v1 HorizontalPodAutoscaler; batch/v1 Job, CronJob; coordination.k8s.io/v1 Lease;
 // networking.k8s.io/v1 Ingress; policy/v1 PodDisruptionBudget; rbac.authorization.k8s.io/v1
 // Role, ClusterRole, RoleBinding, ClusterRoleBinding; scheduling.k8s.io/v1 PriorityClass.
 // `kind` and `apiVersion` come from typeMeta; the other fields follow Go's JSON encoding of the

@@ -302,7 +302,17 @@ Printer printerFor(const registry::ResourceType &type)
         {"APIService", apiServices},
     };
     auto it = BUILT_IN.find(type.kind);
-    return it == BUILT_IN.end() ? defaultPrinter() : it->second();
+    Printer printer = it == BUILT_IN.end() ? defaultPrinter() : it->second();
+    // The printers read the storage version (as upstream's read the internal one): a
+    // version served apart converts each object back first.
+    if (const auto conversion = type.conversion) {
+        printer.cells = [cells = std::move(printer.cells), conversion](const json &object, std::int64_t now) {
+            json stored = object;
+            conversion->toStorage(stored);
+            return cells(stored, now);
+        };
+    }
+    return printer;
 }
 
 } // namespace rvscope::api::table
