@@ -17,6 +17,11 @@ std::vector<std::string> strings(const nlohmann::json &list)
     }
     return result;
 }
+
+// The "None" conversion strategy: only apiVersion differs between versions.
+void sameShape(nlohmann::json &)
+{
+}
 } // namespace
 
 std::vector<std::shared_ptr<ResourceType>> customResourceTypes(const model::Object &crd)
@@ -36,6 +41,17 @@ std::vector<std::shared_ptr<ResourceType>> customResourceTypes(const model::Obje
     const nlohmann::json &versions = member(spec, "versions");
     if (!versions.is_array())
         return types;
+    // Objects are stored in the storage version and served in the version asked for, as the
+    // apiextensions-apiserver does with conversion strategy None.
+    std::shared_ptr<const VersionConversion> toStorageVersion;
+    std::string storageVersion;
+    for (const nlohmann::json &version : versions) {
+        if (member(version, "storage") == true)
+            storageVersion = stringOr(member(version, "name"));
+    }
+    if (!storageVersion.empty())
+        toStorageVersion = std::make_shared<const VersionConversion>(
+            VersionConversion{group + '/' + storageVersion, sameShape, sameShape});
     for (const nlohmann::json &version : versions) {
         const std::string name = stringOr(member(version, "name"));
         if (name.empty() || member(version, "served") == false)
@@ -49,6 +65,8 @@ std::vector<std::shared_ptr<ResourceType>> customResourceTypes(const model::Obje
         type->categories = strings(member(names, "categories"));
         type->storagePrefix = "/registry/" + group + '/' + plural;
         type->custom = true;
+        if (name != storageVersion)
+            type->conversion = toStorageVersion;
         type->openApiSchema = memberAt(version, "schema", "openAPIV3Schema");
         type->printerColumns = member(version, "additionalPrinterColumns");
         type->hasStatus = memberAt(version, "subresources", "status").is_object();

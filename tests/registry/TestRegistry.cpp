@@ -39,6 +39,7 @@ private Q_SLOTS:
     void testCrdRegistersAndRemovesItsType();
     void testDefinitionsAreFollowedWhoeverWritesThem();
     void testCustomResourceRules();
+    void testCustomResourceVersionsShareTheStorageVersion();
     void testInvalidCrdIsRejected();
     void testNamespaceDeletionTakesItsObjects();
     void testSeparateStorageHasItsOwnRevisionSeries();
@@ -184,6 +185,40 @@ void TestRegistry::testCustomResourceRules()
     QVERIFY(status);
     QCOMPARE(status->object->json()["status"]["ready"], true);
     QCOMPARE(status->object->json()["spec"]["size"], 5);
+}
+
+// Conversion strategy None: every served version reads and writes the one object, stored in
+// the storage version and shown in the version asked for.
+void TestRegistry::testCustomResourceVersionsShareTheStorageVersion()
+{
+    testing::RegistryFixture fixture;
+    nlohmann::json crd = widgetCrd().json();
+    nlohmann::json beta = crd["spec"]["versions"][0];
+    beta["name"] = "v1beta1";
+    beta["storage"] = false;
+    crd["spec"]["versions"].push_back(beta);
+    run(fixture.store("apiextensions.k8s.io", "v1", "customresourcedefinitions")->create("", model::Object(crd),
+                                                                                        WriteOptions()))
+        .value();
+    const auto v1 = fixture.registry->find("example.com", "v1", "widgets");
+    const auto v1beta1 = fixture.registry->find("example.com", "v1beta1", "widgets");
+    QVERIFY(v1 && v1beta1);
+    model::Object object = widget("w1");
+    object.mutableJson()["apiVersion"] = "example.com/v1beta1";
+    const auto created = run(v1beta1->store->create("default", object, WriteOptions())).value();
+    QCOMPARE(created->json()["apiVersion"], "example.com/v1beta1");
+    QCOMPARE(run(v1->store->get("default", "w1")).value()->json()["apiVersion"], "example.com/v1");
+    QCOMPARE(run(v1beta1->store->get("default", "w1")).value()->json()["apiVersion"], "example.com/v1beta1");
+    const auto listed = run(v1beta1->store->list("default", registry::ListOptions())).value();
+    QCOMPARE(listed.items.at(0)->json()["apiVersion"], "example.com/v1beta1");
+    // An update through v1beta1 stores v1 again.
+    model::Object read = *run(v1beta1->store->get("default", "w1")).value();
+    read.mutableJson()["spec"]["size"] = 2;
+    const auto updated = run(v1beta1->store->update("default", "w1", put(read), WriteOptions())).value();
+    QCOMPARE(updated.object->json()["apiVersion"], "example.com/v1beta1");
+    const auto stored = run(v1->store->get("default", "w1")).value();
+    QCOMPARE(stored->json()["apiVersion"], "example.com/v1");
+    QCOMPARE(stored->json()["spec"]["size"], 2);
 }
 
 void TestRegistry::testInvalidCrdIsRejected()
