@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "registry/ResourceType.h"
 
+#include <QtCore/QtGlobal>
+
 namespace rvscope::registry {
 
 std::string ResourceType::key(const std::string &ns, const std::string &name) const
@@ -18,7 +20,14 @@ std::shared_ptr<const model::Object> ResourceType::served(std::shared_ptr<const 
     if (!conversion || !stored)
         return stored;
     model::Object view = *stored;
-    conversion->fromStorage(view.mutableJson());
+    try {
+        conversion->fromStorage(view.mutableJson());
+    } catch (const std::exception &error) {
+        // Conversions do not throw by design; should one, a reader (a watch's sink among
+        // them) gets the stored object rather than an exception in its path.
+        qWarning("rvscope: converting %s to %s failed: %s", stored->name().c_str(), apiVersion().c_str(), error.what());
+        return stored;
+    }
     view.mutableJson()["apiVersion"] = apiVersion();
     return std::make_shared<const model::Object>(std::move(view));
 }

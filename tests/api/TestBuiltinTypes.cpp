@@ -47,6 +47,9 @@ private Q_SLOTS:
     void testDeclaredRules_data();
     void testDeclaredRules();
     void testVersionServedApartFromStorage();
+    void testConversionSurvivesHostileAnnotations();
+    void testUnchangedSpecKeepsTheGeneration();
+    void testPutCreatesRbacObjects();
 };
 
 void TestBuiltinTypes::testEveryType_data()
@@ -342,6 +345,22 @@ void TestBuiltinTypes::testDeclaredRules_data()
         << "/api/v1/namespaces/default/replicationcontrollers"
         << R"({"apiVersion":"v1","kind":"ReplicationController","metadata":{"name":"rc"},"spec":{"template":)" + templ + "}}"
         << 201 << R"("selector":{"app":"x"})";
+    QTest::newRow("a user subject's api group is defaulted")
+        << "/apis/rbac.authorization.k8s.io/v1/namespaces/default/rolebindings"
+        << R"({"apiVersion":"rbac.authorization.k8s.io/v1","kind":"RoleBinding","metadata":{"name":"b"},"roleRef":{"kind":"ClusterRole","name":"view"},"subjects":[{"kind":"User","name":"jane"}]})"
+        << 201 << R"({"apiGroup":"rbac.authorization.k8s.io","kind":"User","name":"jane"})";
+    QTest::newRow("replicas must be a number")
+        << "/apis/apps/v1/namespaces/default/replicasets"
+        << R"({"apiVersion":"apps/v1","kind":"ReplicaSet","metadata":{"name":"r"},"spec":{"replicas":"3"}})"
+        << 400 << "json: cannot unmarshal string into Go struct field ReplicaSetSpec.spec.replicas";
+    QTest::newRow("a v1 cpu target must be a number")
+        << "/apis/autoscaling/v1/namespaces/default/horizontalpodautoscalers"
+        << R"({"apiVersion":"autoscaling/v1","kind":"HorizontalPodAutoscaler","metadata":{"name":"h"},"spec":{"scaleTargetRef":{"kind":"Deployment","name":"web"},"maxReplicas":3,"targetCPUUtilizationPercentage":"50"}})"
+        << 400 << "HorizontalPodAutoscalerSpec.spec.targetCPUUtilizationPercentage";
+    QTest::newRow("job labels default from its template")
+        << "/apis/batch/v1/namespaces/default/jobs"
+        << R"({"apiVersion":"batch/v1","kind":"Job","metadata":{"name":"j"},"spec":{"template":{"metadata":{"labels":{"app":"x"}},"spec":{"restartPolicy":"Never","containers":[{"name":"c","image":"i"}]}}}})"
+        << 201 << R"("metadata":{"creationTimestamp")";
     QTest::newRow("storage class defaults")
         << "/apis/storage.k8s.io/v1/storageclasses"
         << R"({"apiVersion":"storage.k8s.io/v1","kind":"StorageClass","metadata":{"name":"s"},"provisioner":"p"})"
@@ -416,6 +435,66 @@ void TestBuiltinTypes::testVersionServedApartFromStorage()
     QCOMPARE(parse(fixture.call("GET", v1))["items"].size(), std::size_t(1));
     const json table = parse(fixture.call("GET", v1, {}, {}, {{"accept", TABLE_ACCEPT}}));
     QCOMPARE(table["rows"][0]["cells"][2], "cpu: <unknown>/75%, memory: <unknown>/500Mi");
+}
+
+// The v1 conversion parses client-written annotations: too deep or not JSON is dropped,
+// and invalid UTF-8 is replaced, never thrown (a v1 watch must keep working).
+void TestBuiltinTypes::testConversionSurvivesHostileAnnotations()
+{
+    Fixture fixture;
+    const std::string v1 = "/apis/autoscaling/v1/namespaces/default/horizontalpodautoscalers";
+    const std::string v2 = "/apis/autoscaling/v2/namespaces/default/horizontalpodautoscalers";
+    const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+    json body = json::parse(R"({"apiVersion":"autoscaling/v1","kind":"HorizontalPodAutoscaler","metadata":{"name":"deep"},
+        "spec":{"scaleTargetRef":{"kind":"Deployment","name":"web"},"maxReplicas":3}})");
+    body["metadata"]["annotations"]["autoscaling.alpha.kubernetes.io/metrics"] = deep;
+    const ApiResponse created = fixture.call("POST", v1, body.dump());
+    QVERIFY2(created.status == 201, created.body.c_str());
+    const ApiResponse watch = fixture.call("GET", v1 + "?watch=1&resourceVersion="
+                                                      + parse(created)["metadata"]["resourceVersion"].get<std::string>());
+    QVERIFY(watch.watch);
+    // A v2 client's metric name with a byte that is not UTF-8: YAML apply bodies pass them through.
+    const std::string yaml = "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {name: deep}\n"
+                             "spec:\n  metrics:\n  - type: Pods\n    pods:\n      metric: {name: \"bad\xff\"}\n"
+                             "      target: {type: AverageValue, averageValue: \"1\"}\n";
+    const ApiResponse applied = fixture.call("PATCH", v2 + "/deep?fieldManager=tester&force=true", yaml,
+                                             "application/apply-patch+yaml");
+    QVERIFY2(applied.status == 200, applied.body.c_str());
+    QVERIFY(applied.body.find("bad\xEF\xBF\xBD") != std::string::npos); // stored raw, written replaced
+    QCOMPARE(fixture.call("GET", v1 + "/deep").status, 200);
+    QCOMPARE(fixture.call("GET", v1, {}, {}, {{"accept", TABLE_ACCEPT}}).status, 200);
+    std::vector<std::string> lines;
+    watch.watch->attach([&lines](const std::string &line) { lines.push_back(line); }, [] {});
+    QCOMPARE(lines.size(), std::size_t(1));
+}
+
+// Re-sending the same spec with Go's zero values spelled out is no change of spec.
+void TestBuiltinTypes::testUnchangedSpecKeepsTheGeneration()
+{
+    Fixture fixture;
+    const std::string sets = "/apis/apps/v1/namespaces/default/statefulsets";
+    const ApiResponse created = fixture.call("POST", sets, R"({"apiVersion":"apps/v1","kind":"StatefulSet",
+        "metadata":{"name":"s"},"spec":{"selector":{"matchLabels":{"app":"x"}},
+        "template":{"metadata":{"labels":{"app":"x"}},"spec":{"containers":[{"name":"c","image":"i"}]}}}})");
+    QVERIFY2(created.status == 201, created.body.c_str());
+    json resent = parse(created);
+    resent["spec"]["template"]["metadata"]["creationTimestamp"] = nullptr;
+    resent["spec"]["template"]["spec"]["containers"][0]["resources"] = json::object();
+    const ApiResponse updated = fixture.call("PUT", sets + "/s", resent.dump());
+    QVERIFY2(updated.status == 200, updated.body.c_str());
+    QCOMPARE(parse(updated)["metadata"]["generation"], 1);
+    resent = parse(updated);
+    resent["spec"]["replicas"] = 3;
+    QCOMPARE(parse(fixture.call("PUT", sets + "/s", resent.dump()))["metadata"]["generation"], 2);
+}
+
+void TestBuiltinTypes::testPutCreatesRbacObjects()
+{
+    Fixture fixture;
+    const ApiResponse created = fixture.call("PUT", "/apis/rbac.authorization.k8s.io/v1/clusterroles/reader",
+                                             R"({"apiVersion":"rbac.authorization.k8s.io/v1","kind":"ClusterRole",
+        "metadata":{"name":"reader"},"rules":[{"apiGroups":[""],"resources":["pods"],"verbs":["get"]}]})");
+    QCOMPARE(created.status, 201);
 }
 
 QTEST_GUILESS_MAIN(TestBuiltinTypes)

@@ -7,6 +7,8 @@
 #include <optional>
 #include <string_view>
 
+#include "model/JsonWrite.h"
+
 namespace rvscope::api::table {
 namespace {
 
@@ -158,7 +160,7 @@ std::string canonicalQuantity(const nlohmann::json &value)
 {
     if (value.is_null())
         return "0";
-    const std::string text = value.is_string() ? value.get<std::string>() : value.dump();
+    const std::string text = value.is_string() ? value.get<std::string>() : model::dumpJson(value);
     const auto parsed = parse(text);
     return parsed ? canonical(*parsed) : text;
 }

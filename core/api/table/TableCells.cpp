@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "model/JsonAccess.h"
+#include "model/JsonWrite.h"
 
 namespace rvscope::api::table {
 namespace {
@@ -35,7 +36,7 @@ std::int64_t daysFromCivil(int year, int month, int day)
 
 std::string scalarText(const nlohmann::json &value)
 {
-    return value.is_string() ? value.get<std::string>() : value.dump();
+    return value.is_string() ? value.get<std::string>() : model::dumpJson(value);
 }
 
 } // namespace

@@ -36,6 +36,24 @@ void DeclaredStrategy::prepareForCreate(model::Object &object) const
     fillStatusCounters(object.mutableJson(), m_rules);
 }
 
+bool DeclaredStrategy::generationChanged(const model::Object &object, const model::Object &old) const
+{
+    const nlohmann::json &after = object.json();
+    const nlohmann::json &before = old.json();
+    const auto specLike = [](const std::string &key) {
+        return key != "metadata" && key != "status" && key != "kind" && key != "apiVersion";
+    };
+    for (const auto &[key, value] : after.items()) {
+        if (specLike(key) && !jsonedit::semanticEqual(value, model::member(before, key)))
+            return true;
+    }
+    for (const auto &[key, value] : before.items()) {
+        if (specLike(key) && !after.contains(key) && !jsonedit::semanticEqual(value, nullptr))
+            return true;
+    }
+    return false;
+}
+
 void DeclaredStrategy::prepareForUpdate(model::Object &object, const model::Object &old) const
 {
     if (m_rules.defaults)
@@ -93,13 +111,6 @@ void DeclaredStatusStrategy::prepareForUpdate(model::Object &object, const model
     for (const auto &[key, value] : before.items()) {
         if (key != "metadata" && key != "status" && key != "kind" && key != "apiVersion")
             json[key] = value;
-    }
-    if (nlohmann::json *meta = jsonedit::childObject(json, "metadata")) {
-        for (const char *field : {"labels", "annotations", "finalizers", "ownerReferences"}) {
-            meta->erase(field);
-            if (const nlohmann::json &kept = model::memberAt(before, "metadata", field); !kept.is_null())
-                (*meta)[field] = kept;
-        }
     }
     fillStatusCounters(json, m_rules);
 }

@@ -54,6 +54,9 @@ public:
     bool allowUnconditionalUpdate() const override { return m_rules.unconditionalUpdate; }
     NameRule nameRule() const override { return m_rules.nameRule; }
     bool hasGeneration() const override { return m_rules.generation != TypeRules::Generation::None; }
+    // Semantic comparison (apiequality.Semantic.DeepEqual): a client that re-sends the
+    // same spec with nulls or empty structs filled in changes nothing.
+    bool generationChanged(const model::Object &object, const model::Object &old) const override;
     void prepareForCreate(model::Object &object) const override;
     void prepareForUpdate(model::Object &object, const model::Object &old) const override;
     std::vector<model::StatusCause> validate(const model::Object &object) const override;
@@ -65,9 +68,9 @@ private:
 };
 
 // The /status half of a statusSplit type (upstream's <kind>StatusStrategy): an update keeps
-// everything but status from the stored object, metadata's labels, annotations, finalizers
-// and ownerReferences included (metav1.ResetObjectMetaForStatus), and never bumps the
-// generation. Validation is the object metadata's.
+// everything but status and metadata from the stored object (`newObj.Spec = oldObj.Spec`)
+// and never bumps the generation. Validation is the object metadata's; the types' own
+// status validation is not modelled.
 class DeclaredStatusStrategy final : public Strategy {
 public:
     explicit DeclaredStatusStrategy(TypeRules rules);

@@ -80,10 +80,11 @@ void validateStatefulSet(const nlohmann::json &object, Causes &causes)
     validateCounts(spec, {"replicas", "minReadySeconds"}, causes);
     const std::string policy = model::stringOr(member(spec, "podManagementPolicy"));
     if (!policy.empty() && policy != "OrderedReady" && policy != "Parallel")
-        causes.push_back(notSupportedField("spec.podManagementPolicy", goQuote(policy), {"OrderedReady", "Parallel"}));
+        causes.push_back(invalidField("spec.podManagementPolicy", policy, "must be 'OrderedReady' or 'Parallel'"));
     const std::string strategy = model::stringOr(memberAt(spec, "updateStrategy", "type"));
     if (!strategy.empty() && strategy != "RollingUpdate" && strategy != "OnDelete")
-        causes.push_back(notSupportedField("spec.updateStrategy.type", goQuote(strategy), {"OnDelete", "RollingUpdate"}));
+        causes.push_back(invalidFieldGo("spec.updateStrategy", "apps.StatefulSetUpdateStrategy{Type:" + goQuote(strategy) + ", ...}",
+                                        "must be 'RollingUpdate' or 'OnDelete'"));
     validateSelectedTemplate(spec, "statefulset", causes);
 }
 
@@ -133,7 +134,7 @@ void validateDaemonSet(const nlohmann::json &object, Causes &causes)
     validateSelectedTemplate(spec, "daemonset", causes);
     const std::string strategy = model::stringOr(memberAt(spec, "updateStrategy", "type"));
     if (!strategy.empty() && strategy != "RollingUpdate" && strategy != "OnDelete")
-        causes.push_back(notSupportedField("spec.updateStrategy.type", goQuote(strategy), {"OnDelete", "RollingUpdate"}));
+        causes.push_back(notSupportedField("spec.updateStrategy", goQuote(strategy), {"RollingUpdate", "OnDelete"}));
 }
 
 // --- ControllerRevision -----------------------------------------------------------------

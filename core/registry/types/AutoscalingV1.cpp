@@ -7,6 +7,8 @@
 #include "registry/types/VersionConversions.h"
 
 #include "model/JsonAccess.h"
+#include "model/JsonParse.h"
+#include "model/JsonWrite.h"
 #include "registry/strategies/JsonEdit.h"
 
 namespace rvscope::registry::conversions {
@@ -19,25 +21,38 @@ constexpr const char *CURRENT_METRICS_ANNOTATION = "autoscaling.alpha.kubernetes
 constexpr const char *BEHAVIOR_ANNOTATION = "autoscaling.alpha.kubernetes.io/behavior";
 constexpr const char *CONDITIONS_ANNOTATION = "autoscaling.alpha.kubernetes.io/conditions";
 
-bool isCpuUtilization(const json &metric, const char *valueKey)
+constexpr const char *ROUND_TRIP_ANNOTATIONS[] = {METRICS_ANNOTATION, CURRENT_METRICS_ANNOTATION, BEHAVIOR_ANNOTATION,
+                                                  CONDITIONS_ANNOTATION};
+
+bool isCpuResource(const json &metric)
 {
-    return member(metric, "type") == "Resource" && model::memberAt(metric, "resource", "name") == "cpu"
-        && (valueKey[0] == 't' ? model::memberAt(metric, "resource", "target", "type") == "Utilization"
-                               : !model::memberAt(metric, "resource", "current", "averageUtilization").is_null());
+    return member(metric, "type") == "Resource" && model::memberAt(metric, "resource", "name") == "cpu";
 }
 
-// Takes annotation `name` out of `object` as parsed JSON (null when absent or not JSON).
+bool isCpuUtilizationTarget(const json &metric)
+{
+    return isCpuResource(metric) && model::memberAt(metric, "resource", "target", "type") == "Utilization"
+        && jsonedit::integer(model::memberAt(metric, "resource", "target", "averageUtilization"));
+}
+
+json *annotationsOf(json &object)
+{
+    json *meta = jsonedit::existingObject(object, "metadata");
+    return meta ? jsonedit::existingObject(*meta, "annotations") : nullptr;
+}
+
+// Takes annotation `name` out of `object` as parsed JSON: null when absent, or when it is not
+// JSON (depth-limited: the annotation is client text).
 json takeAnnotation(json &object, const char *name)
 {
-    json *annotations = jsonedit::existingObject(object, "metadata");
-    annotations = annotations ? jsonedit::existingObject(*annotations, "annotations") : nullptr;
+    json *annotations = annotationsOf(object);
     if (!annotations || !annotations->contains(name))
         return nullptr;
-    json value = json::parse(model::stringOr(member(*annotations, name)), nullptr, false);
+    std::optional<json> value = model::parseJson(model::stringOr(member(*annotations, name)));
     annotations->erase(name);
     if (annotations->empty())
         object["metadata"].erase("annotations");
-    return value.is_discarded() ? json() : value;
+    return value ? std::move(*value) : json();
 }
 
 void putAnnotation(json &object, const char *name, const json &value)
@@ -45,7 +60,7 @@ void putAnnotation(json &object, const char *name, const json &value)
     json *meta = jsonedit::childObject(object, "metadata");
     json *annotations = meta ? jsonedit::childObject(*meta, "annotations") : nullptr;
     if (annotations)
-        (*annotations)[name] = value.dump();
+        (*annotations)[name] = model::dumpJson(value); // invalid UTF-8 replaced, never thrown
 }
 
 void horizontalPodAutoscalerToV2(json &object)
@@ -59,8 +74,10 @@ void horizontalPodAutoscalerToV2(json &object)
         if (const auto target = jsonedit::integer(member(*spec, "targetCPUUtilizationPercentage")))
             all.push_back({{"type", "Resource"},
                            {"resource", {{"name", "cpu"}, {"target", {{"type", "Utilization"}, {"averageUtilization", *target}}}}}});
-        if (metrics.is_array())
-            all.insert(all.end(), metrics.begin(), metrics.end());
+        if (metrics.is_array()) {
+            for (json &metric : metrics)
+                all.push_back(std::move(metric));
+        }
         spec->erase("targetCPUUtilizationPercentage");
         if (!all.empty())
             (*spec)["metrics"] = std::move(all);
@@ -68,13 +85,17 @@ void horizontalPodAutoscalerToV2(json &object)
             (*spec)["behavior"] = std::move(behavior);
     }
     if (json *status = jsonedit::existingObject(object, "status")) {
+        // The annotation has every current metric; without it, only the cpu percentage.
         json all = json::array();
-        if (const auto current = jsonedit::integer(member(*status, "currentCPUUtilizationPercentage")))
+        if (currentMetrics.is_array())
+            all = std::move(currentMetrics);
+        else if (const auto current = jsonedit::integer(member(*status, "currentCPUUtilizationPercentage")))
             all.push_back({{"type", "Resource"},
                            {"resource", {{"name", "cpu"}, {"current", {{"averageUtilization", *current}}}}}});
-        if (currentMetrics.is_array())
-            all.insert(all.end(), currentMetrics.begin(), currentMetrics.end());
         status->erase("currentCPUUtilizationPercentage");
+        // v2's currentReplicas is omitempty: v1's required 0 is no change.
+        if (jsonedit::integer(member(*status, "currentReplicas")) == 0)
+            status->erase("currentReplicas");
         if (!all.empty())
             (*status)["currentMetrics"] = std::move(all);
         if (conditions.is_array())
@@ -84,10 +105,18 @@ void horizontalPodAutoscalerToV2(json &object)
 
 void horizontalPodAutoscalerToV1(json &object)
 {
+    // What a v2 client put in these annotations is not v1's to carry (upstream's
+    // DropRoundTripHorizontalPodAutoscalerAnnotations).
+    if (json *annotations = annotationsOf(object)) {
+        for (const char *name : ROUND_TRIP_ANNOTATIONS)
+            annotations->erase(name);
+        if (annotations->empty())
+            object["metadata"].erase("annotations");
+    }
     if (json *spec = jsonedit::existingObject(object, "spec")) {
         json others = json::array();
         for (const json &metric : member(*spec, "metrics")) {
-            if (isCpuUtilization(metric, "target") && !spec->contains("targetCPUUtilizationPercentage"))
+            if (isCpuUtilizationTarget(metric) && !spec->contains("targetCPUUtilizationPercentage"))
                 (*spec)["targetCPUUtilizationPercentage"] = model::memberAt(metric, "resource", "target", "averageUtilization");
             else
                 others.push_back(metric);
@@ -104,17 +133,19 @@ void horizontalPodAutoscalerToV1(json &object)
         // Both counts lack omitempty in v1 (in v2 only desiredReplicas does).
         jsonedit::setDefault(*status, "currentReplicas", 0);
         jsonedit::setDefault(*status, "desiredReplicas", 0);
-        json others = json::array();
-        for (const json &metric : member(*status, "currentMetrics")) {
-            if (isCpuUtilization(metric, "current") && !status->contains("currentCPUUtilizationPercentage"))
-                (*status)["currentCPUUtilizationPercentage"] =
-                    model::memberAt(metric, "resource", "current", "averageUtilization");
-            else
-                others.push_back(metric);
+        // Every current metric travels in the annotation, cpu included (its averageValue
+        // too); v1's currentCPUUtilizationPercentage is a copy of the cpu utilization.
+        const json &current = member(*status, "currentMetrics");
+        for (const json &metric : current) {
+            const json &utilization = model::memberAt(metric, "resource", "current", "averageUtilization");
+            if (isCpuResource(metric) && jsonedit::integer(utilization)) {
+                (*status)["currentCPUUtilizationPercentage"] = utilization;
+                break;
+            }
         }
+        if (current.is_array() && !current.empty())
+            putAnnotation(object, CURRENT_METRICS_ANNOTATION, current);
         status->erase("currentMetrics");
-        if (!others.empty())
-            putAnnotation(object, CURRENT_METRICS_ANNOTATION, others);
         if (json conditions = member(*status, "conditions"); !conditions.is_null()) {
             status->erase("conditions");
             putAnnotation(object, CONDITIONS_ANNOTATION, conditions);

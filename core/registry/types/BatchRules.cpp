@@ -26,7 +26,14 @@ void jobDefaults(nlohmann::json &object)
     nlohmann::json *spec = jsonedit::existingObject(object, "spec");
     if (!spec)
         return;
-    // SetDefaults_Job: no completions and no parallelism means one pod to run once.
+    // SetDefaults_Job: a job without labels takes its template's (as the user wrote them,
+    // before the generated selector labels are added).
+    const nlohmann::json &templateLabels = memberAt(*spec, "template", "metadata", "labels");
+    if (templateLabels.is_object() && !templateLabels.empty()) {
+        if (nlohmann::json *meta = jsonedit::childObject(object, "metadata"); meta && member(*meta, "labels").empty())
+            (*meta)["labels"] = templateLabels;
+    }
+    // no completions and no parallelism means one pod to run once.
     if (member(*spec, "completions").is_null() && member(*spec, "parallelism").is_null())
         (*spec)["completions"] = 1;
     jsonedit::setDefault(*spec, "parallelism", 1);

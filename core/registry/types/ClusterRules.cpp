@@ -23,12 +23,17 @@ std::string indexed(const std::string &path, std::size_t i)
 }
 
 // --- Ingress ----------------------------------------------------------------------------
+// validateIngressBackend: the errors name the backend itself.
 void validateBackend(const nlohmann::json &backend, const std::string &path, Causes &causes)
 {
     const nlohmann::json &service = member(backend, "service");
     const nlohmann::json &resource = member(backend, "resource");
+    if (!service.is_null() && !resource.is_null()) {
+        causes.push_back(invalidField(path, "", "cannot set both resource and service backends"));
+        return;
+    }
     if (service.is_null() && resource.is_null()) {
-        causes.push_back(invalidFieldGo(path, "networking.IngressBackend{...}", "must specify a resource or service"));
+        causes.push_back(invalidField(path, "", "resource or service backend is required"));
         return;
     }
     if (!service.is_null()) {
@@ -38,10 +43,9 @@ void validateBackend(const nlohmann::json &backend, const std::string &path, Cau
         const bool named = !model::stringOr(member(port, "name")).empty();
         const bool numbered = jsonedit::integer(member(port, "number")).value_or(0) != 0;
         if (named && numbered)
-            causes.push_back(invalidFieldGo(path + ".service.port", "networking.ServiceBackendPort{...}",
-                                            "cannot set both port name & port number"));
+            causes.push_back(invalidField(path, "", "cannot set both port name & port number"));
         else if (!named && !numbered)
-            causes.push_back(requiredField(path + ".service.port", "port name or number is required"));
+            causes.push_back(requiredField(path, "port name or number is required"));
     }
 }
 
@@ -51,7 +55,7 @@ void validateIngress(const nlohmann::json &object, Causes &causes)
     const nlohmann::json &defaultBackend = member(spec, "defaultBackend");
     const nlohmann::json &rules = member(spec, "rules");
     if (defaultBackend.is_null() && rules.empty())
-        causes.push_back(invalidFieldGo("spec.rules", "[]networking.IngressRule(nil)",
+        causes.push_back(invalidFieldGo("spec", "[]networking.IngressRule(nil)",
                                         "either `defaultBackend` or `rules` must be specified"));
     if (!defaultBackend.is_null())
         validateBackend(defaultBackend, "spec.defaultBackend", causes);
@@ -95,10 +99,31 @@ void ingressClassControllerImmutable(const nlohmann::json &object, const nlohman
 }
 
 // --- NetworkPolicy ----------------------------------------------------------------------
+// SetDefaults_NetworkPolicyPort: a port without a protocol is TCP.
+void defaultPortProtocols(nlohmann::json &spec, const char *direction)
+{
+    nlohmann::json *rules = jsonedit::childArray(spec, direction);
+    if (!rules)
+        return;
+    for (nlohmann::json &rule : *rules) {
+        nlohmann::json *ports = jsonedit::childArray(rule, "ports");
+        if (!ports)
+            continue;
+        for (nlohmann::json &port : *ports) {
+            if (port.is_object())
+                jsonedit::setDefaultString(port, "protocol", "TCP");
+        }
+    }
+}
+
 void networkPolicyDefaults(nlohmann::json &object)
 {
     nlohmann::json *spec = jsonedit::existingObject(object, "spec");
-    if (!spec || !member(*spec, "policyTypes").empty())
+    if (!spec)
+        return;
+    defaultPortProtocols(*spec, "ingress");
+    defaultPortProtocols(*spec, "egress");
+    if (!member(*spec, "policyTypes").empty())
         return;
     // SetDefaults_NetworkPolicy: Ingress always; Egress when egress rules are given.
     nlohmann::json types = nlohmann::json::array({"Ingress"});
@@ -116,7 +141,7 @@ void validateNetworkPolicy(const nlohmann::json &object, Causes &causes)
         for (std::size_t i = 0; i < types.size(); ++i) {
             const std::string type = model::stringOr(types[i]);
             if (type != "Ingress" && type != "Egress")
-                causes.push_back(notSupportedField(indexed("spec.policyTypes", i), goQuote(type), {"Egress", "Ingress"}));
+                causes.push_back(notSupportedField(indexed("spec.policyTypes", i), goQuote(type), {"Ingress", "Egress"}));
         }
     }
 }
@@ -220,12 +245,14 @@ void validatePriorityClass(const nlohmann::json &object, Causes &causes)
     const std::int64_t value = jsonedit::integer(member(object, "value")).value_or(0);
     const bool system = name == "system-node-critical" || name == "system-cluster-critical";
     if (!system && name.rfind("system-", 0) == 0)
-        causes.push_back(invalidField("metadata.name", name, "priority class names with 'system-' prefix are reserved"));
+        causes.push_back(forbiddenField("metadata.name", "priority class names with 'system-' prefix are reserved for "
+                                                         "system use only. error: " + name
+                                                         + " is not a known system priority class"));
     if (!system && value > HIGHEST_USER_DEFINABLE_PRIORITY)
         causes.push_back(forbiddenField("value", "maximum allowed value of a user defined priority is 1000000000"));
     const std::string policy = model::stringOr(member(object, "preemptionPolicy"));
     if (!policy.empty() && policy != "PreemptLowerPriority" && policy != "Never")
-        causes.push_back(notSupportedField("preemptionPolicy", goQuote(policy), {"Never", "PreemptLowerPriority"}));
+        causes.push_back(notSupportedField("preemptionPolicy", goQuote(policy), {"PreemptLowerPriority", "Never"}));
 }
 
 void validatePriorityClassUpdate(const nlohmann::json &object, const nlohmann::json &old, Causes &causes)

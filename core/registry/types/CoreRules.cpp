@@ -114,7 +114,7 @@ TypeRules persistentVolume()
 
 TypeRules limitRange()
 {
-    return {.validate = validateLimitRange};
+    return {.createOnUpdate = true, .validate = validateLimitRange};
 }
 
 TypeRules resourceQuota()

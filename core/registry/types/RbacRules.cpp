@@ -136,28 +136,46 @@ void roleRefImmutable(const nlohmann::json &object, const nlohmann::json &old, C
                                         "cannot change roleRef"));
 }
 
+// SetDefaults_RoleBinding / _ClusterRoleBinding / _Subject: the RBAC group where a
+// reference or a user or group subject leaves it out.
+void bindingDefaults(nlohmann::json &object)
+{
+    if (nlohmann::json *roleRef = jsonedit::existingObject(object, "roleRef"))
+        jsonedit::setDefaultString(*roleRef, "apiGroup", RBAC_GROUP);
+    nlohmann::json *subjects = jsonedit::childArray(object, "subjects");
+    if (!subjects)
+        return;
+    for (nlohmann::json &subject : *subjects) {
+        const std::string kind = model::stringOr(member(subject, "kind"));
+        if (subject.is_object() && (kind == "User" || kind == "Group"))
+            jsonedit::setDefaultString(subject, "apiGroup", RBAC_GROUP);
+    }
+}
+
 constexpr auto PATH_SEGMENT = Strategy::NameRule::PathSegment;
 } // namespace
 
+// Upstream's RBAC strategies allow create on update (PUT creates a missing role or binding).
 TypeRules role()
 {
-    return {.nameRule = PATH_SEGMENT, .validate = validateRole};
+    return {.createOnUpdate = true, .nameRule = PATH_SEGMENT, .validate = validateRole};
 }
 
 TypeRules clusterRole()
 {
-    return {.namespaced = false, .nameRule = PATH_SEGMENT, .validate = validateClusterRole};
+    return {.namespaced = false, .createOnUpdate = true, .nameRule = PATH_SEGMENT, .validate = validateClusterRole};
 }
 
 TypeRules roleBinding()
 {
-    return {.nameRule = PATH_SEGMENT, .validate = validateRoleBinding, .validateUpdate = roleRefImmutable};
+    return {.createOnUpdate = true, .nameRule = PATH_SEGMENT, .defaults = bindingDefaults,
+            .validate = validateRoleBinding, .validateUpdate = roleRefImmutable};
 }
 
 TypeRules clusterRoleBinding()
 {
-    return {.namespaced = false, .nameRule = PATH_SEGMENT, .validate = validateClusterRoleBinding,
-            .validateUpdate = roleRefImmutable};
+    return {.namespaced = false, .createOnUpdate = true, .nameRule = PATH_SEGMENT, .defaults = bindingDefaults,
+            .validate = validateClusterRoleBinding, .validateUpdate = roleRefImmutable};
 }
 
 } // namespace rvscope::registry::rules
