@@ -26,7 +26,7 @@ std::size_t sizeOf(const WatchEvent &event)
 }
 } // namespace
 
-struct WatchHub::Watcher {
+struct WatchHub::Watcher : std::enable_shared_from_this<WatchHub::Watcher> {
     std::string prefix;
     Revision after = 0; // receives the events with a newer revision
     WatchSink sink;
@@ -61,7 +61,23 @@ struct WatchHub::Upstream {
     void stop(const std::shared_ptr<Watcher> &watcher);
     void settle();
     int activeWatchers() const;
+    // Hands `event` to one watcher. A sink that throws (a bug) ends that watch, not every
+    // watch of this root: the loops around it stay balanced.
+    void deliver(Watcher &watcher, const WatchEvent &event);
 };
+
+void WatchHub::Upstream::deliver(Watcher &watcher, const WatchEvent &event)
+{
+    try {
+        watcher.sink(event);
+    } catch (const std::exception &error) {
+        qWarning("rvscope: a watch under %s failed and was stopped: %s", watcher.prefix.c_str(), error.what());
+        if (watcher.active) {
+            watcher.active = false;
+            stopped.push_back(watcher.shared_from_this());
+        }
+    }
+}
 
 void WatchHub::Upstream::dispatch(const WatchEvent &event)
 {
@@ -78,7 +94,7 @@ void WatchHub::Upstream::dispatch(const WatchEvent &event)
                 continue;
             watcher->active = false;
             stopped.push_back(watcher);
-            watcher->sink(event);
+            deliver(*watcher, event);
         }
         --busy;
         handle.stop();
@@ -103,7 +119,7 @@ void WatchHub::Upstream::dispatch(const WatchEvent &event)
             Watcher *watcher = watchers[i].get();
             if (watcher->active && revision > watcher->after) {
                 watcher->after = revision;
-                watcher->sink(buffer[index]);
+                deliver(*watcher, buffer[index]);
             }
         }
     }
@@ -124,7 +140,7 @@ void WatchHub::Upstream::join(const std::shared_ptr<Watcher> &watcher)
             continue;
         watcher->after = event.revision;
         if (hasPrefix(event.key, watcher->prefix))
-            watcher->sink(event);
+            deliver(*watcher, event);
     }
     --busy;
     if (watcher->active) {

@@ -49,6 +49,7 @@ protected:
 
 private Q_SLOTS:
     void testOneUpstreamPerRoot();
+    void testAThrowingSinkEndsOnlyItsOwnWatch();
     void testWatchersShareOneEncodingPerEvent();
     void testResumeFromTheBufferJoinsTheSharedStream();
     void testResumeOlderThanTheStreamGetsItsOwnStorageWatch();
@@ -86,6 +87,28 @@ void TestWatchHub::testOneUpstreamPerRoot()
         QCOMPARE(keysOf(recorders[i]), expected);
     }
     QVERIFY(secrets.events.empty());
+}
+
+// A sink that throws (a bug in a watch's consumer) loses its own watch; the hub's other
+// watchers, and later writes, go on.
+void TestWatchHub::testAThrowingSinkEndsOnlyItsOwnWatch()
+{
+    auto hub = hubOver(std::make_shared<MemoryStorage>());
+    int thrown = 0;
+    auto throwing = run(hub->watch(CONFIGMAPS, current(*hub), [&thrown](const storage::WatchEvent &) {
+                            ++thrown;
+                            throw std::runtime_error("broken consumer");
+                        })).value();
+    Recorder healthy;
+    auto handle = run(hub->watch(CONFIGMAPS, current(*hub), healthy.sink())).value();
+    mustCreate(*hub, "a");
+    mustCreate(*hub, "b");
+    QCOMPARE(thrown, 1);
+    QCOMPARE(keysOf(healthy), (std::vector<std::string>{configMapKey("a"), configMapKey("b")}));
+    Recorder later;
+    auto laterHandle = run(hub->watch(CONFIGMAPS, current(*hub), later.sink())).value();
+    mustCreate(*hub, "c");
+    QCOMPARE(keysOf(later), (std::vector<std::string>{configMapKey("c")}));
 }
 
 void TestWatchHub::testWatchersShareOneEncodingPerEvent()
