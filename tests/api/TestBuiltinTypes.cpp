@@ -361,6 +361,14 @@ void TestBuiltinTypes::testDeclaredRules_data()
         << "/apis/batch/v1/namespaces/default/jobs"
         << R"({"apiVersion":"batch/v1","kind":"Job","metadata":{"name":"j"},"spec":{"template":{"metadata":{"labels":{"app":"x"}},"spec":{"restartPolicy":"Never","containers":[{"name":"c","image":"i"}]}}}})"
         << 201 << R"("metadata":{"creationTimestamp")";
+    QTest::newRow("the core group's APIService is named v1.")
+        << "/apis/apiregistration.k8s.io/v1/apiservices"
+        << R"({"apiVersion":"apiregistration.k8s.io/v1","kind":"APIService","metadata":{"name":"v1."},"spec":{"version":"v1","groupPriorityMinimum":18000,"versionPriority":1}})"
+        << 201 << R"("name":"v1.")";
+    QTest::newRow("an APIService's version priority stays within 1000")
+        << "/apis/apiregistration.k8s.io/v1/apiservices"
+        << R"({"apiVersion":"apiregistration.k8s.io/v1","kind":"APIService","metadata":{"name":"v1.example.com"},"spec":{"group":"example.com","version":"v1","groupPriorityMinimum":100,"versionPriority":1001}})"
+        << 422 << "spec.versionPriority: Invalid value: 1001: must be positive and less than 1000";
     QTest::newRow("storage class defaults")
         << "/apis/storage.k8s.io/v1/storageclasses"
         << R"({"apiVersion":"storage.k8s.io/v1","kind":"StorageClass","metadata":{"name":"s"},"provisioner":"p"})"

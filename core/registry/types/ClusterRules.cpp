@@ -275,12 +275,16 @@ void validateApiService(const nlohmann::json &object, Causes &causes)
         causes.push_back(requiredField("spec.version"));
     if (!name.empty() && !version.empty() && name != version + '.' + group)
         causes.push_back(invalidField("metadata.name", name, "must be `spec.version+\".\"+spec.group`: \"" + version + '.' + group + '"'));
-    for (const char *field : {"groupPriorityMinimum", "versionPriority"}) {
-        if (jsonedit::integer(member(spec, field)).value_or(0) <= 0)
-            causes.push_back(invalidFieldInt(std::string("spec.") + field, jsonedit::integer(member(spec, field)).value_or(0),
-                                             "must be positive and less than 20000"));
+    // ValidateAPIService: both priorities positive and at most 20000 and 1000 (its message
+    // says "less than").
+    for (const auto &[field, limit] : {std::pair{"groupPriorityMinimum", 20000}, std::pair{"versionPriority", 1000}}) {
+        const std::int64_t value = jsonedit::integer(member(spec, field)).value_or(0);
+        if (value <= 0 || value > limit)
+            causes.push_back(invalidFieldInt(std::string("spec.") + field, value,
+                                             "must be positive and less than " + std::to_string(limit)));
     }
 }
+
 constexpr const char *BUDGET_COUNTS[] = {"disruptionsAllowed", "currentHealthy", "desiredHealthy", "expectedPods",
                                          nullptr};
 constexpr const char *AUTOSCALER_COUNTS[] = {"desiredReplicas", nullptr};
@@ -331,9 +335,11 @@ TypeRules webhookConfiguration()
     return {.namespaced = false, .generation = Generation::Spec};
 }
 
+// Named "<version>.<group>", "v1." for the core group: a path segment, not a DNS name.
 TypeRules apiService()
 {
-    return {.namespaced = false, .statusSplit = true, .validate = validateApiService};
+    return {.namespaced = false, .statusSplit = true, .nameRule = Strategy::NameRule::PathSegment,
+            .validate = validateApiService};
 }
 
 } // namespace rvscope::registry::rules
