@@ -49,6 +49,7 @@ private Q_SLOTS:
     void testVersionServedApartFromStorage();
     void testConversionSurvivesHostileAnnotations();
     void testUnchangedSpecKeepsTheGeneration();
+    void testStatusWritesKeepTheSpec();
     void testPutCreatesRbacObjects();
 };
 
@@ -494,6 +495,29 @@ void TestBuiltinTypes::testUnchangedSpecKeepsTheGeneration()
     resent = parse(updated);
     resent["spec"]["replicas"] = 3;
     QCOMPARE(parse(fixture.call("PUT", sets + "/s", resent.dump()))["metadata"]["generation"], 2);
+}
+
+void TestBuiltinTypes::testStatusWritesKeepTheSpec()
+{
+    Fixture fixture;
+    const std::string sets = "/apis/apps/v1/namespaces/default/replicasets";
+    const ApiResponse created = fixture.call("POST", sets, R"({"apiVersion":"apps/v1","kind":"ReplicaSet",
+        "metadata":{"name":"r"},"spec":{"replicas":2,"selector":{"matchLabels":{"app":"x"}},
+        "template":{"metadata":{"labels":{"app":"x"}},"spec":{"containers":[{"name":"c","image":"i"}]}}}})");
+    QVERIFY2(created.status == 201, created.body.c_str());
+    QCOMPARE(parse(created)["status"], json::parse(R"({"replicas":0})"));
+    const ApiResponse status = fixture.call("PATCH", sets + "/r/status",
+                                            R"({"spec":{"replicas":9},"status":{"replicas":2,"readyReplicas":1}})",
+                                            "application/merge-patch+json");
+    QVERIFY2(status.status == 200, status.body.c_str());
+    QCOMPARE(parse(status)["spec"]["replicas"], 2);
+    QCOMPARE(parse(status)["status"]["readyReplicas"], 1);
+    QCOMPARE(parse(status)["metadata"]["generation"], 1);
+    const ApiResponse negative = fixture.call("PATCH", sets + "/r/status", R"({"status":{"replicas":-1}})",
+                                              "application/merge-patch+json");
+    QCOMPARE(negative.status, 422);
+    QVERIFY(negative.body.find("status.replicas: Invalid value: -1: must be greater than or equal to 0")
+            != std::string::npos);
 }
 
 void TestBuiltinTypes::testPutCreatesRbacObjects()

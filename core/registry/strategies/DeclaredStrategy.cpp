@@ -115,4 +115,16 @@ void DeclaredStatusStrategy::prepareForUpdate(model::Object &object, const model
     fillStatusCounters(json, m_rules);
 }
 
+std::vector<model::StatusCause> DeclaredStatusStrategy::validateUpdate(const model::Object &object,
+                                                                       const model::Object &old) const
+{
+    Causes causes = Strategy::validateUpdate(object, old);
+    if (m_rules.statusCounters) {
+        const nlohmann::json &status = model::member(object.json(), "status");
+        for (const char *const *field = m_rules.statusCounters; *field; ++field)
+            checkNonNegative(model::member(status, *field), std::string("status.") + *field, causes);
+    }
+    return causes;
+}
+
 } // namespace rvscope::registry

@@ -69,8 +69,9 @@ private:
 
 // The /status half of a statusSplit type (upstream's <kind>StatusStrategy): an update keeps
 // everything but status and metadata from the stored object (`newObj.Spec = oldObj.Spec`)
-// and never bumps the generation. Validation is the object metadata's; the types' own
-// status validation is not modelled.
+// and never bumps the generation. Validation is the object metadata's, and the status
+// counters must not be negative (the part of upstream's Validate<Kind>StatusUpdate every
+// one of them shares).
 class DeclaredStatusStrategy final : public Strategy {
 public:
     explicit DeclaredStatusStrategy(TypeRules rules);
@@ -80,6 +81,8 @@ public:
     bool hasGeneration() const override { return m_rules.generation != TypeRules::Generation::None; }
     bool generationChanged(const model::Object &, const model::Object &) const override { return false; }
     void prepareForUpdate(model::Object &object, const model::Object &old) const override;
+    std::vector<model::StatusCause> validateUpdate(const model::Object &object,
+                                                   const model::Object &old) const override;
 
 private:
     TypeRules m_rules;
