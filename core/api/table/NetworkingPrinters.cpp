@@ -14,12 +14,6 @@ using json = nlohmann::json;
 using model::member;
 using model::memberAt;
 
-const json &arrayOf(const json &value)
-{
-    static const json empty = json::array();
-    return value.is_array() ? value : empty;
-}
-
 // net.JoinHostPort: IPv6 addresses in brackets.
 std::string hostPort(const std::string &host, std::int64_t port)
 {
@@ -30,15 +24,15 @@ std::string hostPort(const std::string &host, std::int64_t port)
 // formatEndpoints: ready addresses only, ip:port for each port × address, at most 3.
 std::string formatEndpoints(const json &subsets)
 {
-    if (arrayOf(subsets).empty())
+    if (arrayOrEmpty(subsets).empty())
         return "<none>";
     constexpr std::size_t MAX = 3;
     std::vector<std::string> list;
     bool more = false;
     std::size_t count = 0;
-    for (const json &subset : arrayOf(subsets)) {
-        const json &addresses = arrayOf(member(subset, "addresses"));
-        const json &ports = arrayOf(member(subset, "ports"));
+    for (const json &subset : arrayOrEmpty(subsets)) {
+        const json &addresses = arrayOrEmpty(member(subset, "addresses"));
+        const json &ports = arrayOrEmpty(member(subset, "ports"));
         if (ports.empty()) { // headless services may have no ports
             count += addresses.size();
             for (const json &address : addresses) {
@@ -71,7 +65,7 @@ std::string formatDiscoveryPorts(const json &ports)
     constexpr std::size_t MAX = 3;
     std::vector<std::string> list;
     bool more = false;
-    for (const json &port : arrayOf(ports)) {
+    for (const json &port : arrayOrEmpty(ports)) {
         if (list.size() < MAX) {
             const json &number = member(port, "port");
             const json &name = member(port, "name");
@@ -81,7 +75,7 @@ std::string formatDiscoveryPorts(const json &ports)
             more = true;
         }
     }
-    return listWithMore(list, more, arrayOf(ports).size(), MAX);
+    return listWithMore(list, more, arrayOrEmpty(ports).size(), MAX);
 }
 
 // formatDiscoveryEndpoints: every endpoint's addresses, flattened.
@@ -91,8 +85,8 @@ std::string formatDiscoveryEndpoints(const json &endpoints)
     std::vector<std::string> list;
     bool more = false;
     std::size_t count = 0;
-    for (const json &endpoint : arrayOf(endpoints)) {
-        for (const json &address : arrayOf(member(endpoint, "addresses"))) {
+    for (const json &endpoint : arrayOrEmpty(endpoints)) {
+        for (const json &address : arrayOrEmpty(member(endpoint, "addresses"))) {
             if (list.size() < MAX)
                 list.push_back(model::stringOr(address));
             else
@@ -109,7 +103,7 @@ std::string formatHosts(const json &rules)
     constexpr std::size_t MAX = 3;
     std::vector<std::string> list;
     bool more = false;
-    for (const json &rule : arrayOf(rules)) {
+    for (const json &rule : arrayOrEmpty(rules)) {
         if (list.size() == MAX)
             more = true;
         if (const std::string host = textOr(member(rule, "host"), ""); !more && !host.empty())
@@ -118,14 +112,14 @@ std::string formatHosts(const json &rules)
     if (list.empty())
         return "*";
     const std::string text = joined(list, ",");
-    return more ? text + " + " + std::to_string(arrayOf(rules).size() - MAX) + " more..." : text;
+    return more ? text + " + " + std::to_string(arrayOrEmpty(rules).size() - MAX) + " more..." : text;
 }
 
 // ingressLoadBalancerStatusStringer, wide: never clipped server-side.
 std::string ingressAddresses(const json &ingress)
 {
     std::set<std::string> addresses;
-    for (const json &entry : arrayOf(memberAt(ingress, "status", "loadBalancer", "ingress"))) {
+    for (const json &entry : arrayOrEmpty(memberAt(ingress, "status", "loadBalancer", "ingress"))) {
         if (const std::string address = textOr(member(entry, "ip"), textOr(member(entry, "hostname"), ""));
             !address.empty())
             addresses.insert(address);
@@ -183,7 +177,7 @@ Printer ingresses()
                 const json &spec = member(o, "spec");
                 return json::array({objectName(o), model::stringOr(member(spec, "ingressClassName"), "<none>"),
                                     formatHosts(member(spec, "rules")), ingressAddresses(o),
-                                    arrayOf(member(spec, "tls")).empty() ? "80" : "80, 443", objectAge(o, now)});
+                                    arrayOrEmpty(member(spec, "tls")).empty() ? "80" : "80, 443", objectAge(o, now)});
             }};
 }
 

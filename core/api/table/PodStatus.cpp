@@ -14,15 +14,9 @@ using json = nlohmann::json;
 using model::member;
 using model::memberAt;
 
-const json &arrayAt(const json &value)
-{
-    static const json empty = json::array();
-    return value.is_array() ? value : empty;
-}
-
 bool hasCondition(const json &pod, const char *type, const char *status)
 {
-    for (const json &condition : arrayAt(memberAt(pod, "status", "conditions"))) {
+    for (const json &condition : arrayOrEmpty(memberAt(pod, "status", "conditions"))) {
         if (member(condition, "type") == type)
             return member(condition, "status") == status;
     }
@@ -59,12 +53,12 @@ json podCells(const json &pod, std::int64_t now)
     const json &spec = member(pod, "spec");
     const json &status = member(pod, "status");
     std::string reason = textOr(member(status, "reason"), textOr(member(status, "phase"), ""));
-    for (const json &condition : arrayAt(member(status, "conditions"))) {
+    for (const json &condition : arrayOrEmpty(member(status, "conditions"))) {
         if (member(condition, "type") == "PodScheduled" && member(condition, "reason") == "SchedulingGated")
             reason = "SchedulingGated";
     }
-    const json &initContainers = arrayAt(member(spec, "initContainers"));
-    std::int64_t total = std::int64_t(arrayAt(member(spec, "containers")).size());
+    const json &initContainers = arrayOrEmpty(member(spec, "initContainers"));
+    std::int64_t total = std::int64_t(arrayOrEmpty(member(spec, "containers")).size());
     auto isSidecar = [&](std::size_t index) {
         return index < initContainers.size() && member(initContainers[index], "restartPolicy") == "Always";
     };
@@ -77,7 +71,7 @@ json podCells(const json &pod, std::int64_t now)
     std::optional<std::int64_t> lastRestart;
     std::optional<std::int64_t> sidecarLastRestart;
     bool initializing = false;
-    const json &initStatuses = arrayAt(member(status, "initContainerStatuses"));
+    const json &initStatuses = arrayOrEmpty(member(status, "initContainerStatuses"));
     for (std::size_t i = 0; i < initStatuses.size(); ++i) {
         const json &container = initStatuses[i];
         restarts += integerOr0(member(container, "restartCount"));
@@ -109,7 +103,7 @@ json podCells(const json &pod, std::int64_t now)
         restarts = sidecarRestarts;
         lastRestart = sidecarLastRestart;
         bool hasRunning = false;
-        const json &statuses = arrayAt(member(status, "containerStatuses"));
+        const json &statuses = arrayOrEmpty(member(status, "containerStatuses"));
         for (std::size_t i = statuses.size(); i-- > 0;) {
             const json &container = statuses[i];
             restarts += integerOr0(member(container, "restartCount"));
@@ -140,11 +134,11 @@ json podCells(const json &pod, std::int64_t now)
         restartText += " (" + humanDuration(now - *lastRestart) + " ago)";
     std::string ip = textOr(member(status, "podIP"), "");
     if (ip.empty()) {
-        const json &ips = arrayAt(member(status, "podIPs"));
+        const json &ips = arrayOrEmpty(member(status, "podIPs"));
         ip = ips.empty() ? "" : textOr(member(ips[0], "ip"), "");
     }
     std::string gates = "<none>";
-    const json &readinessGates = arrayAt(member(spec, "readinessGates"));
+    const json &readinessGates = arrayOrEmpty(member(spec, "readinessGates"));
     if (!readinessGates.empty()) {
         std::size_t passing = 0;
         for (const json &gate : readinessGates)

@@ -190,6 +190,12 @@ std::size_t sizeOf(const nlohmann::json &value)
     return value.is_structured() ? value.size() : 0;
 }
 
+const nlohmann::json &arrayOrEmpty(const nlohmann::json &value)
+{
+    static const nlohmann::json empty = nlohmann::json::array();
+    return value.is_array() ? value : empty;
+}
+
 std::string joined(const std::vector<std::string> &parts, const char *separator)
 {
     std::string out;

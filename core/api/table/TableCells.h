@@ -32,6 +32,8 @@ std::string textOr(const nlohmann::json &value, std::string otherwise);
 std::int64_t integerOr0(const nlohmann::json &value);
 // The number of members or elements of an object or array; 0 for anything else.
 std::size_t sizeOf(const nlohmann::json &value);
+// `value` when it is an array, else an empty one: for walking lists a client may have left out.
+const nlohmann::json &arrayOrEmpty(const nlohmann::json &value);
 // `parts` joined with `separator` (strings.Join).
 std::string joined(const std::vector<std::string> &parts, const char *separator);
 // The printers' bounded lists (listWithMoreString): at most `max` of `count` entries joined with
