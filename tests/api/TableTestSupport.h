@@ -3,8 +3,9 @@
 
 #include <chrono>
 #include <cstdint>
-#include <cstdio>
 #include <string>
+
+#include <QtCore/QDateTime>
 
 #include "api/ApiTypes.h"
 #include "registry/ResourceType.h"
@@ -14,26 +15,10 @@ namespace rvscope::testing {
 
 constexpr std::int64_t NOW = 1'800'000'000;
 
-// An RFC 3339 UTC time `t` seconds since the epoch.
+// An RFC 3339 UTC time `t` seconds since the epoch ("2027-01-15T08:00:00Z").
 inline std::string stamp(std::int64_t t)
 {
-    char text[32];
-    const std::int64_t days = t / 86400;
-    // civil from days (Howard Hinnant), for the test's own timestamps
-    std::int64_t z = days + 719468;
-    const std::int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-    const std::int64_t doe = z - era * 146097;
-    const std::int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-    std::int64_t y = yoe + era * 400;
-    const std::int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    const std::int64_t mp = (5 * doy + 2) / 153;
-    const std::int64_t d = doy - (153 * mp + 2) / 5 + 1;
-    const std::int64_t m = mp < 10 ? mp + 3 : mp - 9;
-    y += m <= 2;
-    const std::int64_t s = t % 86400;
-    std::snprintf(text, sizeof text, "%04lld-%02lld-%02lldT%02lld:%02lld:%02lldZ", (long long)y, (long long)m,
-                  (long long)d, (long long)(s / 3600), (long long)(s / 60 % 60), (long long)(s % 60));
-    return text;
+    return QDateTime::fromSecsSinceEpoch(t, Qt::UTC).toString(Qt::ISODate).toStdString();
 }
 
 inline std::string ago(std::int64_t seconds)
