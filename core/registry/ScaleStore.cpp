@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: MIT
 #include "registry/ScaleStore.h"
 
-#include "registry/strategies/DeploymentScale.h"
+#include "registry/strategies/WorkloadScale.h"
 #include "registry/validation/ObjectDecoding.h"
 
 namespace rvscope::registry {
 namespace {
 
-// Turns "a new Scale from the current Scale" into "a new Deployment from the current
-// Deployment" (upstream scaleUpdatedObjectInfo), so that the deployment Store decides.
+// Turns "a new Scale from the current Scale" into "a new workload from the current
+// workload" (upstream scaleUpdatedObjectInfo), so that the workload's Store decides.
 class ScaleUpdatedObjectInfo final : public UpdatedObjectInfo {
 public:
     explicit ScaleUpdatedObjectInfo(std::shared_ptr<const UpdatedObjectInfo> scaleInfo)
@@ -19,7 +19,7 @@ public:
     QCoro::Task<model::Result<model::Object>> updatedObject(model::ObjectPtr existing) const override
     {
         std::shared_ptr<const UpdatedObjectInfo> scaleInfo = m_scaleInfo;
-        auto oldScale = scaleFromDeployment(*existing);
+        auto oldScale = scaleOf(*existing);
         if (!oldScale)
             co_return std::move(oldScale).error();
         auto newScale = co_await scaleInfo->updatedObject(std::make_shared<const model::Object>(*oldScale));
@@ -27,7 +27,7 @@ public:
             co_return std::move(newScale).error();
         if (auto undecodable = checkDecodable(*newScale, "Scale", "autoscaling/v1"))
             co_return *undecodable;
-        co_return applyScaleToDeployment(*newScale, *existing);
+        co_return applyScale(*newScale, *existing);
     }
 
 private:
@@ -44,10 +44,10 @@ ScaleStore::ScaleStore(std::shared_ptr<Store> parent)
 QCoro::Task<model::Result<ObjectPtr>> ScaleStore::get(std::string ns, std::string name)
 {
     std::shared_ptr<Store> parent = m_parent;
-    auto deployment = co_await parent->get(std::move(ns), std::move(name));
-    if (!deployment)
-        co_return std::move(deployment).error();
-    auto scale = scaleFromDeployment(**deployment);
+    auto workload = co_await parent->get(std::move(ns), std::move(name));
+    if (!workload)
+        co_return std::move(workload).error();
+    auto scale = scaleOf(**workload);
     if (!scale)
         co_return std::move(scale).error();
     co_return std::make_shared<const model::Object>(std::move(scale).value());
@@ -62,7 +62,7 @@ QCoro::Task<model::Result<UpdateResponse>> ScaleStore::update(std::string ns, st
     auto updated = co_await parent->update(std::move(ns), std::move(name), wrapped, options);
     if (!updated)
         co_return std::move(updated).error();
-    auto scale = scaleFromDeployment(*updated->object);
+    auto scale = scaleOf(*updated->object);
     if (!scale)
         co_return std::move(scale).error();
     updated->object = std::make_shared<const model::Object>(std::move(scale).value());

@@ -8,10 +8,11 @@
 
 namespace rvscope::registry {
 
-// The /scale subresource of deployments: reads and writes an autoscaling/v1 Scale that is
-// a view of the deployment (spec.replicas, status.replicas, the selector as a string).
-// Writes go through the deployment's Store::update, so a Scale carrying a stale
-// resourceVersion gets the same 409 as a stale deployment, and one without a
+// The /scale subresource of workloads (deployments, replicasets, statefulsets,
+// replicationcontrollers): reads and writes an autoscaling/v1 Scale that is a view of the
+// workload (spec.replicas, status.replicas, the selector as a string). Writes go through
+// the workload's Store::update, so a Scale carrying a stale resourceVersion gets the same
+// 409 as a stale workload, and one without a
 // resourceVersion is unconditional.
 class ScaleStore final : public ObjectStore {
 public:

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "registry/strategies/DeploymentScale.h"
+#include "registry/strategies/WorkloadScale.h"
 
 #include "model/JsonAccess.h"
 #include "model/StatusErrors.h"
@@ -9,29 +9,29 @@
 
 namespace rvscope::registry {
 
-model::Result<model::Object> scaleFromDeployment(const model::Object &deployment)
+model::Result<model::Object> scaleOf(const model::Object &workload)
 {
-    const nlohmann::json &json = deployment.json();
+    const nlohmann::json &json = workload.json();
     const nlohmann::json &selectorJson = model::memberAt(json, "spec", "selector");
     // A ReplicationController's selector is a plain label map.
-    auto selector = deployment.kind() == "ReplicationController"
+    auto selector = workload.kind() == "ReplicationController"
         ? LabelSelector::fromJson(nlohmann::json{{"matchLabels", selectorJson}})
         : LabelSelector::fromJson(selectorJson);
     if (!selector)
         return model::errors::badRequest(selector.error().message);
 
     nlohmann::json metadata = nlohmann::json::object();
-    metadata["name"] = deployment.name();
-    if (!deployment.namespaceName().empty())
-        metadata["namespace"] = deployment.namespaceName();
-    if (!deployment.uid().empty())
-        metadata["uid"] = deployment.uid();
-    if (!deployment.resourceVersion().empty())
-        metadata["resourceVersion"] = deployment.resourceVersion();
+    metadata["name"] = workload.name();
+    if (!workload.namespaceName().empty())
+        metadata["namespace"] = workload.namespaceName();
+    if (!workload.uid().empty())
+        metadata["uid"] = workload.uid();
+    if (!workload.resourceVersion().empty())
+        metadata["resourceVersion"] = workload.resourceVersion();
     // A zero metav1.Time still encodes, as null.
-    metadata["creationTimestamp"] = deployment.creationTimestamp().empty()
+    metadata["creationTimestamp"] = workload.creationTimestamp().empty()
         ? nlohmann::json()
-        : nlohmann::json(deployment.creationTimestamp());
+        : nlohmann::json(workload.creationTimestamp());
 
     nlohmann::json spec = nlohmann::json::object();
     const std::int64_t replicas = jsonedit::integer(model::memberAt(json, "spec", "replicas")).value_or(0);
@@ -49,7 +49,7 @@ model::Result<model::Object> scaleFromDeployment(const model::Object &deployment
                                         {"status", std::move(status)}});
 }
 
-model::Result<model::Object> applyScaleToDeployment(const model::Object &scale, model::Object deployment)
+model::Result<model::Object> applyScale(const model::Object &scale, model::Object workload)
 {
     const nlohmann::json &replicasValue = model::memberAt(scale.json(), "spec", "replicas");
     std::vector<model::StatusCause> causes;
@@ -61,12 +61,12 @@ model::Result<model::Object> applyScaleToDeployment(const model::Object &scale, 
     if (!causes.empty())
         return model::errors::invalid("Scale.autoscaling", scale.name(), std::move(causes), "Scale", "autoscaling");
 
-    nlohmann::json *spec = jsonedit::childObject(deployment.mutableJson(), "spec");
+    nlohmann::json *spec = jsonedit::childObject(workload.mutableJson(), "spec");
     if (!spec)
-        return model::errors::badRequest("the deployment's spec is not an object");
+        return model::errors::badRequest("the workload's spec is not an object");
     (*spec)["replicas"] = replicas.value_or(0);
-    deployment.setResourceVersion(scale.resourceVersion());
-    return deployment;
+    workload.setResourceVersion(scale.resourceVersion());
+    return workload;
 }
 
 } // namespace rvscope::registry
