@@ -7,6 +7,13 @@
 
 namespace rvscope::registry {
 namespace {
+// The members besides metadata and status (and the type fields): spec, or data, rules,
+// subjects, ... for types without a spec.
+bool specLike(const std::string &key)
+{
+    return key != "metadata" && key != "status" && key != "kind" && key != "apiVersion";
+}
+
 void fillStatusCounters(nlohmann::json &object, const TypeRules &rules)
 {
     if (!rules.statusCounters)
@@ -40,9 +47,6 @@ bool DeclaredStrategy::generationChanged(const model::Object &object, const mode
 {
     const nlohmann::json &after = object.json();
     const nlohmann::json &before = old.json();
-    const auto specLike = [](const std::string &key) {
-        return key != "metadata" && key != "status" && key != "kind" && key != "apiVersion";
-    };
     for (const auto &[key, value] : after.items()) {
         if (specLike(key) && !jsonedit::semanticEqual(value, model::member(before, key)))
             return true;
@@ -100,16 +104,15 @@ void DeclaredStatusStrategy::prepareForUpdate(model::Object &object, const model
 {
     nlohmann::json &json = object.mutableJson();
     const nlohmann::json &before = old.json();
-    // Every top-level member but metadata, status and the type fields comes from `old`.
+    // Every spec-like member comes from `old`.
     for (auto it = json.begin(); it != json.end();) {
-        const std::string &key = it.key();
-        if (key != "metadata" && key != "status" && key != "kind" && key != "apiVersion" && !before.contains(key))
+        if (specLike(it.key()) && !before.contains(it.key()))
             it = json.erase(it);
         else
             ++it;
     }
     for (const auto &[key, value] : before.items()) {
-        if (key != "metadata" && key != "status" && key != "kind" && key != "apiVersion")
+        if (specLike(key))
             json[key] = value;
     }
     fillStatusCounters(json, m_rules);
