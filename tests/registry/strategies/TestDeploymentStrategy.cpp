@@ -3,9 +3,9 @@
 
 #include "StrategyTestSupport.h"
 #include "model/StatusErrors.h"
-#include "registry/strategies/DeploymentScale.h"
 #include "registry/strategies/DeploymentStatusStrategy.h"
 #include "registry/strategies/DeploymentStrategy.h"
+#include "registry/strategies/WorkloadScale.h"
 
 using rvscope::model::Object;
 using rvscope::registry::DeploymentStatusStrategy;
@@ -279,7 +279,7 @@ void TestDeploymentStrategy::testScaleFromDeployment()
     deployment.setResourceVersion("42");
     deployment.mutableJson()["spec"]["replicas"] = 3;
     deployment.mutableJson()["status"] = {{"replicas", 2}};
-    auto scale = rvscope::registry::scaleFromDeployment(deployment);
+    auto scale = rvscope::registry::scaleOf(deployment);
     QVERIFY(scale);
     QCOMPARE(scale->json(), nlohmann::json::parse(R"({"kind":"Scale","apiVersion":"autoscaling/v1",
         "metadata":{"name":"web","namespace":"default","uid":"uid-1","resourceVersion":"42",
@@ -288,7 +288,7 @@ void TestDeploymentStrategy::testScaleFromDeployment()
 
     Object idle = createdDeployment();
     idle.mutableJson()["spec"]["replicas"] = 0;
-    auto idleScale = rvscope::registry::scaleFromDeployment(idle);
+    auto idleScale = rvscope::registry::scaleOf(idle);
     QVERIFY(idleScale);
     QCOMPARE(idleScale->json()["spec"], nlohmann::json::object()); // autoscaling/v1 omits 0
     QCOMPARE(idleScale->json()["status"]["replicas"], nlohmann::json(0));
@@ -300,7 +300,7 @@ void TestDeploymentStrategy::testScaleSelectorWithExpressions()
     deployment.mutableJson()["spec"]["selector"] = nlohmann::json::parse(
         R"({"matchLabels":{"app":"web"},"matchExpressions":[{"key":"tier","operator":"In","values":["b","a"]},
            {"key":"canary","operator":"DoesNotExist"}]})");
-    auto scale = rvscope::registry::scaleFromDeployment(deployment);
+    auto scale = rvscope::registry::scaleOf(deployment);
     QVERIFY(scale);
     // Requirements sorted by key, In values sorted, as labels.Selector.String() prints them.
     QCOMPARE(scale->json()["status"]["selector"].dump(), std::string("\"app=web,!canary,tier in (a,b)\""));
@@ -310,18 +310,18 @@ void TestDeploymentStrategy::testScaleRoundTrip()
 {
     Object deployment = createdDeployment();
     deployment.setResourceVersion("42");
-    Object scale = rvscope::registry::scaleFromDeployment(deployment).value();
+    Object scale = rvscope::registry::scaleOf(deployment).value();
     scale.mutableJson()["spec"]["replicas"] = 5;
-    auto applied = rvscope::registry::applyScaleToDeployment(scale, deployment);
+    auto applied = rvscope::registry::applyScale(scale, deployment);
     QVERIFY(applied);
     QCOMPARE(applied->json()["spec"]["replicas"], nlohmann::json(5));
     QCOMPARE(applied->resourceVersion(), std::string("42"));
-    QCOMPARE(rvscope::registry::scaleFromDeployment(*applied)->json()["spec"]["replicas"], nlohmann::json(5));
+    QCOMPARE(rvscope::registry::scaleOf(*applied)->json()["spec"]["replicas"], nlohmann::json(5));
     // The Scale's resourceVersion is the precondition: a stale or absent one is carried over.
     scale.setResourceVersion("7");
-    QCOMPARE(rvscope::registry::applyScaleToDeployment(scale, deployment)->resourceVersion(), std::string("7"));
+    QCOMPARE(rvscope::registry::applyScale(scale, deployment)->resourceVersion(), std::string("7"));
     scale.setResourceVersion("");
-    QCOMPARE(rvscope::registry::applyScaleToDeployment(scale, deployment)->resourceVersion(), std::string());
+    QCOMPARE(rvscope::registry::applyScale(scale, deployment)->resourceVersion(), std::string());
     // Everything but spec.replicas is the deployment's.
     QCOMPARE(applied->json()["spec"]["template"], deployment.json()["spec"]["template"]);
 }
@@ -329,9 +329,9 @@ void TestDeploymentStrategy::testScaleRoundTrip()
 void TestDeploymentStrategy::testScaleRejectsNegativeReplicas()
 {
     const Object deployment = createdDeployment();
-    Object scale = rvscope::registry::scaleFromDeployment(deployment).value();
+    Object scale = rvscope::registry::scaleOf(deployment).value();
     scale.mutableJson()["spec"]["replicas"] = -1;
-    auto applied = rvscope::registry::applyScaleToDeployment(scale, deployment);
+    auto applied = rvscope::registry::applyScale(scale, deployment);
     QVERIFY(!applied);
     QCOMPARE(applied.error().code, 422);
     QCOMPARE(applied.error().message,

@@ -4,7 +4,7 @@
 #include <QtTest/QtTest>
 
 #include "StrategyTestSupport.h"
-#include "registry/strategies/DeploymentScale.h"
+#include "registry/strategies/WorkloadScale.h"
 #include "registry/strategies/DeploymentStatusStrategy.h"
 #include "registry/strategies/DeploymentStrategy.h"
 #include "registry/strategies/EventStrategy.h"
@@ -81,10 +81,10 @@ void TestStrategyRobustness::testMalformedObjects()
             (void)strategy->generationChanged(updated, old);
         }
     }
-    auto scale = scaleFromDeployment(input);
+    auto scale = scaleOf(input);
     if (scale)
-        (void)applyScaleToDeployment(*scale, input);
-    (void)applyScaleToDeployment(input, input);
+        (void)applyScale(*scale, input);
+    (void)applyScale(input, input);
 }
 
 QTEST_GUILESS_MAIN(TestStrategyRobustness)
