@@ -4,7 +4,6 @@
 #include <QtTest/QtTest>
 
 #include "StrategyTestSupport.h"
-#include "registry/strategies/WorkloadScale.h"
 #include "registry/strategies/DeploymentStatusStrategy.h"
 #include "registry/strategies/DeploymentStrategy.h"
 #include "registry/strategies/EventStrategy.h"
@@ -17,6 +16,7 @@
 #include "registry/strategies/PodStrategy.h"
 #include "registry/strategies/SecretStrategy.h"
 #include "registry/strategies/ServiceStrategy.h"
+#include "registry/strategies/WorkloadScale.h"
 
 using namespace rvscope::registry;
 using rvscope::model::Object;
