@@ -37,16 +37,34 @@ Comparison compare(const std::string &name, const Options &options, const std::f
 {
     std::vector<double> oursRuns;
     std::vector<double> baselineRuns;
+    std::vector<double> ratios;
     const double seconds = options.smoke ? 0.01 : options.secondsPerRound;
     const int rounds = options.smoke ? 1 : options.rounds;
     for (int round = 0; round < rounds; ++round) {
-        baselineRuns.push_back(opsPerSecond(baseline, seconds));
-        oursRuns.push_back(opsPerSecond(ours, seconds));
+        // Which side runs first alternates, so neither always inherits the other's warm caches
+        // (or a burst of the neighbours' load at the start of a round).
+        double base = 0;
+        double mine = 0;
+        if (round % 2 == 0) {
+            base = opsPerSecond(baseline, seconds);
+            mine = opsPerSecond(ours, seconds);
+        } else {
+            mine = opsPerSecond(ours, seconds);
+            base = opsPerSecond(baseline, seconds);
+        }
+        baselineRuns.push_back(base);
+        oursRuns.push_back(mine);
+        ratios.push_back(base > 0 ? mine / base : 0);
     }
     Comparison result;
     result.name = name;
     result.ours = median(oursRuns);
     result.baseline = median(baselineRuns);
+    // The ratio of each round's pair, taken back to back: the machine's slow drift cancels in
+    // a pair, where it does not between two medians.
+    result.ratio = median(ratios);
+    result.ratioMin = *std::min_element(ratios.begin(), ratios.end());
+    result.ratioMax = *std::max_element(ratios.begin(), ratios.end());
     result.goal = goal;
     return result;
 }
@@ -54,17 +72,22 @@ Comparison compare(const std::string &name, const Options &options, const std::f
 void printHeader(const char *title)
 {
     std::printf("\n%s\n", title);
-    std::printf("%-52s %14s %14s %8s %10s\n", "workload", "rvscope", "baseline", "ratio", "goal");
+    std::printf("%-52s %14s %14s %8s %10s %12s\n", "workload", "rvscope", "baseline", "ratio", "goal",
+                "pairs");
 }
 
 void print(const Comparison &c)
 {
-    const double ratio = c.baseline > 0 ? c.ours / c.baseline : 0;
+    // Comparisons filled in by hand (no rounds) have the ratio of their two figures.
+    const double ratio = c.ratio > 0 ? c.ratio : (c.baseline > 0 ? c.ours / c.baseline : 0);
     char goal[32] = "-";
     if (c.goal > 0)
         std::snprintf(goal, sizeof goal, ">=%.2f %s", c.goal, ratio >= c.goal ? "ok" : "MISS");
-    std::printf("%-52s %14.0f %14.0f %8.2f %10s\n", (c.name + " (" + c.unit + ")").c_str(), c.ours, c.baseline,
-                ratio, goal);
+    char spread[32] = "";
+    if (c.ratio > 0)
+        std::snprintf(spread, sizeof spread, "%.2f..%.2f", c.ratioMin, c.ratioMax);
+    std::printf("%-52s %14.0f %14.0f %8.2f %10s %12s\n", (c.name + " (" + c.unit + ")").c_str(), c.ours,
+                c.baseline, ratio, goal, spread);
     std::fflush(stdout);
 }
 

@@ -263,7 +263,8 @@ int main(int argc, char **argv)
     QCoreApplication app(argc, argv);
     const bench::Options options = bench::parseOptions(argc, argv);
     std::printf("rvscope registry benchmark: registry::Store update paths vs storage-only guaranteedUpdate making\n"
-                "the same kind of change to the same object; medians of %d alternating rounds.\n",
+                "the same kind of change to the same object; %d alternating rounds: medians of each, and the\n"
+                "median of the rounds' ratios (pairs: their spread).\n",
                 options.smoke ? 1 : options.rounds);
     bench::printHeader("registry (baseline column: storage guaranteedUpdate alone)");
     Setup setup;

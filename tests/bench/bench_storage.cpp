@@ -285,7 +285,8 @@ int main(int argc, char **argv)
     QCoreApplication app(argc, argv);
     const bench::Options options = bench::parseOptions(argc, argv);
     std::printf("rvscope storage benchmark: MemoryStorage vs a plain map + revision counter + one JSON\n"
-                "serialization per update; ~%zu-byte ConfigMaps; medians of %d alternating rounds.\n",
+                "serialization per update; ~%zu-byte ConfigMaps; %d alternating rounds: medians of each, and\n"
+                "the median of the rounds' ratios (pairs: their spread).\n",
                 OBJECT_BYTES, options.smoke ? 1 : options.rounds);
     bench::printHeader("storage");
     benchUpdates(options, 1, "guaranteedUpdate, one hot key");
