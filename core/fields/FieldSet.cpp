@@ -186,12 +186,6 @@ void FieldSet::insert(const Path &path)
     node->m_member = true;
 }
 
-void FieldSet::dropIfEmpty(const PathElement &element)
-{
-    if (auto it = m_children.find(element); it != m_children.end() && it->second.empty())
-        m_children.erase(it);
-}
-
 bool FieldSet::has(const Path &path) const
 {
     const FieldSet *node = this;
@@ -212,16 +206,27 @@ std::size_t FieldSet::size() const
     return count;
 }
 
+// The set operations walk both sorted child maps side by side (no lookups) and append to
+// the result in order (no tree searches).
 FieldSet FieldSet::unionWith(const FieldSet &other) const
 {
-    FieldSet out = *this;
+    FieldSet out;
     out.m_member = m_member || other.m_member;
-    for (const auto &[element, child] : other.m_children) {
-        auto it = out.m_children.find(element);
-        if (it == out.m_children.end())
-            out.m_children.emplace(element, child);
-        else
-            it->second = it->second.unionWith(child);
+    auto mine = m_children.begin();
+    auto theirs = other.m_children.begin();
+    while (mine != m_children.end() || theirs != other.m_children.end()) {
+        const auto order = mine == m_children.end()           ? std::strong_ordering::greater
+                           : theirs == other.m_children.end() ? std::strong_ordering::less
+                                                               : mine->first <=> theirs->first;
+        if (order < 0) {
+            out.m_children.emplace_hint(out.m_children.end(), *mine++);
+        } else if (order > 0) {
+            out.m_children.emplace_hint(out.m_children.end(), *theirs++);
+        } else {
+            out.m_children.emplace_hint(out.m_children.end(), mine->first, mine->second.unionWith(theirs->second));
+            ++mine;
+            ++theirs;
+        }
     }
     return out;
 }
@@ -230,11 +235,18 @@ FieldSet FieldSet::minus(const FieldSet &other) const
 {
     FieldSet out;
     out.m_member = m_member && !other.m_member;
+    auto theirs = other.m_children.begin();
     for (const auto &[element, child] : m_children) {
-        auto it = other.m_children.find(element);
-        FieldSet rest = it == other.m_children.end() ? child : child.minus(it->second);
+        auto order = std::strong_ordering::less;
+        while (theirs != other.m_children.end() && (order = theirs->first <=> element) < 0)
+            ++theirs;
+        if (theirs == other.m_children.end() || order > 0) {
+            out.m_children.emplace_hint(out.m_children.end(), element, child);
+            continue;
+        }
+        FieldSet rest = child.minus(theirs->second);
         if (!rest.empty())
-            out.m_children.emplace(element, std::move(rest));
+            out.m_children.emplace_hint(out.m_children.end(), element, std::move(rest));
     }
     return out;
 }
@@ -243,13 +255,18 @@ FieldSet FieldSet::intersect(const FieldSet &other) const
 {
     FieldSet out;
     out.m_member = m_member && other.m_member;
+    auto theirs = other.m_children.begin();
     for (const auto &[element, child] : m_children) {
-        auto it = other.m_children.find(element);
-        if (it == other.m_children.end())
+        auto order = std::strong_ordering::less;
+        while (theirs != other.m_children.end() && (order = theirs->first <=> element) < 0)
+            ++theirs;
+        if (theirs == other.m_children.end())
+            break;
+        if (order > 0)
             continue;
-        FieldSet both = child.intersect(it->second);
+        FieldSet both = child.intersect(theirs->second);
         if (!both.empty())
-            out.m_children.emplace(element, std::move(both));
+            out.m_children.emplace_hint(out.m_children.end(), element, std::move(both));
     }
     return out;
 }

@@ -57,11 +57,18 @@ public:
     // Every member path at or below `path` removed (what a removed subtree takes away).
     void removeSubtree(const Path &path);
 
-    // For walks that build a set top-down: the set below `element` (made if missing), this
-    // node as a member, and a child that ended up empty dropped.
-    FieldSet &child(const PathElement &element) { return m_children[element]; }
+    // For walks that build a set top-down: the set below `element` (made if missing) handed
+    // to `fill`, and dropped again when it ends up empty; this node as a member. Walks that
+    // visit children in order (a JSON object's members are) insert at the end in O(1).
+    template <typename Fill>
+    void fillChild(PathElement element, Fill &&fill)
+    {
+        auto it = m_children.emplace_hint(m_children.end(), std::move(element), FieldSet());
+        fill(it->second);
+        if (it->second.empty())
+            m_children.erase(it);
+    }
     void setMember() { m_member = true; }
-    void dropIfEmpty(const PathElement &element);
 
     // Calls `visit` with every member path, in FieldsV1 order.
     void forEach(const std::function<void(const Path &)> &visit) const;

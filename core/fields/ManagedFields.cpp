@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <map>
+#include <tuple>
 
 #include <QtCore/QDateTime>
 
@@ -162,14 +163,25 @@ std::optional<std::vector<ManagerEntry>> decodeManagedFields(const nlohmann::jso
     return entries;
 }
 
-nlohmann::json encodeManagedFields(std::vector<ManagerEntry> entries)
+nlohmann::json encodeManagedFields(const std::vector<ManagerEntry> &entries)
 {
-    std::stable_sort(entries.begin(), entries.end(), [](const ManagerEntry &a, const ManagerEntry &b) {
-        return std::tuple(a.operation, unixSeconds(a.time), a.manager, a.apiVersion, a.subresource)
-            < std::tuple(b.operation, unixSeconds(b.time), b.manager, b.apiVersion, b.subresource);
+    // Sorted as upstream: operation, time, manager, apiVersion, subresource. An order of
+    // indices, each time parsed once (no copies of the entries and their sets).
+    std::vector<std::int64_t> seconds;
+    seconds.reserve(entries.size());
+    for (const ManagerEntry &entry : entries)
+        seconds.push_back(unixSeconds(entry.time));
+    std::vector<std::size_t> order(entries.size());
+    for (std::size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t i, std::size_t j) {
+        const ManagerEntry &a = entries[i], &b = entries[j];
+        return std::tie(a.operation, seconds[i], a.manager, a.apiVersion, a.subresource)
+            < std::tie(b.operation, seconds[j], b.manager, b.apiVersion, b.subresource);
     });
     nlohmann::json list = nlohmann::json::array();
-    for (const ManagerEntry &entry : entries) {
+    for (std::size_t index : order) {
+        const ManagerEntry &entry = entries[index];
         nlohmann::json item = {{"manager", entry.manager},
                                {"operation", entry.operation},
                                {"apiVersion", entry.apiVersion},
@@ -283,7 +295,8 @@ ApplyResult apply(const nlohmann::json &live, const nlohmann::json &config, std:
         return result;
     }
     result.conflicts.clear();
-    const bool objectChanged = merged != live;
+    // (Changes found settle it; else the fields no manager owns may still differ.)
+    const bool objectChanged = !changed.empty() || !changes.removed.empty() || merged != live;
     for (ManagerEntry &entry : entries) {
         if (!entry.sameIdentity(identity))
             entry.fields = entry.fields.minus(changed);

@@ -39,7 +39,7 @@ struct ManagerEntry final {
 std::optional<std::vector<ManagerEntry>> decodeManagedFields(const nlohmann::json &list);
 // Encodes in the apiserver's order: Apply before Update, oldest first, then by manager,
 // apiVersion and subresource (reference §1.4); each fieldsV1 as a raw node.
-nlohmann::json encodeManagedFields(std::vector<ManagerEntry> entries);
+nlohmann::json encodeManagedFields(const std::vector<ManagerEntry> &entries);
 
 // The managers the apiserver itself names: the bucket of old Update entries beyond the cap
 // of 10, and the owner of what an untracked object held before its first apply.

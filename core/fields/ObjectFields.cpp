@@ -6,11 +6,6 @@
 
 namespace rvscope::fields {
 namespace {
-std::string join(const std::string &dotted, const std::string &name)
-{
-    return dotted.empty() ? name : dotted + '.' + name;
-}
-
 // An associative-list item's key element: every key field, defaulted where it may be.
 std::optional<PathElement> keyOf(const nlohmann::json &item, const ListType &type, std::string *error)
 {
@@ -36,81 +31,101 @@ std::optional<PathElement> keyOf(const nlohmann::json &item, const ListType &typ
     return PathElement::key(std::move(key));
 }
 
-bool isManagedFields(const Path &path, const std::string &key);
-bool isMetadataNode(const Path &path);
+// Where a walk is: the object's root, its metadata, or anywhere else. Only the first two
+// have members no manager owns.
+enum class Level { Root, Metadata, Other };
 
-// The fields a configuration sets, built top-down: `node` is the set at `path`. The fields
-// no manager owns (isManagedFields) are skipped on the way; nodes left empty are dropped.
+Level levelBelow(Level level, const std::string &key)
+{
+    return level == Level::Root && key == "metadata" ? Level::Metadata : Level::Other;
+}
+
+bool isManagedFields(Level level, const std::string &key);
+
+// A schema path kept in one buffer: entering a field appends ".name", leaving cuts it again
+// (the walks run on every write; a string per member showed up in profiles).
+struct DottedPath {
+    std::string text;
+
+    template <typename Body>
+    void enter(const std::string &name, Body &&body)
+    {
+        const std::size_t mark = text.size();
+        if (mark != 0)
+            text += '.';
+        text += name;
+        body();
+        text.resize(mark);
+    }
+};
+
+// The fields a configuration sets, built top-down: `node` is the set at the walk's place.
+// The fields no manager owns (isManagedFields) are skipped on the way; nodes left empty are
+// dropped.
 struct AppliedWalk {
     const FieldSchema &schema;
-    FieldSet out;
+    DottedPath dotted;
     std::string error;
 
-    void walk(const nlohmann::json &value, Path &path, const std::string &dotted, FieldSet &node)
+    void walk(const nlohmann::json &value, Level level, FieldSet &node)
     {
         if (value.is_object()) {
-            if (!path.empty() && (value.empty() || schema.atomic(dotted))) {
-                if (!isMetadataNode(path)) // the metadata node itself is never a member
+            if (level != Level::Root && (value.empty() || schema.atomic(dotted.text))) {
+                if (level != Level::Metadata) // the metadata node itself is never a member
                     node.setMember();
                 return;
             }
             for (auto it = value.begin(); it != value.end(); ++it) {
-                if (isManagedFields(path, it.key()))
-                    continue;
-                member(it.key(), it.value(), path, dotted, node);
+                if (!isManagedFields(level, it.key()))
+                    member(it.key(), it.value(), levelBelow(level, it.key()), node);
             }
             return;
         }
         if (value.is_array()) {
-            list(value, path, dotted, node);
+            list(value, node);
             return;
         }
         node.setMember();
     }
 
-    void member(const std::string &key, const nlohmann::json &value, Path &path, const std::string &dotted,
-                FieldSet &node)
+    void member(const std::string &key, const nlohmann::json &value, Level level, FieldSet &node)
     {
-        PathElement element = PathElement::field(key);
-        FieldSet &child = node.child(element);
-        path.push_back(std::move(element));
-        walk(value, path, join(dotted, key), child);
-        path.pop_back();
-        node.dropIfEmpty(PathElement::field(key));
+        node.fillChild(PathElement::field(key), [&](FieldSet &child) {
+            dotted.enter(key, [&] { walk(value, level, child); });
+        });
     }
 
-    void list(const nlohmann::json &value, Path &path, const std::string &dotted, FieldSet &node)
+    void list(const nlohmann::json &value, FieldSet &node)
     {
-        const ListType type = schema.list(dotted);
+        const ListType type = schema.list(dotted.text);
         if (type.kind == ListType::Kind::Atomic) {
             node.setMember();
             return;
         }
         for (const nlohmann::json &item : value) {
             if (type.kind == ListType::Kind::Set) {
-                node.child(PathElement::member(item)).setMember();
+                node.fillChild(PathElement::member(item), [](FieldSet &entry) { entry.setMember(); });
                 continue;
             }
             auto key = keyOf(item, type, &error);
             if (!key)
                 return;
-            FieldSet &entry = node.child(*key);
-            entry.setMember();
-            path.push_back(std::move(*key));
-            for (auto it = item.begin(); it != item.end(); ++it)
-                member(it.key(), it.value(), path, dotted, entry);
-            path.pop_back();
+            node.fillChild(std::move(*key), [&](FieldSet &entry) {
+                entry.setMember();
+                for (auto it = item.begin(); it != item.end(); ++it)
+                    member(it.key(), it.value(), Level::Other, entry);
+            });
         }
     }
 };
 
 // The fields no manager ever owns, skipped in place by the compare and applied walks:
 // apiVersion, kind, and metadata's name, uid, resourceVersion, managedFields and the like.
-bool isManagedFields(const Path &path, const std::string &key)
+bool isManagedFields(Level level, const std::string &key)
 {
-    if (path.empty())
+    if (level == Level::Root)
         return key == "apiVersion" || key == "kind";
-    if (path.size() != 1 || path[0].kind != PathElement::Kind::Field || path[0].name != "metadata")
+    if (level != Level::Metadata)
         return false;
     static const char *const ignored[] = {"name", "namespace", "creationTimestamp", "selfLink", "uid", "clusterName",
                                           "generation", "managedFields", "resourceVersion"};
@@ -124,6 +139,11 @@ bool isManagedFields(const Path &path, const std::string &key)
 bool isMetadataNode(const Path &path)
 {
     return path.size() == 1 && path[0].kind == PathElement::Kind::Field && path[0].name == "metadata";
+}
+
+bool isManagedFields(const Path &path, const std::string &key)
+{
+    return isManagedFields(path.empty() ? Level::Root : isMetadataNode(path) ? Level::Metadata : Level::Other, key);
 }
 
 // The schema's dotted path of `path`: its field names, list items reached through the list's own name.
@@ -201,12 +221,11 @@ struct CompareWalk {
 
     void diff(const nlohmann::json &before, const nlohmann::json &after, Path &path)
     {
-        // Most of an object is unchanged: one comparison, no path built (managedFields
-        // differ between the two only when a client sent its own; then the walk goes in).
-        if (before == after)
-            return;
         if (before.is_object() && after.is_object() && !atomic(path)) {
-            // Both maps are sorted by key: one merge walk, no lookups.
+            // Both maps are sorted by key: one merge walk, no lookups. Most of an object is
+            // unchanged: a member is walked into only when it differs (managedFields differ
+            // between the two only when a client sent its own). No comparison of the whole
+            // map first: it would compare everything up to the first change twice.
             const auto &old = before.get_ref<const nlohmann::json::object_t &>();
             const auto &now = after.get_ref<const nlohmann::json::object_t &>();
             auto o = old.begin();
@@ -238,7 +257,7 @@ struct CompareWalk {
                 return;
             }
         }
-        if (before != after) {
+        if (before != after) { // from a keyed list's items, which are not compared first
             out.modified.insert(path);
             if (after.is_object() || after.is_array()) { // a new shape: its members are new
                 Path below = path;
@@ -315,21 +334,21 @@ std::optional<std::size_t> findItem(const nlohmann::json &list, const PathElemen
 
 // Merges `config` into `out` (a copy of the live object), in place: a copy per level would
 // copy the deepest fields once per level above them.
-void mergeInto(nlohmann::json &out, const nlohmann::json &config, const FieldSchema &schema, const std::string &dotted,
-               bool root)
+void mergeInto(nlohmann::json &out, const nlohmann::json &config, const FieldSchema &schema, DottedPath &dotted,
+               bool itemRoot)
 {
-    if (out.is_object() && config.is_object() && (root || !schema.atomic(dotted))) {
+    if (out.is_object() && config.is_object() && (itemRoot || !schema.atomic(dotted.text))) {
         for (auto it = config.begin(); it != config.end(); ++it) {
             auto old = out.find(it.key());
             if (old == out.end())
                 out[it.key()] = it.value();
             else
-                mergeInto(*old, it.value(), schema, join(dotted, it.key()), false);
+                dotted.enter(it.key(), [&] { mergeInto(*old, it.value(), schema, dotted, false); });
         }
         return;
     }
     if (out.is_array() && config.is_array()) {
-        const ListType type = schema.list(dotted);
+        const ListType type = schema.list(dotted.text);
         if (type.kind == ListType::Kind::Set) {
             for (const auto &value : config) {
                 if (std::find(out.begin(), out.end(), value) == out.end())
@@ -349,6 +368,8 @@ void mergeInto(nlohmann::json &out, const nlohmann::json &config, const FieldSch
             return;
         }
     }
+    if (out.is_primitive() && out == config)
+        return; // most of an applied configuration is what is there already: no copy
     out = config;
 }
 } // namespace
@@ -356,9 +377,9 @@ void mergeInto(nlohmann::json &out, const nlohmann::json &config, const FieldSch
 AppliedFields appliedFields(const nlohmann::json &config, const FieldSchema &schema)
 {
     AppliedWalk walk{schema, {}, {}};
-    Path path;
-    walk.walk(config, path, std::string(), walk.out);
-    return AppliedFields{std::move(walk.out), std::move(walk.error)};
+    FieldSet fields;
+    walk.walk(config, Level::Root, fields);
+    return AppliedFields{std::move(fields), std::move(walk.error)};
 }
 
 Changes compareObjects(const nlohmann::json &before, const nlohmann::json &after, const FieldSchema &schema)
@@ -373,7 +394,8 @@ Changes compareObjects(const nlohmann::json &before, const nlohmann::json &after
 nlohmann::json mergeApplied(const nlohmann::json &live, const nlohmann::json &config, const FieldSchema &schema)
 {
     nlohmann::json merged = live.is_null() ? nlohmann::json::object() : live;
-    mergeInto(merged, config, schema, std::string(), true);
+    DottedPath dotted;
+    mergeInto(merged, config, schema, dotted, true);
     return merged;
 }
 

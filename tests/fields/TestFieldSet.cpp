@@ -4,6 +4,8 @@
 // with a defaulted protocol), finalizers (a set) and a custom resource (deduced: lists atomic).
 #include <QtTest/QtTest>
 
+#include <random>
+
 #include "fields/FieldSchema.h"
 #include "fields/FieldSet.h"
 #include "fields/ObjectFields.h"
@@ -38,6 +40,7 @@ class TestFieldSet final : public QObject {
 private Q_SLOTS:
     void testEncodingRoundTrips();
     void testSetOperations();
+    void testSetOperationsMatchTheirDefinitionOnRandomSets();
     void testPathText();
     void testAppliedConfigMap();
     void testAppliedDeploymentKeysListsAndDefaults();
@@ -76,6 +79,66 @@ void TestFieldSet::testSetOperations()
     FieldSet c = v1(R"({"f:spec":{"f:x":{"f:y":{}},"f:z":{}}})");
     c.removeSubtree({PathElement::field("spec"), PathElement::field("x")});
     QCOMPARE(c, v1(R"({"f:spec":{"f:z":{}}})"));
+}
+
+namespace {
+// A random set over a small alphabet of every element kind, so that sets overlap, share
+// prefixes and interleave kinds.
+FieldSet randomSet(std::mt19937 &random)
+{
+    const std::vector<PathElement> alphabet{
+        PathElement::field("a"),          PathElement::field("b"),      PathElement::field("spec"),
+        PathElement::key(json{{"name", "x"}}), PathElement::key(json{{"name", "y"}}),
+        PathElement::member(json("v")),   PathElement::member(json(3)),
+    };
+    FieldSet set;
+    const int paths = std::uniform_int_distribution<int>(0, 12)(random);
+    for (int i = 0; i < paths; ++i) {
+        fields::Path path;
+        const int length = std::uniform_int_distribution<int>(1, 4)(random);
+        for (int j = 0; j < length; ++j)
+            path.push_back(alphabet[std::uniform_int_distribution<std::size_t>(0, alphabet.size() - 1)(random)]);
+        set.insert(path);
+    }
+    return set;
+}
+
+std::vector<fields::Path> members(const FieldSet &set)
+{
+    std::vector<fields::Path> paths;
+    set.forEach([&paths](const fields::Path &path) { paths.push_back(path); });
+    return paths;
+}
+} // namespace
+
+// union, minus and intersect walk both sets side by side; each must keep exactly the member
+// paths its definition names, path by path.
+void TestFieldSet::testSetOperationsMatchTheirDefinitionOnRandomSets()
+{
+    std::mt19937 random(20261126);
+    for (int round = 0; round < 2000; ++round) {
+        const FieldSet a = randomSet(random);
+        const FieldSet b = randomSet(random);
+        std::vector<fields::Path> all = members(a);
+        for (const fields::Path &path : members(b))
+            all.push_back(path);
+        const FieldSet both = a.unionWith(b), rest = a.minus(b), common = a.intersect(b);
+        for (const fields::Path &path : all) {
+            QCOMPARE(both.has(path), a.has(path) || b.has(path));
+            QCOMPARE(rest.has(path), a.has(path) && !b.has(path));
+            QCOMPARE(common.has(path), a.has(path) && b.has(path));
+        }
+        QCOMPARE(both.size(), members(both).size());
+        for (const fields::Path &path : members(both))
+            QVERIFY(a.has(path) || b.has(path));
+        for (const fields::Path &path : members(rest))
+            QVERIFY(a.has(path));
+        for (const fields::Path &path : members(common))
+            QVERIFY(a.has(path));
+        QCOMPARE(FieldSet::fromFieldsV1(both.toFieldsV1()).value(), both); // no empty nodes left in
+        QCOMPARE(FieldSet::fromFieldsV1(rest.toFieldsV1()).value(), rest);
+        QCOMPARE(FieldSet::fromFieldsV1(common.toFieldsV1()).value(), common);
+    }
 }
 
 void TestFieldSet::testPathText()
