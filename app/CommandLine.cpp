@@ -199,11 +199,17 @@ const OptionTable<ScenarioOptions> &scenarioRunOptions()
         {QStringLiteral("--seed"), QStringLiteral("S"), QStringLiteral("Random seed of the scenario's clients."),
          [](ScenarioOptions &o, const QString &value) { return setSeed(value, o.seed); },
          [](const ScenarioOptions &o) { return QString::number(o.seed); }},
-        {QStringLiteral("--export"), QStringLiteral("FILE"), QStringLiteral("Write the history as JSON Lines."),
+        {QStringLiteral("--export"), QStringLiteral("FILE"),
+         QStringLiteral("Write the history as JSON Lines (Secrets' values as REDACTED)."),
          [](ScenarioOptions &o, const QString &value) {
              if (value.isEmpty())
                  return QStringLiteral("--export needs a file name");
              o.exportPath = value;
+             return QString();
+         }},
+        {QStringLiteral("--export-secrets"), QString(), QStringLiteral("Keep Secrets' values in the --export file."),
+         [](ScenarioOptions &o, const QString &) {
+             o.exportSecrets = true;
              return QString();
          }},
         {QStringLiteral("--check"), QString(),
@@ -257,6 +263,8 @@ Command parseScenario(const QStringList &args)
         return fail(error);
     if (options.nameOrPath.isEmpty())
         return fail(QStringLiteral("scenario run needs a scenario name or file (rvscope scenario list)"));
+    if (options.exportSecrets && options.exportPath.isEmpty())
+        return fail(QStringLiteral("--export-secrets needs --export FILE"));
     return command;
 }
 

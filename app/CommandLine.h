@@ -22,6 +22,7 @@ struct ScenarioOptions final {
     QString nameOrPath;
     quint64 seed = 1;
     QString exportPath; // JSON Lines history, when set
+    bool exportSecrets = false; // Secrets' values in the export (else REDACTED)
     bool check = false; // run the checkers; the exit code says whether they agree with the scenario
 };
 

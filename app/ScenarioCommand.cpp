@@ -108,7 +108,7 @@ int runScenarioCommand(const ScenarioOptions &options)
             loop.quit();
             return;
         }
-        engine.exportHistory(options.exportPath);
+        engine.exportHistory(options.exportPath, options.exportSecrets);
     });
     QObject::connect(&engine, &engine::Engine::historyExported, &loop, [&](const QString &path, const QString &error) {
         if (!error.isEmpty()) {

@@ -36,6 +36,8 @@ void MainWindow::createMenus()
     import->setShortcut(QKeySequence::Open);
     QAction *exportHistoryAction = file->addAction(tr("&Export history (JSON Lines)…"), this, &MainWindow::exportHistory);
     exportHistoryAction->setShortcut(QKeySequence::Save);
+    exportHistoryAction->setToolTip(tr("Secrets' values are written as REDACTED"));
+    file->addAction(tr("Export history with Secret &values…"), this, [this] { exportHistory(true); });
     file->addAction(tr("Export timeline as &PNG…"), this, &MainWindow::exportTimelinePng);
     file->addAction(tr("Export timeline as &SVG…"), this, &MainWindow::exportTimelineSvg);
     file->addAction(tr("Export conflicts as &CSV…"), this, [this] {
@@ -145,13 +147,14 @@ void MainWindow::showTimelineMenu(const QPoint &viewportPoint)
     menu.exec(m_timeline->viewport()->mapToGlobal(viewportPoint));
 }
 
-void MainWindow::exportHistory()
+void MainWindow::exportHistory(bool includeSecrets)
 {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export history"), QStringLiteral("history.jsonl"),
-                                                      tr("JSON Lines (*.jsonl)"));
+    const QString path = QFileDialog::getSaveFileName(
+        this, includeSecrets ? tr("Export history with Secret values") : tr("Export history"),
+        QStringLiteral("history.jsonl"), tr("JSON Lines (*.jsonl)"));
     if (path.isEmpty())
         return;
-    m_engine.exportHistory(path);
+    m_engine.exportHistory(path, includeSecrets);
     connect(&m_engine, &engine::Engine::historyExported, this, [this](const QString &written, const QString &error) {
         statusBar()->showMessage(error.isEmpty() ? tr("history written to %1").arg(written) : error, 8000);
     }, Qt::SingleShotConnection);

@@ -258,9 +258,9 @@ void CoreWorker::closeWatch(quint64 id)
     m_watches->closeWatch(id);
 }
 
-void CoreWorker::exportHistory(const QString &path)
+void CoreWorker::exportHistory(const QString &path, bool includeSecrets)
 {
-    m_history->exportHistory(path);
+    m_history->exportHistory(path, includeSecrets);
 }
 
 void CoreWorker::importHistory(const QString &path)

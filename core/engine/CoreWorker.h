@@ -65,7 +65,7 @@ public Q_SLOTS:
     void openWatch(const QString &collection, const QString &fromResourceVersion);
     void closeWatch(quint64 id);
 
-    void exportHistory(const QString &path);
+    void exportHistory(const QString &path, bool includeSecrets);
     void importHistory(const QString &path);
     void checkHistory();
     void fetchOperation(quint64 id);

@@ -194,9 +194,9 @@ void Engine::closeWatch(quint64 id)
     post(&CoreWorker::closeWatch, id);
 }
 
-void Engine::exportHistory(const QString &path)
+void Engine::exportHistory(const QString &path, bool includeSecrets)
 {
-    post(&CoreWorker::exportHistory, path);
+    post(&CoreWorker::exportHistory, path, includeSecrets);
 }
 
 void Engine::importHistory(const QString &path)

@@ -51,7 +51,8 @@ public:
     void openWatch(const QString &collection, const QString &fromResourceVersion = {});
     void closeWatch(quint64 id);
 
-    void exportHistory(const QString &path);
+    // JSON Lines; a Secret's values are redacted unless `includeSecrets`.
+    void exportHistory(const QString &path, bool includeSecrets = false);
     void importHistory(const QString &path);
     // Runs the checkers on the current history: verdictsReady.
     void checkHistory();

@@ -108,14 +108,15 @@ void HistoryController::fetchObjectVersion(const QString &key, qint64 resourceVe
     Q_EMIT objectVersionReady(key, resourceVersion, QByteArray());
 }
 
-void HistoryController::exportHistory(const QString &path)
+void HistoryController::exportHistory(const QString &path, bool includeSecrets)
 {
     std::ofstream out(path.toStdString(), std::ios::binary | std::ios::trunc);
     if (!out) {
         Q_EMIT historyExported(path, QStringLiteral("cannot write %1").arg(path));
         return;
     }
-    m_core.journal->history().exportJsonLines(out);
+    m_core.journal->history().exportJsonLines(out, includeSecrets ? history::History::SecretValues::Included
+                                                                  : history::History::SecretValues::Redacted);
     out.close();
     Q_EMIT historyExported(path, out ? QString() : QStringLiteral("error while writing %1").arg(path));
 }

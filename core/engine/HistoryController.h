@@ -22,7 +22,8 @@ class HistoryController final : public QObject {
 public:
     HistoryController(const EngineOptions &options, const Core &core, JournalFeed &feed, QObject *parent);
 
-    void exportHistory(const QString &path);
+    // Secrets' values are redacted unless `includeSecrets` (history/SecretRedaction.h).
+    void exportHistory(const QString &path, bool includeSecrets);
     // Replaces the journal (historyReset), then sends the imported operations from the
     // first.
     void importHistory(const QString &path);

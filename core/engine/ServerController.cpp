@@ -26,6 +26,20 @@ ServerController::~ServerController()
         m_server->closeWatches();
 }
 
+// Security default: an address other hosts can reach is served only with tokens
+// (--token-file) or when --anonymous says an open server is meant; without either anyone who
+// reaches it could read every Secret and change every object. Loopback needs neither.
+QString ServerController::openServerRefusal(const QHostAddress &address) const
+{
+    if (address.isLoopback() || !m_options.tokenFile.isEmpty()
+        || m_options.anonymous == EngineOptions::Anonymous::Allowed)
+        return {};
+    return QStringLiteral("refusing to listen on %1 without --token-file: every host that reaches it could read and "
+                          "change every object. Give --token-file FILE (and --policy-file FILE to limit what each "
+                          "user may do), or --anonymous to serve it open on purpose.")
+        .arg(address.toString());
+}
+
 void ServerController::start(const QHostAddress &address, quint16 port)
 {
     ServerState state;
@@ -38,6 +52,11 @@ void ServerController::start(const QHostAddress &address, quint16 port)
     }
     if (!m_access.error().isEmpty() || !m_core.storageError.isEmpty()) {
         state.error = m_access.error().isEmpty() ? m_core.storageError : m_access.error();
+        Q_EMIT serverStateChanged(state);
+        return;
+    }
+    if (const QString refusal = openServerRefusal(address); !refusal.isEmpty()) {
+        state.error = refusal;
         Q_EMIT serverStateChanged(state);
         return;
     }

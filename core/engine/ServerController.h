@@ -33,7 +33,8 @@ public:
     ~ServerController() override;
 
     // Listens on address:port (0: any free port): serverStateChanged with the port, or with
-    // the error (a storage or access setup error, TLS, the socket). Already running: its
+    // the error (a storage or access setup error, a non-loopback address without tokens or
+    // --anonymous, TLS, the socket). Already running: its
     // state again, wherever it listens.
     void start(const QHostAddress &address, quint16 port);
     // Ends every watch the server carries and closes it: serverStateChanged (not running).
@@ -52,6 +53,9 @@ Q_SIGNALS:
     void bulkSessionsChanged(const rvscope::engine::BulkSessionList &sessions);
 
 private:
+    // Why `address` may not be served with these options (empty: it may).
+    QString openServerRefusal(const QHostAddress &address) const;
+
     const EngineOptions &m_options;
     const Core &m_core;
     const AccessController &m_access;

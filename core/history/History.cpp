@@ -5,6 +5,7 @@
 #include <ostream>
 #include <string>
 
+#include "history/SecretRedaction.h"
 #include "model/JsonParse.h"
 #include "model/JsonWrite.h"
 #include "model/StatusErrors.h"
@@ -123,11 +124,18 @@ json History::toJson(const WatchDelivery &delivery)
     return line;
 }
 
-void History::exportJsonLines(std::ostream &out) const
+void History::exportJsonLines(std::ostream &out, SecretValues secrets) const
 {
     // Invalid UTF-8 in a recorded object must not throw out of the core: replace it.
-    for (const OperationRecord &op : m_operations)
-        out << model::dumpJson(toJson(op)) << '\n'; // objects hold raw nodes (JsonWrite.h)
+    for (const OperationRecord &op : m_operations) {
+        json line = toJson(op);
+        if (secrets == SecretValues::Redacted && touchesSecrets(op)) {
+            line["object"] = redactSecretObject(line["object"]);
+            if (line.contains("request"))
+                line["request"] = redactSecretRequest(line["request"].get<std::string>());
+        }
+        out << model::dumpJson(line) << '\n'; // objects hold raw nodes (JsonWrite.h)
+    }
     for (const WatchDelivery &delivery : m_deliveries)
         out << model::dumpJson(toJson(delivery)) << '\n';
 }

@@ -43,8 +43,10 @@ public:
     std::uint64_t droppedWatchDeliveries() const { return m_droppedDeliveries; }
     void clear();
 
-    // Operations first, then watch deliveries, each in append order.
-    void exportJsonLines(std::ostream &out) const;
+    // Operations first, then watch deliveries, each in append order. Secrets' values are
+    // redacted (history/SecretRedaction.h) unless `SecretValues::Included` asks for them.
+    enum class SecretValues { Redacted, Included };
+    void exportJsonLines(std::ostream &out, SecretValues secrets = SecretValues::Redacted) const;
     // A 400 BadRequest Status naming the (1-based) line number for any invalid line. The
     // returned history has the given capacity (records beyond it are dropped and counted).
     static model::Result<History> importJsonLines(std::istream &in, std::size_t capacity = DefaultCapacity);

@@ -21,6 +21,7 @@ private Q_SLOTS:
     void testImportSkipsEmptyLinesAndAppliesCapacity();
     void testImportRejectsBadLines_data();
     void testImportRejectsBadLines();
+    void testExportRedactsSecretValuesUnlessAsked();
 };
 
 void TestHistory::testAppendKeepsOrder()
@@ -160,6 +161,59 @@ void TestHistory::testImportRejectsBadLines()
     const std::string &message = imported.error().message;
     QVERIFY2(message.find("line 3") != std::string::npos, message.c_str());
     QVERIFY2(message.find(expected.toStdString()) != std::string::npos, message.c_str());
+}
+
+// A Secret's values, its last-applied copy and the bodies written to it stay out of an export
+// by default; everything else (keys, names, other kinds) is kept, and Included keeps it all.
+void TestHistory::testExportRedactsSecretValuesUnlessAsked()
+{
+    const nlohmann::json secret = {
+        {"apiVersion", "v1"},
+        {"kind", "Secret"},
+        {"metadata",
+         {{"name", "db"},
+          {"namespace", "default"},
+          {"annotations", {{"kubectl.kubernetes.io/last-applied-configuration", "{\"data\":{\"pw\":\"c2VjcmV0\"}}"}}}}},
+        {"data", {{"pw", "c2VjcmV0"}}},
+        {"stringData", {{"user", "secret"}}}};
+    History history;
+    OperationRecord read = record(1, "a", "get", 0, 1, 200, "", "5", secret, "/registry/secrets/default/db");
+    history.append(read);
+    OperationRecord json = record(2, "a", "update", 2, 3, 200, "5", "6", secret, "secrets/default/db");
+    json.requestBody = secret.dump();
+    history.append(json);
+    OperationRecord yaml = record(3, "a", "patch", 4, 5, 200, "", "7", secret, "secrets/default/db");
+    yaml.requestBody = "data:\n  pw: c2VjcmV0\n";
+    history.append(yaml);
+    nlohmann::json list = {{"kind", "SecretList"}, {"items", nlohmann::json::array({secret})}};
+    history.append(record(4, "a", "list", 6, 7, 200, "", "7", list, "secrets/default"));
+    history.append(record(5, "a", "get", 8, 9, 200, "", "7", counterObject(1))); // not a Secret
+
+    std::ostringstream redacted;
+    history.exportJsonLines(redacted);
+    QVERIFY(redacted.str().find("c2VjcmV0") == std::string::npos);
+    QVERIFY(redacted.str().find("\"secret\"") == std::string::npos);
+    std::istringstream lines(redacted.str());
+    std::vector<nlohmann::json> records;
+    for (std::string line; std::getline(lines, line);)
+        records.push_back(nlohmann::json::parse(line));
+    QCOMPARE(records.size(), std::size_t(5));
+    QCOMPARE(records[0]["object"]["data"], nlohmann::json({{"pw", "REDACTED"}}));
+    QCOMPARE(records[0]["object"]["stringData"], nlohmann::json({{"user", "REDACTED"}}));
+    QCOMPARE(records[0]["object"]["metadata"]["annotations"]["kubectl.kubernetes.io/last-applied-configuration"],
+             nlohmann::json("REDACTED"));
+    QCOMPARE(records[0]["object"]["metadata"]["name"], nlohmann::json("db"));
+    QCOMPARE(nlohmann::json::parse(records[1]["request"].get<std::string>())["data"]["pw"], nlohmann::json("REDACTED"));
+    QCOMPARE(records[2]["request"], nlohmann::json("REDACTED (a request body to a Secret)"));
+    QCOMPARE(records[3]["object"]["items"][0]["data"]["pw"], nlohmann::json("REDACTED"));
+    QCOMPARE(records[4]["object"], counterObject(1));
+    // The redacted export still imports, for the checkers.
+    std::istringstream again(redacted.str());
+    QVERIFY(bool(History::importJsonLines(again)));
+
+    std::ostringstream included;
+    history.exportJsonLines(included, History::SecretValues::Included);
+    QVERIFY(included.str().find("c2VjcmV0") != std::string::npos);
 }
 
 QTEST_GUILESS_MAIN(TestHistory)
