@@ -289,7 +289,8 @@ const OptionTable<EngineOptions> &serveOptions()
          },
          [](const EngineOptions &o) { return byteSizeText(o.maxWatchBacklog); }},
     };
-    return table;
+    static const OptionTable<EngineOptions> withLimits = table + limitOptions();
+    return withLimits;
 }
 
 } // namespace rvscope::app

@@ -13,6 +13,8 @@ namespace rvscope::app {
 // The options of `serve`, also taken by the window for its embedded server: every flag with
 // its help, parser and default, over the one EngineOptions (docs/CONTRIBUTING.md "a flag").
 const OptionTable<engine::EngineOptions> &serveOptions();
+// The bounds on connections, requests and watches (LimitOptionTable.cpp), part of serveOptions().
+const OptionTable<engine::EngineOptions> &limitOptions();
 
 // A count as the help prints it.
 QString number(std::size_t n);

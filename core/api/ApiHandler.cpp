@@ -26,6 +26,8 @@ ApiHandler::ApiHandler(std::shared_ptr<registry::Registry> registry, Options opt
     , m_options(std::move(options))
     , m_bulkGet(std::make_shared<bulk::BulkGet>(m_registry))
 {
+    m_openWatches->setMaxPerUser(m_options.maxWatchesPerUser);
+    m_userRate.setRate(m_options.userRequestsPerSecond);
 }
 
 void ApiHandler::setAccessControl(std::shared_ptr<AccessControl> access)
@@ -61,11 +63,14 @@ QCoro::Task<ApiResponse> ApiHandler::handle(ApiRequest request)
         else
             refused = std::move(admitted).error();
     }
+    if (!refused && m_userRate.enabled())
+        refused = m_userRate.admit(request.user, startNs);
     std::optional<OperationReport> pending;
     if (m_observer && scope.isResource()) {
         pending = pendingReport(scope, request);
         pending->startNs = startNs;
     }
+    const std::string user = request.user; // (the request moves into its handler)
     ApiResponse response;
     // The last line of defence: no request may take the server down, whatever a library
     // below throws on input nobody anticipated.
@@ -79,7 +84,7 @@ QCoro::Task<ApiResponse> ApiHandler::handle(ApiRequest request)
             std::string("an error on the server (\"") + error.what() + "\") has prevented the request from succeeding"));
     }
     if (response.watch)
-        m_openWatches->add(response.watch, std::move(attributes));
+        m_openWatches->add(response.watch, user, std::move(attributes));
     if (pending) {
         const std::uint64_t id = report(std::move(*pending), response);
         if (response.watch)

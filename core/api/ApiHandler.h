@@ -12,6 +12,7 @@
 #include "api/ApiTypes.h"
 #include "api/RequestScope.h"
 #include "api/OpenWatches.h"
+#include "api/UserRateLimit.h"
 #include "api/Watcher.h"
 
 namespace rvscope::registry {
@@ -42,6 +43,10 @@ public:
         // Server-side processing delay inside every write's CAS loop (the lab's admission
         // latency), 0 for none.
         int processingDelayMs = 0;
+        // Open watches (and bulk channels) of one user; 0: only the overall bound.
+        std::size_t maxWatchesPerUser = DEFAULT_MAX_WATCHES_PER_USER;
+        // Requests per second of one user (api/UserRateLimit.h); 0: unbounded.
+        double userRequestsPerSecond = 0;
     };
 
     explicit ApiHandler(std::shared_ptr<registry::Registry> registry);
@@ -126,6 +131,7 @@ private:
     std::shared_ptr<bulk::BulkGet> m_bulkGet;
     std::shared_ptr<AccessControl> m_access;
     std::shared_ptr<OpenWatches> m_openWatches = std::make_shared<OpenWatches>();
+    UserRateLimit m_userRate;
     // Discovery and OpenAPI bodies, rebuilt when the set of types changes.
     std::map<std::string, std::string> m_discoveryCache;
     std::uint64_t m_discoveryGeneration = 0;

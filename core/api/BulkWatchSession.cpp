@@ -151,7 +151,7 @@ QCoro::Task<> BulkWatchSession::openWatch(nlohmann::json requestId, bulk::Resour
                                                             1));
         co_return;
     }
-    if (auto full = handler->openWatches().admit()) {
+    if (auto full = handler->openWatches().admit(m_options.user)) {
         sendError(requestId, *full);
         co_return;
     }
@@ -199,7 +199,7 @@ QCoro::Task<> BulkWatchSession::openWatch(nlohmann::json requestId, bulk::Resour
                                             channel.namespaceName, channel.name);
     channel.watcher = watcher;
     m_channels.emplace(id, std::move(channel));
-    handler->openWatches().add(watcher, std::move(attributes));
+    handler->openWatches().add(watcher, m_options.user, std::move(attributes));
     nlohmann::json response = {{"requestId", requestId}, {"channel", id}};
     m_send(response.dump());
     // What arrived meanwhile (the initial ADDED events, a 410) follows the response frame.

@@ -17,16 +17,24 @@ OpenWatches::OpenWatches()
 
 OpenWatches::~OpenWatches() = default;
 
-std::optional<model::Status> OpenWatches::admit() const
+std::optional<model::Status> OpenWatches::admit(const std::string &user) const
 {
-    if (m_state->watches.size() < m_max)
+    if (m_state->watches.size() >= m_max)
+        return model::errors::tooManyRequests("too many open watches (" + std::to_string(m_max)
+                                                  + "), please try again later",
+                                              1);
+    if (m_maxPerUser == 0)
         return std::nullopt;
-    return model::errors::tooManyRequests("too many open watches (" + std::to_string(m_max)
-                                              + "), please try again later",
+    auto mine = m_state->perUser.find(user);
+    if (mine == m_state->perUser.end() || mine->second < m_maxPerUser)
+        return std::nullopt;
+    return model::errors::tooManyRequests("too many open watches of user \"" + user + "\" ("
+                                              + std::to_string(m_maxPerUser) + "), close some first",
                                           1);
 }
 
-void OpenWatches::add(const std::shared_ptr<Watcher> &watcher, std::optional<auth::Attributes> attributes)
+void OpenWatches::add(const std::shared_ptr<Watcher> &watcher, const std::string &user,
+                      std::optional<auth::Attributes> attributes)
 {
     if (watcher->ended())
         return;
@@ -36,7 +44,23 @@ void OpenWatches::add(const std::shared_ptr<Watcher> &watcher, std::optional<aut
     entry.watcher = watcher;
     if (attributes)
         entry.attributes = std::make_unique<const auth::Attributes>(std::move(*attributes));
-    m_state->watches.insert_or_assign(key, std::move(entry));
+    m_state->forget(key); // (added twice: counted once)
+    auto &counted = *m_state->perUser.try_emplace(user, 0).first; // nodes stay where they are
+    ++counted.second;
+    entry.user = &counted;
+    m_state->watches.emplace(key, std::move(entry));
+}
+
+void OpenWatches::State::forget(const Watcher *watcher)
+{
+    auto it = watches.find(watcher);
+    if (it == watches.end())
+        return;
+    if (auto *user = it->second.user; user && --user->second == 0) {
+        const std::string name = user->first;
+        perUser.erase(name);
+    }
+    watches.erase(it);
 }
 
 int OpenWatches::recheck(const AccessControl &access)

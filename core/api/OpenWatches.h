@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <memory>
 #include <optional>
+#include <string>
 #include <unordered_map>
 
 #include "api/WatchLimits.h"
@@ -27,11 +28,14 @@ public:
     OpenWatches &operator=(const OpenWatches &) = delete;
 
     void setMax(std::size_t max) { m_max = max; }
-    // The 429 for one more watch, or nullopt when there is room.
-    std::optional<model::Status> admit() const;
-    // Holds `watcher` until it ends. With `attributes` (access control is on), the re-check
-    // authorizes them again and again.
-    void add(const std::shared_ptr<Watcher> &watcher, std::optional<auth::Attributes> attributes = {});
+    // At most this many open watches of one user (0: no bound of its own).
+    void setMaxPerUser(std::size_t max) { m_maxPerUser = max; }
+    // The 429 for one more watch of `user`, or nullopt when there is room.
+    std::optional<model::Status> admit(const std::string &user) const;
+    // Holds `watcher`, opened by `user`, until it ends. With `attributes` (access control is
+    // on), the re-check authorizes them again and again.
+    void add(const std::shared_ptr<Watcher> &watcher, const std::string &user,
+             std::optional<auth::Attributes> attributes = {});
     // Ends, with an ERROR event carrying the 403 Status, every watch `access` no longer
     // allows. Returns how many.
     int recheck(const AccessControl &access);
@@ -53,14 +57,17 @@ private:
         // Held apart: most watches have none, and an inline optional would triple the entry.
         std::unique_ptr<const auth::Attributes> attributes;
         const void *server = nullptr;
+        std::pair<const std::string, std::size_t> *user = nullptr; // its user's count in State::perUser
     };
     // The watchers' owner, shared with them (they may outlive this).
     struct State final : WatcherOwner {
-        void forget(const Watcher *watcher) override { watches.erase(watcher); }
+        void forget(const Watcher *watcher) override;
         std::unordered_map<const Watcher *, Entry> watches;
+        std::unordered_map<std::string, std::size_t> perUser; // open watches by user
     };
     std::shared_ptr<State> m_state;
     std::size_t m_max = DEFAULT_MAX_WATCHES;
+    std::size_t m_maxPerUser = DEFAULT_MAX_WATCHES_PER_USER;
 };
 
 } // namespace rvscope::api

@@ -290,7 +290,7 @@ QCoro::Task<ApiResponse> ApiHandler::watch(RequestScope scope, ApiRequest reques
     if (!table)
         co_return statusResponse(table.error());
 
-    if (auto full = m_openWatches->admit())
+    if (auto full = m_openWatches->admit(request.user))
         co_return statusResponse(*full);
     Watcher::Options watcherOptions = this->watcherOptions(route.entry->type, options->allowWatchBookmarks, true);
     if (*table) // kubectl get -w: each event a one-row Table

@@ -138,6 +138,8 @@ QCoro::Task<Core> Core::build(EngineOptions options, bool durable)
     core.journal = std::make_shared<history::Journal>(options.journalCapacity());
     api::ApiHandler::Options handlerOptions;
     handlerOptions.maxWatchBacklog = options.maxWatchBacklog;
+    handlerOptions.maxWatchesPerUser = options.maxWatchesPerUser;
+    handlerOptions.userRequestsPerSecond = double(options.userRequestsPerSecond);
     core.handler = std::make_shared<api::ApiHandler>(core.registry, handlerOptions);
     std::weak_ptr<history::Journal> journal = core.journal;
     // A journal of size 0 is off: a plain fast apiserver, no history (and no GUI batches).

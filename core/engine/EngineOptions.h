@@ -10,6 +10,7 @@
 #include <QtNetwork/QHostAddress>
 
 #include "api/WatchLimits.h"
+#include "server/ServerLimits.h"
 #include "storage/StorageLimits.h"
 
 namespace rvscope::engine {
@@ -50,6 +51,11 @@ struct EngineOptions final {
     QStringList separateStorage;
     // Bytes a watch's client may leave unread before the watch ends with ERROR 410; 0: unbounded.
     std::size_t maxWatchBacklog = api::DEFAULT_MAX_WATCH_BACKLOG;
+    // Bounds on connections, requests in flight and bulk channels (server/ServerLimits.h),
+    // on one user's watches and request rate (0: none).
+    server::Limits serverLimits;
+    std::size_t maxWatchesPerUser = api::DEFAULT_MAX_WATCHES_PER_USER;
+    std::size_t userRequestsPerSecond = 0;
     // `serve --data-dir`: the served store is durable there (one snapshot and log per
     // revision series, storage::CommitLog). Empty: in memory only. A scenario (which starts
     // from a fresh core) always runs in memory.

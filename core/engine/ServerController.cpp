@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "engine/ServerController.h"
 
+#include <sys/resource.h>
+
 #include "api/AccessControl.h"
 #include "api/ApiHandler.h"
 #include "api/BulkWatchSession.h"
@@ -25,6 +27,30 @@ ServerController::~ServerController()
     if (m_server)
         m_server->closeWatches();
 }
+
+// As Go's runtime does, the soft limit on open files is raised to the hard one; the
+// connection bound stays below it by a reserve for files, etcd and the event loop, since a
+// server that runs out of descriptors stops accepting altogether (Qt pauses on EMFILE).
+namespace {
+server::Limits limitsWithinOpenFiles(server::Limits limits)
+{
+    constexpr rlim_t RESERVE = 256;
+    rlimit files{};
+    if (::getrlimit(RLIMIT_NOFILE, &files) != 0)
+        return limits;
+    if (files.rlim_cur < files.rlim_max) {
+        files.rlim_cur = files.rlim_max;
+        ::setrlimit(RLIMIT_NOFILE, &files);
+        ::getrlimit(RLIMIT_NOFILE, &files);
+    }
+    if (files.rlim_cur == RLIM_INFINITY || files.rlim_cur <= RESERVE)
+        return limits;
+    const std::size_t room = std::size_t(files.rlim_cur - RESERVE);
+    if (limits.maxConnections == 0 || limits.maxConnections > room)
+        limits.maxConnections = room;
+    return limits;
+}
+} // namespace
 
 // Security default: an address other hosts can reach is served only with tokens
 // (--token-file) or when --anonymous says an open server is meant; without either anyone who
@@ -65,6 +91,7 @@ void ServerController::start(const QHostAddress &address, quint16 port)
             access->setAnonymousAllowed(address.isLoopback());
     }
     auto server = std::make_unique<server::ApiServer>(m_core.handler);
+    server->setLimits(limitsWithinOpenFiles(m_options.serverLimits));
     if (!m_options.tlsCertificate.isEmpty() || !m_options.tlsKey.isEmpty()) {
         QString tlsError;
         if (!server->setTls(m_options.tlsCertificate, m_options.tlsKey, &tlsError)) {

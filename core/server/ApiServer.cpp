@@ -115,25 +115,47 @@ api::ApiRequest toApiRequest(const QHttpServerRequest &request)
 
 // The listening sockets hand each connection to a RequestHeadGuard before Qt's HTTP
 // server takes it (QAbstractHttpServer calls nextPendingConnection() and only then
-// connects its own reader), so the guard reads every request head first.
+// connects its own reader), so the guard reads every request head first. A connection past
+// the bound is still accepted (the kernel has it anyway), and its guard answers its first
+// request 429 and closes it.
 template<typename Base>
 class GuardedServer final : public Base {
 public:
-    using Base::Base;
+    GuardedServer(std::shared_ptr<ApiServer::ConnectionCount> count, QObject *parent)
+        : Base(parent)
+        , m_count(std::move(count))
+    {
+    }
+
     QTcpSocket *nextPendingConnection() override
     {
         QTcpSocket *socket = Base::nextPendingConnection();
-        if (socket)
-            RequestHeadGuard::install(socket);
+        if (!socket)
+            return socket;
+        RequestHeadGuard *guard = RequestHeadGuard::install(socket);
+        ++m_count->open;
+        QObject::connect(socket, &QObject::destroyed, [count = m_count] { --count->open; });
+        if (m_count->max != 0 && m_count->open > m_count->max)
+            guard->refuseConnection(model::errors::tooManyRequests(
+                "too many open connections (" + std::to_string(m_count->max) + "), please try again later", 1));
         return socket;
     }
+
+private:
+    std::shared_ptr<ApiServer::ConnectionCount> m_count;
 };
+
+bool isMutating(std::string_view method)
+{
+    return method == "POST" || method == "PUT" || method == "PATCH" || method == "DELETE";
+}
 } // namespace
 
 ApiServer::ApiServer(std::shared_ptr<api::ApiHandler> handler, QObject *parent)
     : QAbstractHttpServer(parent)
     , m_handler(std::move(handler))
 {
+    m_connectionCount->max = m_limits.maxConnections;
     m_clock.start();
     connect(&m_idleSweep, &QTimer::timeout, this, &ApiServer::closeIdleConnections);
     // Qt accepts an upgrade only when this signal has a receiver.
@@ -176,11 +198,11 @@ quint16 ApiServer::start(const QHostAddress &address, quint16 port, QString *err
     // What QAbstractHttpServer::listen() does, with servers that guard request heads.
     QTcpServer *server = nullptr;
     if (m_tls) {
-        auto *tls = new GuardedServer<QSslServer>(this);
+        auto *tls = new GuardedServer<QSslServer>(m_connectionCount, this);
         tls->setSslConfiguration(*m_tls);
         server = tls;
     } else {
-        server = new GuardedServer<QTcpServer>(this);
+        server = new GuardedServer<QTcpServer>(m_connectionCount, this);
     }
     if (!server->listen(address, port)) {
         if (error)
@@ -253,13 +275,25 @@ bool ApiServer::handleRequest(const QHttpServerRequest &request, QTcpSocket *soc
     }
     const bool keepAlive = !equalsIgnoringCase(apiRequest.header("connection"), "close");
     QPointer<QTcpSocket> guarded(socket);
+    // The apiserver's max-in-flight filter: mutating and other requests counted apart.
+    const bool mutating = isMutating(apiRequest.method);
+    std::size_t &inFlight = mutating ? m_mutatingInFlight : m_readsInFlight;
+    const std::size_t max = mutating ? m_limits.maxMutatingRequestsInFlight : m_limits.maxRequestsInFlight;
+    if (max != 0 && inFlight >= max) {
+        respond(guarded, api::statusResponse(model::errors::tooManyRequests("Too many requests, please try again later.", 1)),
+                keepAlive);
+        return true;
+    }
+    ++inFlight;
     // The handler runs to completion at once unless a write waits (the lab's processing
     // delay, a remote storage); the socket is guarded for the late case.
     QCoro::Task<api::ApiResponse> task = m_handler->handle(std::move(apiRequest));
     QPointer<ApiServer> self(this);
-    task.then([self, guarded, keepAlive](api::ApiResponse response) {
-        if (self)
-            self->respond(guarded, std::move(response), keepAlive);
+    task.then([self, guarded, keepAlive, mutating](api::ApiResponse response) {
+        if (!self)
+            return;
+        --(mutating ? self->m_mutatingInFlight : self->m_readsInFlight);
+        self->respond(guarded, std::move(response), keepAlive);
     });
     return true;
 }

@@ -43,6 +43,20 @@ class ApiServer final : public QAbstractHttpServer {
 public:
     explicit ApiServer(std::shared_ptr<api::ApiHandler> handler, QObject *parent = nullptr);
     void setIdleTimeout(int milliseconds) { m_idleTimeoutMs = milliseconds; }
+    // Bounds on connections and requests in flight (call before start()).
+    void setLimits(const Limits &limits)
+    {
+        m_limits = limits;
+        m_connectionCount->max = limits.maxConnections;
+        m_bulkOptions.maxChannels = limits.maxBulkChannels;
+    }
+    std::size_t openConnectionCount() const { return m_connectionCount->open; }
+    // Open connections against their bound; shared with the listening sockets, which may
+    // outlive a socket's count by a little.
+    struct ConnectionCount {
+        std::size_t open = 0;
+        std::size_t max = 0;
+    };
     // Serves HTTPS with this PEM certificate and key (call before start()). False with
     // `error` set when they cannot be read.
     bool setTls(const QString &certificatePath, const QString &keyPath, QString *error);
@@ -103,6 +117,10 @@ private:
     };
     std::map<QWebSocket *, BulkConnection> m_bulkSessions;
     api::BulkWatchSession::Options m_bulkOptions;
+    Limits m_limits;
+    std::shared_ptr<ConnectionCount> m_connectionCount = std::make_shared<ConnectionCount>();
+    std::size_t m_readsInFlight = 0;
+    std::size_t m_mutatingInFlight = 0;
 };
 
 } // namespace rvscope::server

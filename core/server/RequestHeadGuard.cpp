@@ -69,8 +69,17 @@ void RequestHeadGuard::nextRequest()
     m_fieldLine = 0;
 }
 
+void RequestHeadGuard::refuseConnection(model::Status status)
+{
+    m_refusal = std::move(status);
+}
+
 void RequestHeadGuard::handleReadyRead()
 {
+    if (m_refusal && m_part != Part::Rest) {
+        refuse(*m_refusal);
+        return;
+    }
     if (m_part == Part::Rest)
         return;
     // The bytes no reader has taken yet (Qt's parser reads inside a transaction, so what it
@@ -157,6 +166,15 @@ void RequestHeadGuard::rememberLineEdges(std::string_view bytes)
 
 void RequestHeadGuard::refuse(int code, const char *reason, const std::string &message)
 {
+    model::Status status;
+    status.code = code;
+    status.reason = reason;
+    status.message = message;
+    refuse(status);
+}
+
+void RequestHeadGuard::refuse(const model::Status &status)
+{
     m_part = Part::Rest;
     // Nobody else reads this request: Qt's parser, connected after the guard, is not called
     // for these bytes, and what came is dropped.
@@ -164,10 +182,6 @@ void RequestHeadGuard::refuse(int code, const char *reason, const std::string &m
     if (m_socket->isTransactionStarted())
         m_socket->rollbackTransaction();
     m_socket->readAll();
-    model::Status status;
-    status.code = code;
-    status.reason = reason;
-    status.message = message;
     m_socket->write(HttpResponse::from(api::statusResponse(status)).serialize(/*keepAlive=*/false));
     // As Go's closeWriteAndWait: closing with unread request bytes would reset the
     // connection and could destroy the answer before the client reads it. So the rest of

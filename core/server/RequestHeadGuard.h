@@ -2,10 +2,13 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 
 #include <QtCore/QObject>
+
+#include "model/Status.h"
 
 class QTcpSocket;
 
@@ -35,6 +38,9 @@ public:
     static RequestHeadGuard *install(QTcpSocket *socket);
     // The request whose head was counted has been handed to the server: count the next.
     void nextRequest();
+    // Answers the connection's first request with `status` and closes it (a connection past
+    // the server's bound): nothing of it reaches the API.
+    void refuseConnection(model::Status status);
 
 private:
     explicit RequestHeadGuard(QTcpSocket *socket);
@@ -42,6 +48,7 @@ private:
     // Counts `bytes`; false when a bound was passed (and the request refused).
     bool count(std::string_view bytes);
     void refuse(int code, const char *reason, const std::string &message);
+    void refuse(const model::Status &status);
     // Shuts the sending side once the refusal is written; closes a little later.
     void closeOnceAnswered();
 
@@ -57,6 +64,7 @@ private:
     std::size_t m_headerBytes = 0; // the header fields so far
     std::size_t m_fieldLine = 0;   // bytes of the header line being read (0: at a line start)
     bool m_halfClosed = false;
+    std::optional<model::Status> m_refusal; // refuseConnection()
 };
 
 } // namespace rvscope::server

@@ -3,6 +3,8 @@
 
 #include <cstddef>
 
+#include "api/BulkWatchSession.h"
+
 // The embedded server's limits, in one place (those on watches are api/WatchLimits.h).
 namespace rvscope::server {
 
@@ -16,5 +18,17 @@ inline constexpr std::size_t MAX_REQUEST_HEAD_BYTES = 1024 * 1024;
 // The header fields alone: 431 past it. Lower than Go's bound because Qt 6.4's parser drops
 // every header of a request whose header section passes ~96 KiB.
 inline constexpr std::size_t MAX_HEADER_FIELD_BYTES = 64 * 1024;
+
+// Connections and requests the server takes at once (`serve --max-connections`,
+// `--max-requests-inflight`, `--max-mutating-requests-inflight`). Past a bound the request
+// is answered 429 TooManyRequests with Retry-After: 1, and the server goes on serving the
+// rest. In flight counts a request from its head until its response (a watch until its
+// stream starts), as the apiserver's max-in-flight filter does, whose defaults these are.
+struct Limits {
+    std::size_t maxConnections = 10'000; // open TCP connections, WebSockets included; 0: none
+    std::size_t maxRequestsInFlight = 400;         // GET, HEAD, OPTIONS; 0: none
+    std::size_t maxMutatingRequestsInFlight = 200; // POST, PUT, PATCH, DELETE; 0: none
+    std::size_t maxBulkChannels = api::BulkWatchSession::DEFAULT_MAX_CHANNELS; // channels of one bulk session
+};
 
 } // namespace rvscope::server

@@ -31,6 +31,7 @@ private Q_SLOTS:
     void testWebSocketWatch();
     void testGarbageDoesNotStopTheServer();
     void testWatchLimitRefusesWith429();
+    void testMutatingRequestsInFlightAreBounded();
     void testIdleKeepAliveConnectionIsClosedButWatchesStay();
     void testOversizedHeadersGet431();
     void testRequestHeadBounds_data();
@@ -172,6 +173,53 @@ void TestApiServer::testWatchLimitRefusesWith429()
     QByteArray listed;
     second.write(rawRequest("GET", "/api/v1/configmaps"));
     QVERIFY(readUntil(second, listed, [](const QByteArray &b) { return b.contains("ConfigMapList"); }));
+}
+
+// The apiserver's max-in-flight: a write held in its CAS loop (the lab's processing delay)
+// counts until its response; one more write is answered 429 at once, reads are counted apart,
+// and the held write still lands.
+void TestApiServer::testMutatingRequestsInFlightAreBounded()
+{
+    Fixture fixture;
+    fixture.createConfigMap("held");
+    server::Limits limits;
+    limits.maxMutatingRequestsInFlight = 1;
+    fixture.server->setLimits(limits);
+    fixture.handler->setProcessingDelay(300);
+    const auto patch = [](const QByteArray &value) {
+        return rawRequest("PATCH", "/api/v1/namespaces/default/configmaps/held", R"({"data":{"a":")" + value + R"("}})",
+                          {}, "application/merge-patch+json");
+    };
+    QTcpSocket held;
+    held.connectToHost(QHostAddress::LocalHost, fixture.port);
+    QVERIFY(held.waitForConnected(5000));
+    held.write(patch("first"));
+    QVERIFY(held.waitForBytesWritten(5000));
+    QTest::qWait(50); // the first write is in its delay
+
+    QTcpSocket second;
+    second.connectToHost(QHostAddress::LocalHost, fixture.port);
+    QVERIFY(second.waitForConnected(5000));
+    second.write(patch("refused"));
+    QByteArray refused;
+    QVERIFY2(readUntil(second, refused, [](const QByteArray &b) { return b.contains("TooManyRequests"); }),
+             refused.constData());
+    QCOMPARE(statusOf(refused), 429);
+    QVERIFY(refused.contains("Retry-After: 1"));
+    QVERIFY(refused.contains("Too many requests, please try again later."));
+    QByteArray listed;
+    second.write(rawRequest("GET", "/api/v1/namespaces/default/configmaps"));
+    QVERIFY(readUntil(second, listed, [](const QByteArray &b) { return b.contains("ConfigMapList"); }));
+    QCOMPARE(statusOf(listed), 200);
+
+    QByteArray patched;
+    QVERIFY(readUntil(held, patched, [](const QByteArray &b) { return b.contains("\"first\""); }));
+    QCOMPARE(statusOf(patched), 200);
+    // Room again once it answered.
+    QByteArray after;
+    second.write(patch("later"));
+    QVERIFY(readUntil(second, after, [](const QByteArray &b) { return b.contains("\"later\""); }));
+    QCOMPARE(statusOf(after), 200);
 }
 
 void TestApiServer::testIdleKeepAliveConnectionIsClosedButWatchesStay()
