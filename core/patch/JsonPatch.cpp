@@ -165,7 +165,12 @@ bool isProperPrefix(const std::vector<std::string> &prefix, const std::vector<st
     return true;
 }
 
-bool applyOperation(json &document, const Operation &op)
+// What `copy` operations may add in all, as the apiserver sets json-patch's
+// AccumulatedCopySizeLimit (its request size limit): a few copies of a copy would otherwise
+// double the document each time.
+constexpr std::size_t MAX_ACCUMULATED_COPY_BYTES = 3 * 1024 * 1024;
+
+bool applyOperation(json &document, const Operation &op, std::size_t &copiedBytes)
 {
     switch (op.kind) {
     case OpKind::Add:
@@ -190,7 +195,10 @@ bool applyOperation(json &document, const Operation &op)
     }
     case OpKind::Copy: {
         const json *source = resolveJsonPointer(document, op.from, op.from.size());
-        return source && addValue(document, op.path, *source);
+        if (!source)
+            return false;
+        copiedBytes += describeJson(*source).size();
+        return copiedBytes <= MAX_ACCUMULATED_COPY_BYTES && addValue(document, op.path, *source);
     }
     case OpKind::Test: {
         const json *target = resolveJsonPointer(document, op.path, op.path.size());
@@ -209,8 +217,9 @@ model::Result<json> applyJsonPatch(const json &document, const json &patch)
         if (!operations)
             return std::move(operations).error();
         json patched = document;
+        std::size_t copiedBytes = 0;
         for (const Operation &op : *operations) {
-            if (!applyOperation(patched, op))
+            if (!applyOperation(patched, op, copiedBytes))
                 return unprocessablePatch();
         }
         return patched;

@@ -204,6 +204,7 @@ quint16 ApiServer::start(const QHostAddress &address, quint16 port, QString *err
     } else {
         server = new GuardedServer<QTcpServer>(m_connectionCount, this);
     }
+    server->setListenBacklogSize(LISTEN_BACKLOG);
     if (!server->listen(address, port)) {
         if (error)
             *error = server->errorString();
@@ -363,6 +364,9 @@ void ApiServer::handleWebSocketConnections()
         std::unique_ptr<QWebSocket> socket = nextPendingWebSocketConnection();
         if (!socket)
             continue;
+        // Qt would buffer a client's unfinished message up to 2 GiB.
+        socket->setMaxAllowedIncomingFrameSize(MAX_WEBSOCKET_MESSAGE_BYTES);
+        socket->setMaxAllowedIncomingMessageSize(MAX_WEBSOCKET_MESSAGE_BYTES);
         const QUrl url = socket->requestUrl();
         const std::string path = url.path(QUrl::FullyDecoded).toStdString();
         if (api::resolveRoute(path, *m_handler->registry()).kind == api::Route::Kind::BulkGet) {

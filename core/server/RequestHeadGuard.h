@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -11,6 +12,7 @@
 #include "model/Status.h"
 
 class QTcpSocket;
+class QTimer;
 
 namespace rvscope::server {
 
@@ -22,7 +24,13 @@ namespace rvscope::server {
 // - header fields over MAX_HEADER_FIELD_BYTES get 431 as well: Qt 6.4's parser silently
 //   drops every header of a request whose header section passes ~96 KiB, so the bound sits
 //   below that instead of at Go's 1 MiB.
-// A request line that is not METHOD SP TARGET SP HTTP/d.d gets 400, as from Go's server.
+// A request line that is not METHOD SP TARGET SP HTTP/d.d gets 400, as from Go's server,
+// and so do header fields Go refuses and Qt would pass (checkField(): no colon, control
+// bytes, a bad or second different Content-Length); HTTP/2+ gets 505, a transfer coding
+// other than chunked 501, more than 100 fields (Qt drops the rest) 431, and a
+// Content-Length over MAX_REQUEST_BODY_BYTES 413 before Qt buffers the body. A head not
+// complete HEAD_READ_TIMEOUT_MS after the connection opened (later requests: after their
+// first byte) closes the connection, as the apiserver's ReadHeaderTimeout does.
 // The answer is a Status, and the connection closes; nothing of the request reaches the
 // API. A guard counts one head at a time: after the blank line that ends it, it waits for
 // nextRequest() (the server got the request) before it counts the next.
@@ -65,6 +73,16 @@ private:
     std::size_t m_fieldLine = 0;   // bytes of the header line being read (0: at a line start)
     bool m_halfClosed = false;
     std::optional<model::Status> m_refusal; // refuseConnection()
+    // The header field line being read (up to MAX_HEADER_FIELD_BYTES), the fields so far,
+    // and the request's Content-Length once given.
+    bool checkField();
+    std::string m_field;
+    std::size_t m_fieldCount = 0;
+    std::optional<std::uint64_t> m_contentLength;
+    // HEAD_READ_TIMEOUT_MS: running while a head is awaited (from the first byte on, after
+    // the first request).
+    QTimer *m_headTimer = nullptr;
+    bool m_awaitingFirstByte = false;
 };
 
 } // namespace rvscope::server

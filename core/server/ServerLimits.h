@@ -3,6 +3,8 @@
 
 #include <cstddef>
 
+#include <QtCore/QtGlobal>
+
 #include "api/BulkWatchSession.h"
 
 // The embedded server's limits, in one place (those on watches are api/WatchLimits.h).
@@ -11,6 +13,14 @@ namespace rvscope::server {
 // A keep-alive connection with no request in flight is closed after this long, like the
 // apiserver's http.Server IdleTimeout (90 s).
 inline constexpr int DEFAULT_IDLE_TIMEOUT_MS = 90'000;
+// A request head must arrive within this (kube-apiserver's ReadHeaderTimeout, 32 s): a client
+// that opens connections and sends nothing, or half a head, cannot hold them.
+inline constexpr int HEAD_READ_TIMEOUT_MS = 32'000;
+// Connections waiting to be accepted (Qt's default is 50; Go takes the system's somaxconn).
+inline constexpr int LISTEN_BACKLOG = 4096;
+// One WebSocket frame or message a client may send (a watch's clients send none, a bulk
+// session's are small): past it the socket closes with 1009, before it is buffered.
+inline constexpr qint64 MAX_WEBSOCKET_MESSAGE_BYTES = 3 * 1024 * 1024;
 // The request line and the header fields together, as Go's net/http bounds them
 // (http.DefaultMaxHeaderBytes): past it the request is answered 431 (414 when the request
 // line alone is longer) and the connection closes (server::RequestHeadGuard).
@@ -18,6 +28,10 @@ inline constexpr std::size_t MAX_REQUEST_HEAD_BYTES = 1024 * 1024;
 // The header fields alone: 431 past it. Lower than Go's bound because Qt 6.4's parser drops
 // every header of a request whose header section passes ~96 KiB.
 inline constexpr std::size_t MAX_HEADER_FIELD_BYTES = 64 * 1024;
+// A request body, as the apiserver bounds it (3 MiB): a larger Content-Length is answered
+// 413 from the head, before Qt's parser would buffer the body (api::ApiHandler::Options
+// checks what arrives).
+inline constexpr std::size_t MAX_REQUEST_BODY_BYTES = 3 * 1024 * 1024;
 
 // Connections and requests the server takes at once (`serve --max-connections`,
 // `--max-requests-inflight`, `--max-mutating-requests-inflight`). Past a bound the request
