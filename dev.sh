@@ -6,6 +6,9 @@
 #   ./dev.sh test                    build and run the whole test suite (what CI runs)
 #   ./dev.sh bench                   build and run the benchmarks (prints figures and ratios)
 #   ./dev.sh cluster [--headless]    a 3-member etcd and two rvscope instances on it (Ctrl-C stops)
+#   ./dev.sh fuzz [SECONDS]          build the libFuzzer targets (clang, sanitizers) in build-fuzz/
+#                                    and fuzz each for SECONDS (default 300); findings land in
+#                                    build-fuzz/findings/<target>/
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -20,6 +23,8 @@ BUILD_PACKAGES=(cmake g++ ninja-build pkg-config
 # what `serve --storage etcd` talks to and what the etcd storage tests start on loopback.
 # What the HTTP benchmark compares against (etcd 3.4 and a static nginx), on loopback only.
 BENCH_PACKAGES=(etcd-server etcd-client nginx-light)
+# The fuzz build: clang with libFuzzer and the sanitizers' runtimes.
+FUZZ_PACKAGES=(clang libclang-rt-14-dev)
 # What the test suite needs beyond the build (offscreen GUI tests need fonts).
 # openssl makes the self-signed certificates of the TLS tests.
 TEST_PACKAGES=(fonts-dejavu-core python3-kubernetes openssl)
@@ -50,6 +55,16 @@ install_packages() {
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq $missing >/dev/null
 }
 
+FUZZ_DIR=${FUZZ_DIR:-build-fuzz}
+fuzz_build() {
+    cmake -S . -B "$FUZZ_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=clang++ \
+        -DRVSCOPE_FUZZ=ON -DRVSCOPE_BUILD_TESTS=OFF -DRVSCOPE_GUI=OFF >/dev/null
+    local targets
+    targets=$(sed -n 's/^set(rvscope_fuzz_targets \(.*\))$/\1/p' tests/fuzz/CMakeLists.txt)
+    # shellcheck disable=SC2086
+    cmake --build "$FUZZ_DIR" --parallel "$(nproc)" --target $targets
+}
+
 build() {
     cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
     cmake --build "$BUILD_DIR" --parallel "$(nproc)"
@@ -64,9 +79,15 @@ run)
     exec "$BUILD_DIR/app/rvscope" "$@"
     ;;
 test)
-    install_packages "${BUILD_PACKAGES[@]}" "${TEST_PACKAGES[@]}"
+    install_packages "${BUILD_PACKAGES[@]}" "${TEST_PACKAGES[@]}" "${FUZZ_PACKAGES[@]}"
     build
-    exec ctest --test-dir "$BUILD_DIR" --output-on-failure --parallel "$(nproc)" "$@"
+    fuzz_build
+    ctest --test-dir "$BUILD_DIR" --output-on-failure --parallel "$(nproc)" "$@"
+    # The fuzz targets' short, deterministic runs over their seed corpora (a fixed seed and
+    # number of runs, sanitizers on); `./dev.sh fuzz` fuzzes for longer.
+    if [ $# -eq 0 ]; then
+        ctest --test-dir "$FUZZ_DIR" --output-on-failure --parallel "$(nproc)"
+    fi
     ;;
 bench)
     install_packages "${BUILD_PACKAGES[@]}" "${BENCH_PACKAGES[@]}"
@@ -80,8 +101,23 @@ cluster)
     build
     exec /usr/bin/python3 tests/e2e/cluster.py "$BUILD_DIR/app/rvscope" "$@"
     ;;
+fuzz)
+    install_packages "${BUILD_PACKAGES[@]}" "${FUZZ_PACKAGES[@]}"
+    fuzz_build
+    seconds=${1:-300}
+    for fuzzer in "$FUZZ_DIR"/tests/fuzz/fuzz_*; do
+        [ -x "$fuzzer" ] || continue
+        name=$(basename "$fuzzer")
+        mkdir -p "$FUZZ_DIR/corpus/$name" "$FUZZ_DIR/findings/$name"
+        echo "== $name for ${seconds}s" >&2
+        # New inputs go to the scratch corpus; the committed seeds are only read.
+        ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=halt_on_error=1 "$fuzzer" -max_total_time="$seconds" \
+            -max_len=65536 -timeout=20 -print_final_stats=1 -artifact_prefix="$FUZZ_DIR/findings/$name/" \
+            "$FUZZ_DIR/corpus/$name" "tests/fuzz/corpus/$name"
+    done
+    ;;
 *)
-    echo "usage: ./dev.sh run [rvscope args...] | test | bench | cluster [--headless]" >&2
+    echo "usage: ./dev.sh run [rvscope args...] | test | bench | cluster [--headless] | fuzz [SECONDS]" >&2
     exit 2
     ;;
 esac

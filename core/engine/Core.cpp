@@ -117,7 +117,8 @@ QCoro::Task<Core> Core::build(EngineOptions options, bool durable)
         && core.storageError.isEmpty())
         core.storageError = QStringLiteral("--data-dir and --storage etcd exclude each other: etcd keeps the data");
     core.registry = std::make_shared<registry::Registry>(core.storage, registryOptions);
-    for (const auto &[type, storage] : core.separateStorage) {
+    for (const auto &separate : core.separateStorage) {
+        const std::string &type = separate.first; // (clang before 16 cannot capture a structured binding)
         const auto types = core.registry->types();
         if (std::none_of(types.begin(), types.end(), [&type](const auto &t) { return t->groupResource().toString() == type; }))
             core.storageError = QStringLiteral("--separate-storage: '%1' is not a served resource (such as events or "

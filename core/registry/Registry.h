@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 #include <qcoro/qcorotask.h>
@@ -110,7 +111,22 @@ private:
     std::shared_ptr<watch::WatchHub> m_storage;
     std::map<std::string, std::shared_ptr<watch::WatchHub>> m_separateStorage;
     std::shared_ptr<StoreEnvironment> m_environment;
-    std::map<std::tuple<std::string, std::string, std::string>, std::shared_ptr<const Entry>, std::less<>> m_entries;
+    // Group, version, resource; found by string_views without building strings (compared as
+    // views: libstdc++ under clang has no tuple<string_view...> < tuple<string...>).
+    struct KeyLess {
+        using is_transparent = void;
+        template <typename A, typename B>
+        bool operator()(const A &a, const B &b) const
+        {
+            return views(a) < views(b);
+        }
+        template <typename T>
+        static std::tuple<std::string_view, std::string_view, std::string_view> views(const T &key)
+        {
+            return {std::get<0>(key), std::get<1>(key), std::get<2>(key)};
+        }
+    };
+    std::map<std::tuple<std::string, std::string, std::string>, std::shared_ptr<const Entry>, KeyLess> m_entries;
     std::uint64_t m_typesGeneration = 0;
     std::function<void()> m_typesChanged;
     std::map<std::string, std::string> m_definitionSpecs; // CRD name -> the spec its types were made from

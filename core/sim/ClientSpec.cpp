@@ -213,7 +213,10 @@ model::Result<ClientSpec> ClientSpec::fromJson(const nlohmann::json &json)
     if (!json.is_object())
         return invalid("a client spec must be a JSON object");
     ClientSpec spec;
-    for (const auto &[field, value] : json.items()) {
+    for (auto member = json.begin(); member != json.end(); ++member) {
+        // (Not structured bindings: clang before 16 cannot capture them in the lambdas.)
+        const std::string &field = member.key();
+        const nlohmann::json &value = member.value();
         auto integer = [&](int &out, int min, int max) -> std::optional<model::Status> {
             if (!value.is_number_integer() || value.get<std::int64_t>() < min || value.get<std::int64_t>() > max)
                 return invalid("client spec field \"" + field + "\" must be an integer from " + std::to_string(min)
