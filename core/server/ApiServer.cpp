@@ -134,7 +134,7 @@ public:
             return socket;
         RequestHeadGuard *guard = RequestHeadGuard::install(socket);
         ++m_count->open;
-        QObject::connect(socket, &QObject::destroyed, [count = m_count] { --count->open; });
+        QObject::connect(socket, &QObject::destroyed, this, [count = m_count] { --count->open; });
         if (m_count->max != 0 && m_count->open > m_count->max)
             guard->refuseConnection(model::errors::tooManyRequests(
                 "too many open connections (" + std::to_string(m_count->max) + "), please try again later", 1));
