@@ -43,9 +43,9 @@ server::Limits limitsWithinOpenFiles(server::Limits limits)
         ::setrlimit(RLIMIT_NOFILE, &files);
         ::getrlimit(RLIMIT_NOFILE, &files);
     }
-    if (files.rlim_cur == RLIM_INFINITY || files.rlim_cur <= RESERVE)
+    if (files.rlim_cur == RLIM_INFINITY)
         return limits;
-    const std::size_t room = std::size_t(files.rlim_cur - RESERVE);
+    const std::size_t room = std::size_t(files.rlim_cur > 2 * RESERVE ? files.rlim_cur - RESERVE : files.rlim_cur / 2);
     if (limits.maxConnections == 0 || limits.maxConnections > room)
         limits.maxConnections = room;
     return limits;
