@@ -5,49 +5,17 @@
 // anything after a NUL byte (Go does; nlohmann stops reading there) and nesting past Go's
 // 10,000 levels. model::dumpJson must then write what nlohmann's dump writes.
 #include <cstdlib>
-#include <cstring>
 
 #include <nlohmann/json.hpp>
 
 #include "FuzzSupport.h"
+#include "JsonIdentical.h"
 #include "model/JsonParse.h"
 #include "model/JsonWrite.h"
 
 using nlohmann::json;
 
 namespace {
-bool identical(const json &a, const json &b)
-{
-    if (a.type() != b.type())
-        return false;
-    switch (a.type()) {
-    case json::value_t::object: {
-        if (a.size() != b.size())
-            return false;
-        for (auto i = a.begin(), j = b.begin(); i != a.end(); ++i, ++j) {
-            if (i.key() != j.key() || !identical(i.value(), j.value()))
-                return false;
-        }
-        return true;
-    }
-    case json::value_t::array: {
-        if (a.size() != b.size())
-            return false;
-        for (std::size_t i = 0; i < a.size(); ++i) {
-            if (!identical(a[i], b[i]))
-                return false;
-        }
-        return true;
-    }
-    case json::value_t::number_float: {
-        const double x = a.get<double>(), y = b.get<double>();
-        return std::memcmp(&x, &y, sizeof x) == 0;
-    }
-    default:
-        return a == b;
-    }
-}
-
 bool nestsDeep(std::string_view text)
 {
     std::size_t open = 0;
@@ -68,7 +36,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
         std::abort(); // one accepts what the other rejects
     if (!ours)
         return 0;
-    if (!identical(*ours, theirs))
+    if (!rvscope::testing::identicalJson(*ours, theirs))
         std::abort();
     if (rvscope::model::dumpJson(*ours) != theirs.dump(-1, ' ', false, json::error_handler_t::replace))
         std::abort();

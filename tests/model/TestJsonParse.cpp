@@ -8,6 +8,8 @@
 
 #include <QtTest/QtTest>
 
+#include "JsonIdentical.h"
+
 #include "model/JsonParse.h"
 #include "model/JsonWrite.h"
 
@@ -17,41 +19,9 @@ using rvscope::model::parseJson;
 
 namespace {
 
-// Same value, same types all the way down (5 as unsigned is not 5 as integer), and doubles
-// equal bit for bit (-0.0 is not 0.0).
 bool identical(const json &a, const json &b)
 {
-    if (a.type() != b.type())
-        return false;
-    switch (a.type()) {
-    case json::value_t::object: {
-        if (a.size() != b.size())
-            return false;
-        auto ia = a.begin();
-        auto ib = b.begin();
-        for (; ia != a.end(); ++ia, ++ib) {
-            if (ia.key() != ib.key() || !identical(*ia, *ib))
-                return false;
-        }
-        return true;
-    }
-    case json::value_t::array: {
-        if (a.size() != b.size())
-            return false;
-        for (std::size_t i = 0; i < a.size(); ++i) {
-            if (!identical(a[i], b[i]))
-                return false;
-        }
-        return true;
-    }
-    case json::value_t::number_float: {
-        const double x = a.get<double>();
-        const double y = b.get<double>();
-        return std::memcmp(&x, &y, sizeof x) == 0;
-    }
-    default:
-        return a == b;
-    }
+    return rvscope::testing::identicalJson(a, b);
 }
 
 // An empty string when both parsers agree, else what differs. The intended differences:
