@@ -56,7 +56,7 @@ private:
     void selectOperation(quint64 id);
     void toggleServer();
     void raceClients();
-    void exportHistory(bool includeSecrets = false);
+    void exportHistory(bool includeSecrets);
     void importHistory();
     void exportTimelinePng();
     void exportTimelineSvg();

@@ -34,7 +34,9 @@ void MainWindow::createMenus()
     QMenu *file = menuBar()->addMenu(tr("&File"));
     QAction *import = file->addAction(tr("&Import history…"), this, &MainWindow::importHistory);
     import->setShortcut(QKeySequence::Open);
-    QAction *exportHistoryAction = file->addAction(tr("&Export history (JSON Lines)…"), this, &MainWindow::exportHistory);
+    // (Lambdas: triggered(bool checked) would otherwise land in exportHistory's parameter.)
+    QAction *exportHistoryAction = file->addAction(tr("&Export history (JSON Lines)…"), this,
+                                                   [this] { exportHistory(false); });
     exportHistoryAction->setShortcut(QKeySequence::Save);
     exportHistoryAction->setToolTip(tr("Secrets' values are written as REDACTED"));
     file->addAction(tr("Export history with Secret &values…"), this, [this] { exportHistory(true); });
