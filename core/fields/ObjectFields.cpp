@@ -141,9 +141,9 @@ bool isMetadataNode(const Path &path)
     return path.size() == 1 && path[0].kind == PathElement::Kind::Field && path[0].name == "metadata";
 }
 
-bool isManagedFields(const Path &path, const std::string &key)
+Level levelOf(const Path &path)
 {
-    return isManagedFields(path.empty() ? Level::Root : isMetadataNode(path) ? Level::Metadata : Level::Other, key);
+    return path.empty() ? Level::Root : isMetadataNode(path) ? Level::Metadata : Level::Other;
 }
 
 // The schema's dotted path of `path`: its field names, list items reached through the list's own name.
@@ -182,8 +182,9 @@ struct CompareWalk {
         if (!path.empty() && !isMetadataNode(path))
             out.added.insert(path);
         if (value.is_object() && !atomic(path)) {
+            const Level level = levelOf(path);
             for (auto it = value.begin(); it != value.end(); ++it) {
-                if (isManagedFields(path, it.key()))
+                if (isManagedFields(level, it.key()))
                     continue;
                 path.push_back(PathElement::field(it.key()));
                 added(it.value(), path);
@@ -228,12 +229,17 @@ struct CompareWalk {
             // map first: it would compare everything up to the first change twice.
             const auto &old = before.get_ref<const nlohmann::json::object_t &>();
             const auto &now = after.get_ref<const nlohmann::json::object_t &>();
+            const Level level = levelOf(path);
             auto o = old.begin();
             auto n = now.begin();
             while (o != old.end() || n != now.end()) {
                 const int order = o == old.end() ? 1 : n == now.end() ? -1 : o->first.compare(n->first);
                 const std::string &key = order < 0 ? o->first : n->first;
-                if (!isManagedFields(path, key) && (order != 0 || o->second != n->second)) {
+                // Two maps are walked into without a comparison first (the walk finds their
+                // changes, or none, in one pass; a `!=` would also compare metadata's
+                // managedFields, which the walk skips); other values are compared.
+                const bool walk = order == 0 && o->second.is_object() && n->second.is_object();
+                if (!isManagedFields(level, key) && (order != 0 || walk || o->second != n->second)) {
                     path.push_back(PathElement::field(key));
                     if (order < 0)
                         out.removed.insert(path);
