@@ -325,8 +325,9 @@ int main(int argc, char **argv)
     }
 
     bench::printHeader("server-side apply (baseline column: PUT of the same change)");
-    for (const auto &[store, object] : {std::pair{setup.configMaps, benchConfigMap("cm")},
-                                        std::pair{setup.deployments, benchDeployment("web")}}) {
+    for (const auto &[kindStore, object] : {std::pair{setup.configMaps, benchConfigMap("cm")},
+                                            std::pair{setup.deployments, benchDeployment("web")}}) {
+        const std::shared_ptr<registry::Store> store = kindStore; // (clang 14: lambdas cannot capture bindings)
         const std::string base = object["metadata"]["name"];
         const std::string name = std::string("apply a whole manifest vs PUT, ")
             + (base == "cm" ? "1 KB ConfigMap" : "Deployment");
