@@ -101,9 +101,19 @@ const OptionTable<ClientOptions> &clientOptions()
          },
          [](const ClientOptions &o) { return o.strategy; }},
         {QStringLiteral("--objects"), QStringLiteral("N"),
-         QStringLiteral("ConfigMaps counter-0..N-1 in default (1: a hot key)."),
+         QStringLiteral("ConfigMaps PREFIX-0..N-1 in default (1: a hot key; PREFIX: --object-prefix)."),
          [](ClientOptions &o, const QString &value) { return setCount(QStringLiteral("--objects"), value, 1, 100000, o.objects); },
          [](const ClientOptions &o) { return QString::number(o.objects); }},
+        {QStringLiteral("--object-prefix"), QStringLiteral("PREFIX"),
+         QStringLiteral("Name prefix of the ConfigMaps (and of their Leases, PREFIX-0-lock, for the lease "
+                        "strategy), so that client processes race on objects of their own."),
+         [](ClientOptions &o, const QString &value) {
+             if (value.isEmpty())
+                 return QStringLiteral("--object-prefix needs a name prefix");
+             o.objectPrefix = value;
+             return QString();
+         },
+         [](const ClientOptions &o) { return o.objectPrefix; }},
         {QStringLiteral("--operations"), QStringLiteral("N"), QStringLiteral("Increments per client."),
          [](ClientOptions &o, const QString &value) {
              return setCount(QStringLiteral("--operations"), value, 0, 100000000, o.operations);

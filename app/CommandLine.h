@@ -32,6 +32,7 @@ struct ClientOptions final {
     int clients = 1;
     QString strategy = QStringLiteral("retry-default");
     int objects = 1;
+    QString objectPrefix = QStringLiteral("counter"); // ConfigMaps <objectPrefix>-0..objects-1
     int operations = 100;
     QString thinkTime = QStringLiteral("1-5ms");
     quint64 seed = 1;

@@ -240,6 +240,25 @@ void TestCommandLine::testClientOptions()
     QCOMPARE(command.client.seed, quint64(5));
     QCOMPARE(command.client.namePrefix, QStringLiteral("w-"));
     QVERIFY(command.client.json);
+    QCOMPARE(command.client.objectPrefix, QStringLiteral("counter"));
+    QCOMPARE(parseCommandLine({"rvscope", "client", "--object-prefix", "soak"}).client.objectPrefix, QStringLiteral("soak"));
+    QCOMPARE(parseCommandLine({"rvscope", "client", "--object-prefix="}).error,
+             QStringLiteral("--object-prefix needs a name prefix"));
+}
+
+void TestCommandLine::testCheckCommand()
+{
+    const Command check = parseCommandLine({"rvscope", "check", "h.jsonl"});
+    QCOMPARE(check.kind, Command::Kind::Check);
+    QCOMPARE(check.check.path, QStringLiteral("h.jsonl"));
+    QVERIFY(!check.check.json);
+    QVERIFY(parseCommandLine({"rvscope", "check", "--json", "h.jsonl"}).check.json);
+    QCOMPARE(parseCommandLine({"rvscope", "check", "--help"}).kind, Command::Kind::Help);
+    QCOMPARE(parseCommandLine({"rvscope", "check"}).error,
+             QStringLiteral("check needs a history file (JSON Lines, from serve --export or scenario run --export)"));
+    QCOMPARE(parseCommandLine({"rvscope", "check", "a", "b"}).error, QStringLiteral("check takes one history file, got 'b' too"));
+    QCOMPARE(parseCommandLine({"rvscope", "check", "a", "--jsn"}).error,
+             QStringLiteral("unknown argument '--jsn' (see rvscope --help)"));
 }
 
 void TestCommandLine::testBulkWatchOptions()
