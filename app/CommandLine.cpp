@@ -243,6 +243,12 @@ Command parseServerOptions(Command::Kind kind, const QStringList &args, qsizetyp
         return fail(error);
     if (command.serve.tlsCertificate.isEmpty() != command.serve.tlsKey.isEmpty())
         return fail(QStringLiteral("--tls-cert and --tls-key go together"));
+    if (command.serve.exportSecrets && command.serve.exportPath.isEmpty())
+        return fail(QStringLiteral("--export-secrets needs --export FILE"));
+    if (!command.serve.exportPath.isEmpty() && command.serve.journalSize == std::size_t(0))
+        return fail(QStringLiteral("--export writes the history journal, which --journal-size 0 turns off: give it a "
+                                   "size, or leave --journal-size out (with --export it defaults to %1)")
+                        .arg(number(EngineOptions::LAB_JOURNAL_SIZE)));
     return command;
 }
 
@@ -318,6 +324,8 @@ QString windowOptionsError(const ServeOptions &options)
     // it shows what every instance writes; a scenario played later runs in memory.
     if (!options.dataDir.isEmpty())
         return QStringLiteral("--data-dir is for `rvscope serve`: the desktop lab's scenarios start from a fresh store");
+    if (!options.exportPath.isEmpty())
+        return QStringLiteral("--export is for `rvscope serve`: the window exports its history from File → Export history");
     return {};
 }
 
@@ -387,8 +395,10 @@ QString usageText()
                "\n"
                "serve options (the window takes them too):\n")
         + optionHelp(serveOptions())
-        + QStringLiteral("\nSIGINT/SIGTERM stop the server cleanly.\n\nscenario run options:\n")
-        + optionHelp(scenarioRunOptions()) + QStringLiteral("\nclient options:\n") + optionHelp(clientOptions())
+        + QStringLiteral("\nSIGINT/SIGTERM stop the server cleanly (after writing --export FILE).\n\nscenario run "
+                         "options:\n")
+        + optionHelp(scenarioRunOptions())
+        + QStringLiteral("\nclient options:\n") + optionHelp(clientOptions())
         + QStringLiteral("  Strategies:\n") + strategyHelp() + QStringLiteral("\nclient bulk-watch options:\n")
         + optionHelp(bulkWatchOptions())
         + QStringLiteral(
