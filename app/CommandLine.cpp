@@ -232,6 +232,20 @@ const OptionTable<ScenarioOptions> &scenarioRunOptions()
     return table;
 }
 
+const OptionTable<CheckOptions> &checkOptions()
+{
+    static const OptionTable<CheckOptions> table = {
+        {QStringLiteral("--json"), QString(),
+         QStringLiteral("Print one JSON object (the counts, what the journal dropped, every verdict with all its "
+                        "findings) instead of the verdict lines."),
+         [](CheckOptions &o, const QString &) {
+             o.json = true;
+             return QString();
+         }},
+    };
+    return table;
+}
+
 // `serve` and the window: the options of serveOptions().
 Command parseServerOptions(Command::Kind kind, const QStringList &args, qsizetype start)
 {
@@ -295,6 +309,26 @@ Command parseClient(const QStringList &args)
     return command;
 }
 
+Command parseCheck(const QStringList &args)
+{
+    Command command;
+    command.kind = Command::Kind::Check;
+    if (std::any_of(args.begin() + 2, args.end(), isHelp))
+        return only(Command::Kind::Help);
+    CheckOptions &options = command.check;
+    const QString error = parseOptions(checkOptions(), args, 2, options, [&options](const QString &word) {
+        if (!options.path.isEmpty())
+            return QStringLiteral("check takes one history file, got '%1' too").arg(word);
+        options.path = word;
+        return QString();
+    });
+    if (!error.isEmpty())
+        return fail(error);
+    if (options.path.isEmpty())
+        return fail(QStringLiteral("check needs a history file (JSON Lines, from serve --export or scenario run --export)"));
+    return command;
+}
+
 // `client bulk-watch`: --server and at least one --watch are required.
 Command parseBulkWatch(const QStringList &args, qsizetype start)
 {
@@ -355,6 +389,8 @@ Command parseCommandLine(const QStringList &arguments)
         return parseBulkWatch(arguments, 3);
     if (first == u"client")
         return parseClient(arguments);
+    if (first == u"check")
+        return parseCheck(arguments);
     if (first == u"gui")
         return parseServerOptions(Command::Kind::Gui, arguments, 2);
     if (first.startsWith(u"--"))
@@ -390,6 +426,13 @@ QString usageText()
                "                                 and print one line per server frame until every\n"
                "                                 channel has ended, the server closes the connection, or\n"
                "                                 SIGINT/SIGTERM.\n"
+               "  rvscope check FILE [--json]    Run the checkers (lost update, linearizability, watch\n"
+               "                                 guarantees) on a history exported by `serve --export` or\n"
+               "                                 `scenario run --export`. Exit 0 when none finds a\n"
+               "                                 violation, 1 when one does or cannot decide (or the file\n"
+               "                                 holds nothing), 2 when the file cannot be read. A history\n"
+               "                                 whose journal dropped its oldest records is checked as\n"
+               "                                 far as it goes, and each verdict says so.\n"
                "  rvscope --help                 Show this help.\n"
                "  rvscope --version              Show the version.\n"
                "\n"
@@ -398,6 +441,7 @@ QString usageText()
         + QStringLiteral("\nSIGINT/SIGTERM stop the server cleanly (after writing --export FILE).\n\nscenario run "
                          "options:\n")
         + optionHelp(scenarioRunOptions())
+        + QStringLiteral("\ncheck options:\n") + optionHelp(checkOptions())
         + QStringLiteral("\nclient options:\n") + optionHelp(clientOptions())
         + QStringLiteral("  Strategies:\n") + strategyHelp() + QStringLiteral("\nclient bulk-watch options:\n")
         + optionHelp(bulkWatchOptions())

@@ -21,6 +21,7 @@ private Q_SLOTS:
     void testHelpPrintsTheDefaultsInUse();
     void testScenarioCommands();
     void testClientOptions();
+    void testCheckCommand();
     void testBulkWatchOptions();
     void testBulkWatchSpecs_data();
     void testBulkWatchSpecs();
