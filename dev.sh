@@ -9,6 +9,8 @@
 #   ./dev.sh fuzz [SECONDS]          build the libFuzzer targets (clang, sanitizers) in build-asan/
 #                                    and fuzz each for SECONDS (default 300); findings land in
 #                                    build-asan/findings/<target>/
+#   ./dev.sh soak [SECONDS]          build rvscope and run the soak test (tests/e2e/test_soak.py)
+#                                    for SECONDS of load (default 1800; CI runs 90)
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -74,9 +76,10 @@ fuzz_build() {
     cmake --build "$ASAN_DIR" --parallel "$(nproc)" --target $targets
 }
 
+# Builds everything, or the targets given (`build --target rvscope`).
 build() {
     cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-    cmake --build "$BUILD_DIR" --parallel "$(nproc)"
+    cmake --build "$BUILD_DIR" --parallel "$(nproc)" "$@"
 }
 
 command=${1:-}
@@ -129,8 +132,15 @@ fuzz)
             "$ASAN_DIR/corpus/$name" "tests/fuzz/corpus/$name"
     done
     ;;
+soak)
+    install_packages "${BUILD_PACKAGES[@]}" "${TEST_PACKAGES[@]}"
+    build --target rvscope
+    # The same test as CI's, with more load time; the journal and the RSS bound stay the same.
+    SOAK_SECONDS=${1:-1800} RVSCOPE_BINARY="$BUILD_DIR/app/rvscope" PYTHONWARNINGS=ignore::ResourceWarning \
+        exec /usr/bin/python3 tests/e2e/test_soak.py
+    ;;
 *)
-    echo "usage: ./dev.sh run [rvscope args...] | test | bench | cluster [--headless] | fuzz [SECONDS]" >&2
+    echo "usage: ./dev.sh run [rvscope args...] | test | bench | cluster [--headless] | fuzz [SECONDS] | soak [SECONDS]" >&2
     exit 2
     ;;
 esac

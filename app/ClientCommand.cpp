@@ -59,6 +59,7 @@ int runClientCommand(const ClientOptions &options)
     nlohmann::json json = {{"clients", options.clients},
                            {"strategy", options.strategy.toStdString()},
                            {"objects", options.objects},
+                           {"objectPrefix", options.objectPrefix.toStdString()},
                            {"operations", options.operations},
                            {"thinkTime", options.thinkTime.toStdString()},
                            {"seed", options.seed},

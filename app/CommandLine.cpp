@@ -101,9 +101,19 @@ const OptionTable<ClientOptions> &clientOptions()
          },
          [](const ClientOptions &o) { return o.strategy; }},
         {QStringLiteral("--objects"), QStringLiteral("N"),
-         QStringLiteral("ConfigMaps counter-0..N-1 in default (1: a hot key)."),
+         QStringLiteral("ConfigMaps PREFIX-0..N-1 in default (1: a hot key; PREFIX: --object-prefix)."),
          [](ClientOptions &o, const QString &value) { return setCount(QStringLiteral("--objects"), value, 1, 100000, o.objects); },
          [](const ClientOptions &o) { return QString::number(o.objects); }},
+        {QStringLiteral("--object-prefix"), QStringLiteral("PREFIX"),
+         QStringLiteral("Name prefix of the ConfigMaps (and of their Leases, PREFIX-0-lock, for the lease "
+                        "strategy), so that client processes race on objects of their own."),
+         [](ClientOptions &o, const QString &value) {
+             if (value.isEmpty())
+                 return QStringLiteral("--object-prefix needs a name prefix");
+             o.objectPrefix = value;
+             return QString();
+         },
+         [](const ClientOptions &o) { return o.objectPrefix; }},
         {QStringLiteral("--operations"), QStringLiteral("N"), QStringLiteral("Increments per client."),
          [](ClientOptions &o, const QString &value) {
              return setCount(QStringLiteral("--operations"), value, 0, 100000000, o.operations);
@@ -222,6 +232,20 @@ const OptionTable<ScenarioOptions> &scenarioRunOptions()
     return table;
 }
 
+const OptionTable<CheckOptions> &checkOptions()
+{
+    static const OptionTable<CheckOptions> table = {
+        {QStringLiteral("--json"), QString(),
+         QStringLiteral("Print one JSON object (the counts, what the journal dropped, every verdict with all its "
+                        "findings) instead of the verdict lines."),
+         [](CheckOptions &o, const QString &) {
+             o.json = true;
+             return QString();
+         }},
+    };
+    return table;
+}
+
 // `serve` and the window: the options of serveOptions().
 Command parseServerOptions(Command::Kind kind, const QStringList &args, qsizetype start)
 {
@@ -233,6 +257,12 @@ Command parseServerOptions(Command::Kind kind, const QStringList &args, qsizetyp
         return fail(error);
     if (command.serve.tlsCertificate.isEmpty() != command.serve.tlsKey.isEmpty())
         return fail(QStringLiteral("--tls-cert and --tls-key go together"));
+    if (command.serve.exportSecrets && command.serve.exportPath.isEmpty())
+        return fail(QStringLiteral("--export-secrets needs --export FILE"));
+    if (!command.serve.exportPath.isEmpty() && command.serve.journalSize == std::size_t(0))
+        return fail(QStringLiteral("--export writes the history journal, which --journal-size 0 turns off: give it a "
+                                   "size, or leave --journal-size out (with --export it defaults to %1)")
+                        .arg(number(EngineOptions::LAB_JOURNAL_SIZE)));
     return command;
 }
 
@@ -279,6 +309,26 @@ Command parseClient(const QStringList &args)
     return command;
 }
 
+Command parseCheck(const QStringList &args)
+{
+    Command command;
+    command.kind = Command::Kind::Check;
+    if (std::any_of(args.begin() + 2, args.end(), isHelp))
+        return only(Command::Kind::Help);
+    CheckOptions &options = command.check;
+    const QString error = parseOptions(checkOptions(), args, 2, options, [&options](const QString &word) {
+        if (!options.path.isEmpty())
+            return QStringLiteral("check takes one history file, got '%1' too").arg(word);
+        options.path = word;
+        return QString();
+    });
+    if (!error.isEmpty())
+        return fail(error);
+    if (options.path.isEmpty())
+        return fail(QStringLiteral("check needs a history file (JSON Lines, from serve --export or scenario run --export)"));
+    return command;
+}
+
 // `client bulk-watch`: --server and at least one --watch are required.
 Command parseBulkWatch(const QStringList &args, qsizetype start)
 {
@@ -308,6 +358,8 @@ QString windowOptionsError(const ServeOptions &options)
     // it shows what every instance writes; a scenario played later runs in memory.
     if (!options.dataDir.isEmpty())
         return QStringLiteral("--data-dir is for `rvscope serve`: the desktop lab's scenarios start from a fresh store");
+    if (!options.exportPath.isEmpty())
+        return QStringLiteral("--export is for `rvscope serve`: the window exports its history from File → Export history");
     return {};
 }
 
@@ -337,6 +389,8 @@ Command parseCommandLine(const QStringList &arguments)
         return parseBulkWatch(arguments, 3);
     if (first == u"client")
         return parseClient(arguments);
+    if (first == u"check")
+        return parseCheck(arguments);
     if (first == u"gui")
         return parseServerOptions(Command::Kind::Gui, arguments, 2);
     if (first.startsWith(u"--"))
@@ -372,13 +426,23 @@ QString usageText()
                "                                 and print one line per server frame until every\n"
                "                                 channel has ended, the server closes the connection, or\n"
                "                                 SIGINT/SIGTERM.\n"
+               "  rvscope check FILE [--json]    Run the checkers (lost update, linearizability, watch\n"
+               "                                 guarantees) on a history exported by `serve --export` or\n"
+               "                                 `scenario run --export`. Exit 0 when none finds a\n"
+               "                                 violation, 1 when one does or cannot decide (or the file\n"
+               "                                 holds nothing), 2 when the file cannot be read. A history\n"
+               "                                 whose journal dropped its oldest records is checked as\n"
+               "                                 far as it goes, and each verdict says so.\n"
                "  rvscope --help                 Show this help.\n"
                "  rvscope --version              Show the version.\n"
                "\n"
                "serve options (the window takes them too):\n")
         + optionHelp(serveOptions())
-        + QStringLiteral("\nSIGINT/SIGTERM stop the server cleanly.\n\nscenario run options:\n")
-        + optionHelp(scenarioRunOptions()) + QStringLiteral("\nclient options:\n") + optionHelp(clientOptions())
+        + QStringLiteral("\nSIGINT/SIGTERM stop the server cleanly (after writing --export FILE).\n\nscenario run "
+                         "options:\n")
+        + optionHelp(scenarioRunOptions())
+        + QStringLiteral("\ncheck options:\n") + optionHelp(checkOptions())
+        + QStringLiteral("\nclient options:\n") + optionHelp(clientOptions())
         + QStringLiteral("  Strategies:\n") + strategyHelp() + QStringLiteral("\nclient bulk-watch options:\n")
         + optionHelp(bulkWatchOptions())
         + QStringLiteral(

@@ -32,6 +32,7 @@ struct ClientOptions final {
     int clients = 1;
     QString strategy = QStringLiteral("retry-default");
     int objects = 1;
+    QString objectPrefix = QStringLiteral("counter"); // ConfigMaps <objectPrefix>-0..objects-1
     int operations = 100;
     QString thinkTime = QStringLiteral("1-5ms");
     quint64 seed = 1;
@@ -49,15 +50,22 @@ struct BulkWatchOptions final {
     bool json = false; // print every server frame verbatim instead of readable lines
 };
 
+// `rvscope check FILE`: the checkers on an exported history.
+struct CheckOptions final {
+    QString path;
+    bool json = false; // print one JSON object instead of the verdict lines
+};
+
 // What the command line asks for. Parsing never exits the process; main() acts on it.
 struct Command final {
-    enum class Kind { Gui, Serve, Scenario, Client, BulkWatch, Help, Version, Error };
+    enum class Kind { Gui, Serve, Scenario, Client, BulkWatch, Check, Help, Version, Error };
     Kind kind = Kind::Gui;
     ServeOptions serve;
     ScenarioOptions scenario;
     ClientOptions client;
     QString error; // for Kind::Error: what was wrong, in one line
     BulkWatchOptions bulkWatch;
+    CheckOptions check;
 };
 
 Command parseCommandLine(const QStringList &arguments);

@@ -6,6 +6,7 @@
 #include <QtCore/QCoreApplication>
 #include <QtCore/QEventLoop>
 
+#include "VerdictPrinter.h"
 #include "engine/Engine.h"
 #include "sim/ScenarioLibrary.h"
 
@@ -90,19 +91,8 @@ int runScenarioCommand(const ScenarioOptions &options)
         }
         if (options.check) {
             print(QString());
-            print(QStringLiteral("verdicts:"));
-            for (const engine::VerdictReport &verdict : verdicts) {
-                print(QStringLiteral("  %1%2: %3 (expected %4)%5 - %6")
-                          .arg(verdict.checker, verdict.key.isEmpty() ? QString() : u' ' + verdict.key,
-                               verdict.outcome.toUpper(), verdict.expected ? QStringLiteral("pass") : QStringLiteral("fail"),
-                               verdict.asExpected ? QString() : QStringLiteral(" [UNEXPECTED]"), verdict.summary));
-                for (const QString &finding : verdict.findings.mid(0, 10))
-                    print(QStringLiteral("      %1").arg(finding));
-                if (verdict.findings.size() > 10)
-                    print(QStringLiteral("      ... %1 more").arg(verdict.findings.size() - 10));
-                if (!verdict.asExpected)
-                    exitCode = 1;
-            }
+            if (!printVerdicts(verdicts))
+                exitCode = 1;
         }
         if (options.exportPath.isEmpty()) {
             loop.quit();

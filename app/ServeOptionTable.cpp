@@ -197,9 +197,25 @@ const OptionTable<EngineOptions> &serveOptions()
              return QString();
          },
          [](const EngineOptions &) {
-             return QStringLiteral("%1 in the window; 0 for `serve`, where nothing reads it and it costs 5-15% of "
-                                   "the request rate")
+             return QStringLiteral("%1 in the window and for `serve --export`; 0 for `serve` otherwise, where nothing "
+                                   "reads it and it costs 5-15% of the request rate")
                  .arg(number(EngineOptions::LAB_JOURNAL_SIZE));
+         }},
+        {QStringLiteral("--export"), QStringLiteral("FILE"),
+         QStringLiteral("`serve` only: at a clean stop (SIGINT/SIGTERM) stop taking requests and write the history "
+                        "journal to FILE as JSON Lines (Secrets' values as REDACTED), for `rvscope check FILE`. Turns "
+                        "the journal on (see --journal-size); a full journal keeps the newest records, and the file "
+                        "says how many it dropped."),
+         [](EngineOptions &o, const QString &value) {
+             if (value.isEmpty())
+                 return QStringLiteral("--export needs a file name");
+             o.exportPath = value;
+             return QString();
+         }},
+        {QStringLiteral("--export-secrets"), QString(), QStringLiteral("Keep Secrets' values in the --export file."),
+         [](EngineOptions &o, const QString &) {
+             o.exportSecrets = true;
+             return QString();
          }},
         {QStringLiteral("--token-file"), QStringLiteral("FILE"),
          QStringLiteral("Bearer tokens, the apiserver's static token file format (token,user,uid,\"group1,group2\"); a "

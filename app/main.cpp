@@ -4,6 +4,7 @@
 #include <QtCore/QCoreApplication>
 
 #include "BulkWatchCommand.h"
+#include "CheckCommand.h"
 #include "ClientCommand.h"
 #include "CommandLine.h"
 #include "ScenarioCommand.h"
@@ -59,6 +60,8 @@ int main(int argc, char **argv)
         QCoreApplication::setApplicationName(QStringLiteral("rvscope"));
         return rvscope::app::runBulkWatchCommand(command.bulkWatch);
     }
+    case Command::Kind::Check:
+        return rvscope::app::runCheckCommand(command.check);
     case Command::Kind::Gui:
         break;
     }

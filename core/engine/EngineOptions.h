@@ -30,10 +30,18 @@ struct EngineOptions final {
 
     // Operations (and watch deliveries) the history journal keeps, oldest dropped first; 0:
     // off. Unset (no --journal-size), it follows the role: LAB_JOURNAL_SIZE for the lab, off
-    // for a server, where it would cost 5-15% of the request rate for nobody.
+    // for a server, where it would cost 5-15% of the request rate for nobody, unless the
+    // server exports its history (exportPath).
     std::optional<std::size_t> journalSize;
     static constexpr std::size_t LAB_JOURNAL_SIZE = 250'000;
-    std::size_t journalCapacity() const { return journalSize.value_or(role == Role::Lab ? LAB_JOURNAL_SIZE : 0); }
+    std::size_t journalCapacity() const
+    {
+        return journalSize.value_or(role == Role::Lab || !exportPath.isEmpty() ? LAB_JOURNAL_SIZE : 0);
+    }
+    // `serve --export FILE`: at a clean stop (SIGINT/SIGTERM) the journal is written there as
+    // JSON Lines, Secrets' values redacted unless exportSecrets (app/ServeCommand).
+    QString exportPath;
+    bool exportSecrets = false;
 
     std::size_t watchHistory = storage::DEFAULT_WATCH_HISTORY;
     // The executable started for `rvscope client` processes (default: this program).

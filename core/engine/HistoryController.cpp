@@ -4,36 +4,16 @@
 #include <algorithm>
 #include <fstream>
 #include <limits>
-#include <set>
 
 #include "engine/Core.h"
 #include "engine/EngineOptions.h"
+#include "engine/HistoryChecks.h"
 #include "engine/JournalFeed.h"
 #include "history/Journal.h"
-#include "history/LinearizabilityChecker.h"
-#include "history/LostUpdateChecker.h"
-#include "history/WatchGuaranteesChecker.h"
-#include "model/JsonAccess.h"
 #include "registry/Registry.h"
 
 namespace rvscope::engine {
 namespace {
-
-VerdictReport reportOf(const QString &checker, const QString &key, const history::Verdict &verdict)
-{
-    VerdictReport report;
-    report.checker = checker;
-    report.key = key;
-    report.outcome = QString::fromLatin1(history::Verdict::outcomeName(verdict.outcome));
-    report.summary = QString::fromStdString(verdict.summary);
-    for (const std::string &finding : verdict.findings)
-        report.findings.append(QString::fromStdString(finding));
-    // Outside a scenario every checker is expected to pass; one with nothing to check (no
-    // watch was recorded, say) says so in its outcome and is not counted against that.
-    report.expected = true;
-    report.asExpected = verdict.passed() || verdict.outcome == history::Verdict::Outcome::NoHistory;
-    return report;
-}
 
 QByteArray bytesOf(const history::OperationRecord &record)
 {
@@ -154,22 +134,7 @@ void HistoryController::clearHistory()
 
 void HistoryController::checkHistory()
 {
-    // Every counter object (a key whose successful writes carry data.counter) gets the
-    // lost-update check; linearizability and watch guarantees cover the whole history.
-    const history::History &history = m_core.journal->history();
-    std::set<std::string> counterKeys;
-    for (const history::OperationRecord &op : history.operations()) {
-        if (op.succeeded() && op.isWrite() && op.verb != "delete" && op.key.rfind("configmaps/", 0) == 0
-            && !model::memberAt(op.objectJson(), "data", "counter").is_null())
-            counterKeys.insert(op.key);
-    }
-    VerdictList verdicts;
-    for (const std::string &key : counterKeys)
-        verdicts.append(reportOf(QStringLiteral("lost-update"), QString::fromStdString(key),
-                                 history::LostUpdateChecker("data.counter").check(history, key)));
-    verdicts.append(reportOf(QStringLiteral("linearizability"), QString(), history::LinearizabilityChecker().check(history)));
-    verdicts.append(reportOf(QStringLiteral("watch"), QString(), history::WatchGuaranteesChecker().check(history)));
-    Q_EMIT verdictsReady(verdicts);
+    Q_EMIT verdictsReady(engine::checkHistory(m_core.journal->history()));
 }
 
 } // namespace rvscope::engine

@@ -126,6 +126,13 @@ json History::toJson(const WatchDelivery &delivery)
 
 void History::exportJsonLines(std::ostream &out, SecretValues secrets) const
 {
+    // What a full journal dropped, so that the checkers of an imported copy know it too.
+    if (m_droppedOperations > 0 || m_droppedDeliveries > 0) {
+        json journal = {{"record", "journal"},
+                        {"droppedOperations", m_droppedOperations},
+                        {"droppedWatchDeliveries", m_droppedDeliveries}};
+        out << model::dumpJson(journal) << '\n';
+    }
     // Invalid UTF-8 in a recorded object must not throw out of the core: replace it.
     for (const OperationRecord &op : m_operations) {
         json line = toJson(op);
@@ -196,6 +203,13 @@ model::Result<History> History::importJsonLines(std::istream &in, std::size_t ca
                 || !readString(line, "message", delivery.message, false))
                 return badLine(lineNumber, "watch delivery field of the wrong type");
             history.append(std::move(delivery));
+        } else if (record == "journal") {
+            std::uint64_t operations = 0, deliveries = 0;
+            if (!readInt(line, "droppedOperations", operations, false)
+                || !readInt(line, "droppedWatchDeliveries", deliveries, false))
+                return badLine(lineNumber, "journal counts of the wrong type");
+            history.m_droppedOperations += operations;
+            history.m_droppedDeliveries += deliveries;
         } else {
             return badLine(lineNumber, "unknown record \"" + record + "\"");
         }

@@ -13,8 +13,8 @@ namespace rvscope::history {
 
 // The bounded in-memory journal of operations and watch deliveries. Each kind keeps at most
 // `capacity` records; appending beyond that drops the oldest and counts it in
-// droppedOperations()/droppedWatchDeliveries() (checkers on a truncated history may report
-// violations caused by the missing prefix; callers should look at these counters).
+// droppedOperations()/droppedWatchDeliveries(); the checkers then check what it kept and say
+// so (HistoryWindow.h).
 // Not thread-safe: one owner (the core thread) appends; copies may be handed elsewhere.
 //
 // JSON Lines format (one JSON object per line, stable field names, unknown fields ignored):
@@ -25,6 +25,8 @@ namespace rvscope::history {
 //     endNs is null (or absent) for a pending operation; object may be null.
 //   {"record":"watch","watcher":"w1","operation":9,"type":"MODIFIED","rv":"42",
 //    "key":"configmaps/default/foo","timeNs":260}
+//   {"record":"journal","droppedOperations":12,"droppedWatchDeliveries":40}
+//     first, only when the history dropped records: an import adds the counts to its own.
 // Required: record; for operations id, verb, key, startNs; for watch deliveries watcher,
 // type, rv. Empty lines are skipped.
 class History final {
@@ -43,7 +45,8 @@ public:
     std::uint64_t droppedWatchDeliveries() const { return m_droppedDeliveries; }
     void clear();
 
-    // Operations first, then watch deliveries, each in append order. Secrets' values are
+    // The "journal" line when records were dropped, then operations, then watch
+    // deliveries, each in append order. Secrets' values are
     // redacted (history/SecretRedaction.h) unless `SecretValues::Included` asks for them.
     enum class SecretValues { Redacted, Included };
     void exportJsonLines(std::ostream &out, SecretValues secrets = SecretValues::Redacted) const;

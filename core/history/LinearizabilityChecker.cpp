@@ -102,16 +102,32 @@ LinearizabilityChecker::LinearizabilityChecker(Options options) : m_options(opti
 
 Verdict LinearizabilityChecker::check(const History &history) const
 {
-    return check(std::vector<OperationRecord>(history.operations().begin(), history.operations().end()));
+    return check(std::vector<OperationRecord>(history.operations().begin(), history.operations().end()),
+                 HistoryWindow::of(history));
 }
 
-Verdict LinearizabilityChecker::check(const std::vector<OperationRecord> &operations) const
+Verdict LinearizabilityChecker::check(const std::vector<OperationRecord> &operations, const HistoryWindow &window) const
 {
     const auto deadline = std::chrono::steady_clock::now() + m_options.timeBudget;
     std::map<std::string, std::vector<RegisterOp>> byKey;
-    for (const OperationRecord &record : operations)
-        if (auto op = classify(record))
-            byKey[normalizedKey(record.key)].push_back(*op);
+    std::map<std::string, std::int64_t> horizons;
+    std::size_t beforeHorizon = 0;
+    for (const OperationRecord &record : operations) {
+        auto op = classify(record);
+        if (!op)
+            continue;
+        const std::string key = normalizedKey(record.key);
+        const std::int64_t horizon = horizons.try_emplace(key, window.horizonOf(key)).first->second;
+        // A write at or below the horizon may follow writes the journal dropped: its key is
+        // checked from the first write above it.
+        const bool chainLink = op->kind == RegisterOpKind::Create || op->kind == RegisterOpKind::Write
+                               || op->kind == RegisterOpKind::Delete;
+        if (chainLink && op->rv <= horizon) {
+            ++beforeHorizon;
+            continue;
+        }
+        byKey[key].push_back(*op);
+    }
     if (byKey.empty())
         return Verdict::noHistory("no completed read or write was recorded");
 
@@ -143,7 +159,8 @@ Verdict LinearizabilityChecker::check(const std::vector<OperationRecord> &operat
                                                   : std::none_of(ops.begin(), ops.end(), [](const RegisterOp &o) {
                                                         return o.kind == RegisterOpKind::ReadAbsent || o.kind == RegisterOpKind::PendingCreate;
                                                     });
-        const detail::SearchResult result = detail::searchLinearization(std::move(ops), produced, initialExists, deadline);
+        const detail::SearchResult result =
+            detail::searchLinearization(std::move(ops), produced, initialExists, horizons[key], deadline);
         if (result.outcome == detail::SearchResult::Outcome::NotLinearizable) {
             ++failed;
             verdict.findings.push_back(key + ": " + result.explanation);
@@ -164,6 +181,10 @@ Verdict LinearizabilityChecker::check(const std::vector<OperationRecord> &operat
     } else {
         verdict.summary = "linearizable: " + counts;
     }
+    if (window.droppedOperations > 0)
+        verdict.summary += " (" + window.note() + ": each key checked from its first write made after all of them, "
+                           + std::to_string(beforeHorizon) + " earlier writes skipped; before it, reads of older "
+                           + "revisions, 404s and 409s only had to come first)";
     return verdict;
 }
 

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "history/History.h"
+#include "history/HistoryWindow.h"
 #include "history/Verdict.h"
 
 namespace rvscope::history {
@@ -39,6 +40,13 @@ namespace rvscope::history {
 // still unlinearized (that read could never be placed afterwards). Valid histories then need
 // almost no backtracking, so a hot key with ~100k operations checks in about a second.
 //
+// A history that dropped its oldest operations (HistoryWindow) is checked as far as it goes:
+// each key starts in an unknown state, which lasts until its first write above the key's
+// horizon (the writes at or below it may interleave with dropped ones and are not checked);
+// until then reads of revisions up to the horizon, 404s and 409s are accepted, afterwards
+// everything is checked as usual (a read of an old revision is then a stale read). The
+// summary says so.
+//
 // The time budget covers the whole check; keys not finished get Unknown findings (a Fail
 // on any other key still makes the verdict Fail). Pure function; any thread.
 class LinearizabilityChecker final {
@@ -51,7 +59,7 @@ public:
     explicit LinearizabilityChecker(Options options);
 
     Verdict check(const History &history) const;
-    Verdict check(const std::vector<OperationRecord> &operations) const;
+    Verdict check(const std::vector<OperationRecord> &operations, const HistoryWindow &window = {}) const;
 
 private:
     Options m_options;

@@ -68,10 +68,25 @@ LostUpdateChecker::LostUpdateChecker(std::string counterPath)
 
 Verdict LostUpdateChecker::check(const History &history, const std::string &key) const
 {
-    return check(std::vector<OperationRecord>(history.operations().begin(), history.operations().end()), key);
+    return check(std::vector<OperationRecord>(history.operations().begin(), history.operations().end()), key,
+                 HistoryWindow::of(history));
 }
 
-Verdict LostUpdateChecker::check(const std::vector<OperationRecord> &operations, const std::string &key) const
+Verdict LostUpdateChecker::check(const std::vector<OperationRecord> &operations, const std::string &key,
+                                 const HistoryWindow &window) const
+{
+    const std::int64_t horizon = window.horizonOf(key);
+    Verdict verdict = checkKept(operations, key, horizon);
+    if (window.truncated() && horizon != HistoryWindow::NOTHING_COMPLETE)
+        verdict.summary += " (" + window.note() + ": checked the commits above rv " + std::to_string(horizon)
+                           + ", all of which it kept)";
+    else if (window.truncated())
+        verdict.summary += " (" + window.note() + ")";
+    return verdict;
+}
+
+Verdict LostUpdateChecker::checkKept(const std::vector<OperationRecord> &operations, const std::string &key,
+                                     std::int64_t horizon) const
 {
     Verdict verdict;
     const std::string wanted = normalizedKey(key);
@@ -94,12 +109,15 @@ Verdict LostUpdateChecker::check(const std::vector<OperationRecord> &operations,
         auto value = counterAt(op->objectJson(), m_path);
         if (value && op->verb != "delete")
             valueAtRevision[*rv] = *value;
-        if (op->isWrite())
+        if (op->isWrite() && *rv > horizon)
             commits.push_back(Commit{op, *rv, std::nullopt, op->verb == "delete" ? std::nullopt : value});
     }
     if (commits.empty()) {
-        return Verdict::noHistory(ops.empty() ? "no operation on " + wanted + " was recorded"
-                                              : "no successful write of " + wanted + " was recorded");
+        if (ops.empty())
+            return Verdict::noHistory("no operation on " + wanted + " was recorded");
+        if (horizon > 0)
+            return Verdict::noHistory("no successful write of " + wanted + " that the journal kept with all before it");
+        return Verdict::noHistory("no successful write of " + wanted + " was recorded");
     }
     std::sort(commits.begin(), commits.end(), [](const Commit &a, const Commit &b) { return a.rv < b.rv; });
 

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "history/History.h"
+#include "history/HistoryWindow.h"
 #include "history/Verdict.h"
 
 namespace rvscope::history {
@@ -24,15 +25,22 @@ namespace rvscope::history {
 // baseline + number of increments. A jump of k > 1 is accepted (with a note) when at least
 // k - 1 writes to the key are pending or ended with an unknown (5xx) outcome.
 //
-// Deletes restart the chain (the next create is a new baseline). Pure function; any thread.
+// Deletes restart the chain (the next create is a new baseline). On a history that dropped
+// its oldest records (HistoryWindow), the chain starts at the first commit above the key's
+// horizon (earlier commits may be among the dropped ones), and the summary says so.
+// Pure function; any thread.
 class LostUpdateChecker final {
 public:
     explicit LostUpdateChecker(std::string counterPath = "data.counter");
 
     Verdict check(const History &history, const std::string &key) const;
-    Verdict check(const std::vector<OperationRecord> &operations, const std::string &key) const;
+    Verdict check(const std::vector<OperationRecord> &operations, const std::string &key,
+                  const HistoryWindow &window = {}) const;
 
 private:
+    // The check of the commits above `horizon` (0: all of them).
+    Verdict checkKept(const std::vector<OperationRecord> &operations, const std::string &key, std::int64_t horizon) const;
+
     std::vector<std::string> m_path;
 };
 

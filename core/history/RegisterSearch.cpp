@@ -16,6 +16,10 @@ struct State final {
     std::int32_t chain = 0; // how many chain links are linearized
     bool exists = false;
     bool unbound = false; // a pending write took effect; its rv is unknown but > rv
+    // Before the key's first write that a truncated journal kept in full (rv > the horizon,
+    // held in rv): what happened then is partly unknown, so reads of older revisions, 404s
+    // and 409s are accepted; the first write (or pending write) ends it.
+    bool preWindow = false;
 
     bool operator==(const State &) const = default;
 };
@@ -38,7 +42,8 @@ struct CacheKeyHash final {
             mix(static_cast<std::uint64_t>(e));
         mix(static_cast<std::uint64_t>(key.state.rv));
         mix(key.state.value);
-        mix(static_cast<std::uint64_t>(key.state.chain) << 2 | (key.state.exists ? 2U : 0U) | (key.state.unbound ? 1U : 0U));
+        mix(static_cast<std::uint64_t>(key.state.chain) << 3 | (key.state.preWindow ? 4U : 0U) | (key.state.exists ? 2U : 0U)
+            | (key.state.unbound ? 1U : 0U));
         return static_cast<std::size_t>(h);
     }
 };
@@ -57,6 +62,8 @@ std::string describe(const RegisterOp &op)
 
 std::string describe(const State &s)
 {
+    if (s.preWindow)
+        return "unknown, before the first write above rv " + std::to_string(s.rv) + " (the journal dropped what came before)";
     if (!s.exists)
         return s.unbound ? "absent (deleted by a pending operation)" : "absent";
     return s.unbound ? "present at an unknown rv > " + std::to_string(s.rv) : "present at rv " + std::to_string(s.rv);
@@ -64,7 +71,8 @@ std::string describe(const State &s)
 
 class Search final {
 public:
-    Search(std::vector<RegisterOp> ops, const std::vector<std::int64_t> &produced, bool initialExists)
+    Search(std::vector<RegisterOp> ops, const std::vector<std::int64_t> &produced, bool initialExists,
+           std::int64_t horizon)
         : m_ops(std::move(ops)), m_produced(produced)
     {
         // Completed operations first (indices 0..m_required-1, by start), then pending ones.
@@ -90,6 +98,8 @@ public:
                 m_chainSent[static_cast<std::size_t>(op.chainIndex)] = op.sent;
         m_state.exists = initialExists;
         m_state.unbound = initialExists; // present at an unknown resourceVersion
+        if (horizon > 0)
+            m_state = State{horizon, 0, 0, true, true, true};
         buildEntries();
     }
 
@@ -112,6 +122,8 @@ private:
     {
         if (!op.conditional)
             return true;
+        if (s.preWindow) // the state then may have been at any revision up to the horizon
+            return op.sent <= s.rv;
         if (!s.unbound)
             return op.sent == s.rv;
         if (op.sent <= s.rv || isProduced(op.sent) || op.sent >= nextChainRv(s))
@@ -139,6 +151,7 @@ private:
         return s.chain < static_cast<std::int32_t>(m_chainSent.size()) && m_chainSent[static_cast<std::size_t>(s.chain)] == s.rv;
     }
     std::optional<State> step(const RegisterOp &op, State s) const;
+    std::optional<State> stepBeforeWindow(const RegisterOp &op, State s) const;
     void buildEntries();
     void lift(std::int32_t op);
     void unlift(std::int32_t op);
@@ -166,6 +179,8 @@ private:
 
 std::optional<State> Search::step(const RegisterOp &op, State s) const
 {
+    if (s.preWindow)
+        return stepBeforeWindow(op, s);
     switch (op.kind) {
     case RegisterOpKind::Read:
         if (!s.exists)
@@ -217,6 +232,38 @@ std::optional<State> Search::step(const RegisterOp &op, State s) const
         s.exists = op.kind != RegisterOpKind::PendingDelete;
         s.unbound = true;
         s.value = 0;
+        return s;
+    }
+    return std::nullopt;
+}
+
+std::optional<State> Search::stepBeforeWindow(const RegisterOp &op, State s) const
+{
+    switch (op.kind) {
+    case RegisterOpKind::Read:
+        // A revision above the horizon is some write's, which must come first.
+        return op.rv <= s.rv ? std::optional<State>(s) : std::nullopt;
+    case RegisterOpKind::ReadAbsent:
+    case RegisterOpKind::CreateConflict:
+    case RegisterOpKind::WriteConflict:
+        return s;
+    case RegisterOpKind::Create:
+    case RegisterOpKind::Write:
+    case RegisterOpKind::Delete:
+        if (op.chainIndex != 0 || !preconditionHolds(op, s))
+            return std::nullopt;
+        return State{op.rv, op.kind == RegisterOpKind::Delete ? 0 : op.value, 1, op.kind != RegisterOpKind::Delete, false};
+    case RegisterOpKind::PendingCreate:
+    case RegisterOpKind::PendingWrite:
+    case RegisterOpKind::PendingDelete:
+        if (!preconditionHolds(op, s))
+            return std::nullopt;
+        if (op.kind == RegisterOpKind::PendingWrite && !orphanBetween(s.rv, nextChainRv(s)) && !waitingConflict(s))
+            return std::nullopt;
+        s.exists = op.kind != RegisterOpKind::PendingDelete;
+        s.unbound = true;
+        s.value = 0;
+        s.preWindow = false;
         return s;
     }
     return std::nullopt;
@@ -411,9 +458,9 @@ SearchResult Search::run(std::chrono::steady_clock::time_point deadline)
 } // namespace
 
 SearchResult searchLinearization(std::vector<RegisterOp> ops, const std::vector<std::int64_t> &produced,
-                                 bool initialExists, std::chrono::steady_clock::time_point deadline)
+                                 bool initialExists, std::int64_t horizon, std::chrono::steady_clock::time_point deadline)
 {
-    Search search(std::move(ops), produced, initialExists);
+    Search search(std::move(ops), produced, initialExists, horizon);
     return search.run(deadline);
 }
 

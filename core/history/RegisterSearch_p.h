@@ -44,8 +44,10 @@ struct SearchResult final {
 };
 
 // ops: one key's operations (any order); produced: rvProduced of its completed successful
-// writes, sorted; initialExists: see LinearizabilityChecker.h.
+// writes, sorted; initialExists: see LinearizabilityChecker.h. horizon > 0: the journal
+// dropped its oldest records and kept every commit above this revision (HistoryWindow); the
+// key starts in an unknown state, and ops must hold no chain write at or below it.
 SearchResult searchLinearization(std::vector<RegisterOp> ops, const std::vector<std::int64_t> &produced,
-                                 bool initialExists, std::chrono::steady_clock::time_point deadline);
+                                 bool initialExists, std::int64_t horizon, std::chrono::steady_clock::time_point deadline);
 
 } // namespace rvscope::history::detail

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "history/History.h"
+#include "history/HistoryWindow.h"
 #include "history/Verdict.h"
 
 namespace rvscope::history {
@@ -24,11 +25,17 @@ namespace rvscope::history {
 // A delivered resourceVersion missing from the log is accepted when a write to that key had
 // an unknown outcome (pending or 5xx). ERROR events are ignored. Events after the last
 // delivery cannot be checked (the stream may simply have been closed).
+// A history that dropped its oldest records (HistoryWindow) is checked as far as it goes: a
+// delivery of a revision at or below its resource's horizon (whose commit may have been
+// dropped) is checked for order and duplicates only, gaps are looked for above the horizon,
+// and a stream that may have lost its first deliveries is checked from its first kept one;
+// the summary says so.
 // Pure function; any thread.
 class WatchGuaranteesChecker final {
 public:
     Verdict check(const History &history) const;
-    Verdict check(const std::vector<OperationRecord> &operations, const std::vector<WatchDelivery> &deliveries) const;
+    Verdict check(const std::vector<OperationRecord> &operations, const std::vector<WatchDelivery> &deliveries,
+                  const HistoryWindow &window = {}) const;
 };
 
 } // namespace rvscope::history

@@ -21,6 +21,7 @@ private Q_SLOTS:
     void testHelpPrintsTheDefaultsInUse();
     void testScenarioCommands();
     void testClientOptions();
+    void testCheckCommand();
     void testBulkWatchOptions();
     void testBulkWatchSpecs_data();
     void testBulkWatchSpecs();
@@ -109,6 +110,9 @@ void TestCommandLine::testErrors_data()
     QTest::newRow("missing value") << QStringList{"serve", "--listen"} << "needs a value";
     QTest::newRow("bad history") << QStringList{"serve", "--watch-history", "0"} << "positive number";
     QTest::newRow("bad backlog") << QStringList{"serve", "--watch-backlog", "8MB"} << "such as 8Mi";
+    QTest::newRow("export, journal off") << QStringList{"serve", "--export", "h.jsonl", "--journal-size", "0"}
+                                         << "--export writes the history journal, which --journal-size 0 turns off";
+    QTest::newRow("export secrets alone") << QStringList{"serve", "--export-secrets"} << "--export-secrets needs --export";
     QTest::newRow("bad storage") << QStringList{"serve", "--storage", "disk"} << "--storage expects memory or etcd";
     QTest::newRow("bad endpoint") << QStringList{"serve", "--etcd-endpoints", "127.0.0.1:2379"} << "http:// or https://";
     QTest::newRow("no endpoint") << QStringList{"serve", "--etcd-endpoints", ","} << "at least one URL";
@@ -183,7 +187,8 @@ void TestCommandLine::testHelpPrintsTheDefaultsInUse()
     QVERIFY(usage.contains(QStringLiteral("(default memory)")));
     QVERIFY(usage.contains(QStringLiteral("(default %1)").arg(defaults.etcdEndpoints.join(u','))));
     QVERIFY(usage.contains(QStringLiteral("(default %1)").arg(defaults.etcdPrefix)));
-    QVERIFY(usage.contains(QStringLiteral("(default %1 in the window; 0 for `serve`").arg(defaults.LAB_JOURNAL_SIZE)));
+    QVERIFY(usage.contains(
+        QStringLiteral("(default %1 in the window and for `serve --export`; 0 for `serve` otherwise").arg(defaults.LAB_JOURNAL_SIZE)));
     const rvscope::app::ClientOptions client;
     QVERIFY(usage.contains(QStringLiteral("(default %1)").arg(client.server)));
     for (const QString &line : rvscope::app::usageText().split(u'\n'))
@@ -211,6 +216,14 @@ void TestCommandLine::testScenarioCommands()
     QCOMPARE(serveJournal({}), std::size_t(0));
     QCOMPARE(serveJournal({"--journal-size", "1000"}), std::size_t(1000));
     QCOMPARE(serveJournal({"--journal-size", "0"}), std::size_t(0));
+    // --export turns it on, at the window's size unless --journal-size says otherwise.
+    QCOMPARE(serveJournal({"--export", "h.jsonl"}), rvscope::app::ServeOptions::LAB_JOURNAL_SIZE);
+    QCOMPARE(serveJournal({"--export", "h.jsonl", "--journal-size", "500"}), std::size_t(500));
+    const Command exporting = parseCommandLine({"rvscope", "serve", "--export", "h.jsonl", "--export-secrets"});
+    QCOMPARE(exporting.serve.exportPath, QStringLiteral("h.jsonl"));
+    QVERIFY(exporting.serve.exportSecrets);
+    QCOMPARE(rvscope::app::windowOptionsError(parseCommandLine({"rvscope", "--export", "h.jsonl"}).serve),
+             QStringLiteral("--export is for `rvscope serve`: the window exports its history from File → Export history"));
     QCOMPARE(parseCommandLine({"rvscope"}).serve.journalCapacity(), rvscope::app::ServeOptions::LAB_JOURNAL_SIZE);
     QCOMPARE(parseCommandLine({"rvscope", "--journal-size", "0"}).serve.journalCapacity(), std::size_t(0));
     QCOMPARE(parseCommandLine({"rvscope", "serve", "--journal-size", "x"}).kind, Command::Kind::Error);
@@ -240,6 +253,25 @@ void TestCommandLine::testClientOptions()
     QCOMPARE(command.client.seed, quint64(5));
     QCOMPARE(command.client.namePrefix, QStringLiteral("w-"));
     QVERIFY(command.client.json);
+    QCOMPARE(command.client.objectPrefix, QStringLiteral("counter"));
+    QCOMPARE(parseCommandLine({"rvscope", "client", "--object-prefix", "soak"}).client.objectPrefix, QStringLiteral("soak"));
+    QCOMPARE(parseCommandLine({"rvscope", "client", "--object-prefix="}).error,
+             QStringLiteral("--object-prefix needs a name prefix"));
+}
+
+void TestCommandLine::testCheckCommand()
+{
+    const Command check = parseCommandLine({"rvscope", "check", "h.jsonl"});
+    QCOMPARE(check.kind, Command::Kind::Check);
+    QCOMPARE(check.check.path, QStringLiteral("h.jsonl"));
+    QVERIFY(!check.check.json);
+    QVERIFY(parseCommandLine({"rvscope", "check", "--json", "h.jsonl"}).check.json);
+    QCOMPARE(parseCommandLine({"rvscope", "check", "--help"}).kind, Command::Kind::Help);
+    QCOMPARE(parseCommandLine({"rvscope", "check"}).error,
+             QStringLiteral("check needs a history file (JSON Lines, from serve --export or scenario run --export)"));
+    QCOMPARE(parseCommandLine({"rvscope", "check", "a", "b"}).error, QStringLiteral("check takes one history file, got 'b' too"));
+    QCOMPARE(parseCommandLine({"rvscope", "check", "a", "--jsn"}).error,
+             QStringLiteral("unknown argument '--jsn' (see rvscope --help)"));
 }
 
 void TestCommandLine::testBulkWatchOptions()

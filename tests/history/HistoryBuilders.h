@@ -3,7 +3,9 @@
 
 #include "history/Verdict.h"
 
+#include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <queue>
 #include <random>
@@ -12,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "history/History.h"
 #include "history/OperationRecord.h"
 
 // Hand-written and generated histories shared by the checker tests.
@@ -111,6 +114,31 @@ inline std::vector<OperationRecord> simulateCasCounter(int clients, int opsPerCl
         }
     }
     return history;
+}
+
+// What a journal of `capacity` records per kind keeps of `ops` and `deliveries`: the core
+// records operations in completion order (pending ones, which never completed, last) and
+// deliveries in the order they were handed over, and drops the oldest when full.
+inline History boundedJournal(std::vector<OperationRecord> ops, std::vector<WatchDelivery> deliveries, std::size_t capacity)
+{
+    std::stable_sort(ops.begin(), ops.end(), [](const OperationRecord &a, const OperationRecord &b) {
+        return a.endNs.value_or(std::numeric_limits<std::int64_t>::max()) < b.endNs.value_or(std::numeric_limits<std::int64_t>::max());
+    });
+    std::stable_sort(deliveries.begin(), deliveries.end(),
+                     [](const WatchDelivery &a, const WatchDelivery &b) { return a.timeNs < b.timeNs; });
+    History history(capacity);
+    for (OperationRecord &op : ops)
+        history.append(std::move(op));
+    for (WatchDelivery &delivery : deliveries)
+        history.append(std::move(delivery));
+    return history;
+}
+
+// The records a history kept, as the checkers' vector overloads take them (which know nothing
+// of what was dropped).
+inline std::vector<OperationRecord> keptOperations(const History &history)
+{
+    return {history.operations().begin(), history.operations().end()};
 }
 
 // A verdict as one readable string, for failure messages.

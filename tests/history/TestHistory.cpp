@@ -22,6 +22,7 @@ private Q_SLOTS:
     void testImportRejectsBadLines_data();
     void testImportRejectsBadLines();
     void testExportRedactsSecretValuesUnlessAsked();
+    void testExportCarriesWhatTheJournalDropped();
 };
 
 void TestHistory::testAppendKeepsOrder()
@@ -214,6 +215,38 @@ void TestHistory::testExportRedactsSecretValuesUnlessAsked()
     std::ostringstream included;
     history.exportJsonLines(included, History::SecretValues::Included);
     QVERIFY(included.str().find("c2VjcmV0") != std::string::npos);
+}
+
+void TestHistory::testExportCarriesWhatTheJournalDropped()
+{
+    History complete;
+    complete.append(record(1, "a", "get", 0, 1, 200, "", "1"));
+    std::stringstream plain;
+    complete.exportJsonLines(plain);
+    QVERIFY(plain.str().find("\"record\":\"journal\"") == std::string::npos); // nothing dropped: no journal line
+
+    History bounded(3);
+    for (std::uint64_t id = 1; id <= 5; ++id)
+        bounded.append(record(id, "a", "get", 0, 1, 200, "", "1"));
+    for (int i = 0; i < 4; ++i)
+        bounded.append(WatchDelivery{"w", 0, "MODIFIED", std::to_string(i), "k", i});
+    std::stringstream out;
+    bounded.exportJsonLines(out);
+    const std::string first = out.str().substr(0, out.str().find('\n'));
+    QCOMPARE(first, std::string(R"({"droppedOperations":2,"droppedWatchDeliveries":1,"record":"journal"})"));
+    auto imported = History::importJsonLines(out);
+    QVERIFY(imported);
+    QCOMPARE(imported->operations().size(), std::size_t(3));
+    QCOMPARE(imported->droppedOperations(), std::uint64_t(2));
+    QCOMPARE(imported->droppedWatchDeliveries(), std::uint64_t(1));
+    std::stringstream again;
+    imported->exportJsonLines(again);
+    QCOMPARE(again.str(), out.str());
+
+    std::stringstream bad(R"({"record":"journal","droppedOperations":"many"})");
+    auto refused = History::importJsonLines(bad);
+    QVERIFY(!refused);
+    QCOMPARE(refused.error().message, std::string("history line 1: journal counts of the wrong type"));
 }
 
 QTEST_GUILESS_MAIN(TestHistory)

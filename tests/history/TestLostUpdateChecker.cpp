@@ -6,7 +6,9 @@
 #include "history/LostUpdateChecker.h"
 
 using namespace rvscope::history;
+using rvscope::history::testing::boundedJournal;
 using rvscope::history::testing::joined;
+using rvscope::history::testing::keptOperations;
 using rvscope::history::testing::counterObject;
 using rvscope::history::testing::kHotKey;
 using rvscope::history::testing::record;
@@ -39,6 +41,7 @@ private Q_SLOTS:
     void testDeleteRestartsTheChain();
     void testLargeGeneratedHistories();
     void testNoWritesHasNothingToCheck();
+    void testTruncatedHistoryIsCheckedAsFarAsItGoes();
 };
 
 void TestLostUpdateChecker::testRetryOnConflictHistoryPasses()
@@ -183,6 +186,28 @@ void TestLostUpdateChecker::testLargeGeneratedHistories()
     verdict = LostUpdateChecker().check(blind, kHotKey);
     QVERIFY2(verdict.failed(), verdict.summary.c_str());
     QVERIFY(anyFindingContains(verdict, "lost update: "));
+}
+
+void TestLostUpdateChecker::testTruncatedHistoryIsCheckedAsFarAsItGoes()
+{
+    int strictFailures = 0, histories = 0;
+    for (std::uint64_t seed = 1; seed <= 30; ++seed) {
+        const auto ops = simulateCasCounter(8, 60, seed);
+        for (std::size_t capacity : {ops.size() / 2, ops.size() / 5}) {
+            const History kept = boundedJournal(ops, {}, capacity);
+            const Verdict verdict = LostUpdateChecker().check(kept, kHotKey);
+            QVERIFY2(verdict.passed(), (std::to_string(seed) + ": " + joined(verdict)).c_str());
+            QVERIFY2(verdict.summary.find("the journal dropped its oldest") != std::string::npos, verdict.summary.c_str());
+            ++histories;
+            strictFailures += LostUpdateChecker().check(keptOperations(kept), kHotKey).failed() ? 1 : 0;
+        }
+    }
+    qInfo("without the window, %d of %d truncated histories were said to lose updates", strictFailures, histories);
+
+    // Blind writes lose updates after the cut too.
+    const auto blind = simulateCasCounter(8, 60, 4, true);
+    const Verdict verdict = LostUpdateChecker().check(boundedJournal(blind, {}, blind.size() / 2), kHotKey);
+    QVERIFY2(verdict.failed(), joined(verdict).c_str());
 }
 
 QTEST_GUILESS_MAIN(TestLostUpdateChecker)

@@ -6,6 +6,7 @@
 #include "history/WatchGuaranteesChecker.h"
 
 using namespace rvscope::history;
+using rvscope::history::testing::boundedJournal;
 using rvscope::history::testing::joined;
 using rvscope::history::testing::counterObject;
 using rvscope::history::testing::record;
@@ -46,6 +47,37 @@ WatchDelivery delivery(const std::string &type, const std::string &rv, const std
     return WatchDelivery{"w1", 100, type, rv, key, 0};
 }
 
+// Two watches of the hot key's collection, correct by construction: "early" from rv 1 (the
+// create) and "late", opened half-way from the revision current then; each event is handed
+// over when its write ends.
+void watchedCounter(std::vector<OperationRecord> &ops, std::vector<WatchDelivery> &deliveries)
+{
+    ops = simulateCasCounter(8, 150, 21);
+    std::vector<const OperationRecord *> commits;
+    for (const OperationRecord &op : ops)
+        if (op.verb == "update" && op.succeeded())
+            commits.push_back(&op);
+    std::sort(commits.begin(), commits.end(), [](const OperationRecord *a, const OperationRecord *b) {
+        return std::stoll(a->resourceVersionProduced) < std::stoll(b->resourceVersionProduced);
+    });
+    const OperationRecord &middle = *commits[commits.size() / 2];
+    const std::int64_t lateStart = *middle.endNs;
+    std::vector<OperationRecord> watches{
+        record(900001, "early", "watch", 5, 5, 200, "1", "", nullptr, "/registry/configmaps/default/"),
+        record(900002, "late", "watch", lateStart, lateStart, 200, middle.resourceVersionProduced, "", nullptr,
+               "/registry/configmaps/default/")};
+    // Events go out in revision order; the writer may hear back later than a later writer.
+    std::int64_t handedOver = 0;
+    for (const OperationRecord *commit : commits) {
+        handedOver = std::max(handedOver + 2, *commit->endNs);
+        deliveries.push_back(WatchDelivery{"early", 900001, "MODIFIED", commit->resourceVersionProduced, commit->key, handedOver});
+        if (std::stoll(commit->resourceVersionProduced) > std::stoll(middle.resourceVersionProduced))
+            deliveries.push_back(
+                WatchDelivery{"late", 900002, "MODIFIED", commit->resourceVersionProduced, commit->key, handedOver + 1});
+    }
+    ops.insert(ops.end(), watches.begin(), watches.end());
+}
+
 std::vector<WatchDelivery> correctStream()
 {
     return {delivery("ADDED", "3", kBar), delivery("BOOKMARK", "4", ""), delivery("MODIFIED", "5", kFoo), delivery("DELETED", "6", kBar)};
@@ -68,6 +100,7 @@ private Q_SLOTS:
     void testSeveralWatchersAreIndependent();
     void testLargeGeneratedStreamPasses();
     void testNoDeliveriesHasNothingToCheck();
+    void testTruncatedHistoryIsCheckedAsFarAsItGoes();
 };
 
 void TestWatchGuaranteesChecker::testCorrectStreamPasses()
@@ -203,6 +236,54 @@ void TestWatchGuaranteesChecker::testNoDeliveriesHasNothingToCheck()
     const Verdict verdict = WatchGuaranteesChecker().check(commitLog(), {});
     QCOMPARE(verdict.outcome, Verdict::Outcome::NoHistory);
     QVERIFY2(verdict.summary == "no history: no watch delivery was recorded", verdict.summary.c_str());
+}
+
+void TestWatchGuaranteesChecker::testTruncatedHistoryIsCheckedAsFarAsItGoes()
+{
+    std::vector<OperationRecord> ops;
+    std::vector<WatchDelivery> deliveries;
+    watchedCounter(ops, deliveries);
+    QVERIFY(WatchGuaranteesChecker().check(ops, deliveries).passed());
+    // Operations dropped, deliveries all kept; both dropped; deliveries dropped first.
+    int strictFailures = 0;
+    for (std::size_t capacity : {ops.size() / 2, deliveries.size() / 2, deliveries.size() / 5, ops.size() / 10}) {
+        const History kept = boundedJournal(ops, deliveries, capacity);
+        QVERIFY(kept.droppedOperations() > 0 || kept.droppedWatchDeliveries() > 0);
+        const Verdict verdict = WatchGuaranteesChecker().check(kept);
+        QVERIFY2(verdict.passed(), (std::to_string(capacity) + ": " + joined(verdict)).c_str());
+        QVERIFY2(verdict.summary.find(": checked what it kept;") != std::string::npos, verdict.summary.c_str());
+        strictFailures += WatchGuaranteesChecker()
+                              .check({kept.operations().begin(), kept.operations().end()},
+                                     {kept.watchDeliveries().begin(), kept.watchDeliveries().end()})
+                              .failed();
+    }
+    qInfo("without the window, %d of 4 truncated histories broke watch guarantees", strictFailures);
+
+    // What the journal kept is still checked: a gap and a duplicate late in the stream whose
+    // watch operation the journal kept, and an invented event in the other one.
+    const std::size_t capacity = ops.size() * 2 / 3;
+    const History kept = boundedJournal(ops, deliveries, capacity);
+    QVERIFY(std::any_of(kept.operations().begin(), kept.operations().end(), [](const OperationRecord &op) { return op.id == 900002; }));
+    std::vector<WatchDelivery> late;
+    for (const WatchDelivery &d : kept.watchDeliveries())
+        if (d.watcherId == "late")
+            late.push_back(d);
+    const WatchDelivery missing = late[late.size() - 10];
+    auto gap = deliveries;
+    gap.erase(std::find_if(gap.begin(), gap.end(), [&](const WatchDelivery &d) {
+        return d.watcherId == "late" && d.resourceVersion == missing.resourceVersion;
+    }));
+    Verdict verdict = WatchGuaranteesChecker().check(boundedJournal(ops, gap, capacity));
+    QVERIFY2(anyFindingContains(verdict, "watcher late: gap: missed MODIFIED rv " + missing.resourceVersion), joined(verdict).c_str());
+    auto twice = deliveries;
+    twice.push_back(WatchDelivery{"late", 900002, "MODIFIED", missing.resourceVersion, missing.key, 999'999'999});
+    verdict = WatchGuaranteesChecker().check(boundedJournal(ops, twice, capacity));
+    QVERIFY2(anyFindingContains(verdict, "watcher late: duplicate MODIFIED rv " + missing.resourceVersion), joined(verdict).c_str());
+    auto invented = deliveries;
+    invented.push_back(WatchDelivery{"early", 900001, "MODIFIED", "99999", missing.key, 999'999'999});
+    verdict = WatchGuaranteesChecker().check(boundedJournal(ops, invented, capacity));
+    QVERIFY2(anyFindingContains(verdict, "delivered MODIFIED rv 99999 (configmaps/default/hot) which is not in the commit log"),
+             joined(verdict).c_str());
 }
 
 QTEST_GUILESS_MAIN(TestWatchGuaranteesChecker)

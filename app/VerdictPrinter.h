@@ -1,0 +1,13 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "engine/ScenarioValues.h"
+
+namespace rvscope::app {
+
+// Prints `verdicts:` and one line per verdict to stdout, as `scenario run --check` and
+// `check` show them: "  CHECKER[ KEY]: OUTCOME (expected pass|fail)[ [UNEXPECTED]] - summary",
+// then its first ten findings. Returns whether every verdict was the one expected.
+bool printVerdicts(const engine::VerdictList &verdicts);
+
+} // namespace rvscope::app
