@@ -58,6 +58,7 @@ private Q_SLOTS:
     void testJsonPatchReachesInsideManagedFields();
     void testHostileBodiesGetStatuses_data();
     void testHostileBodiesGetStatuses();
+    void testAcceptOfNothingServedIs406();
 };
 
 void TestApiHandler::testDiscoveryWithTrailingSlashes_data()
@@ -510,6 +511,25 @@ void TestApiHandler::testHostileBodiesGetStatuses()
     QCOMPARE(run(fixture.registryFixture.storage->currentRevision()).value(), before);
     // And the server still serves.
     QCOMPARE(fixture.call("GET", "/api/v1/namespaces/default/configmaps/foo").status, 200);
+}
+
+void TestApiHandler::testAcceptOfNothingServedIs406()
+{
+    Fixture fixture;
+    QCOMPARE(fixture.call("POST", "/api/v1/namespaces/default/configmaps", CM_FOO).status, 201);
+    const std::map<std::string, std::string> xml = {{"accept", "application/xml"}};
+    const ApiResponse got = fixture.call("GET", "/api/v1/namespaces/default/configmaps/foo", {}, {}, xml);
+    QCOMPARE(got.status, 406);
+    QCOMPARE(json(got)["reason"], "NotAcceptable");
+    QCOMPARE(json(got)["message"], "only the following media types are accepted: application/json, application/yaml, "
+                                   "application/vnd.kubernetes.protobuf");
+    // The handler negotiates its output before it reads the body (a 415 for this one).
+    const ApiResponse created =
+        fixture.call("POST", "/api/v1/namespaces/default/configmaps", "x", "text/plain", xml);
+    QCOMPARE(created.status, 406);
+    // No handler, nothing negotiated: the 405 and 404 stand.
+    QCOMPARE(fixture.call("PUT", "/api/v1/namespaces/default/configmaps", CM_FOO, "application/json", xml).status, 405);
+    QCOMPARE(fixture.call("GET", "/api/v1/namespaces/default/widgets", {}, {}, xml).status, 404);
 }
 
 QTEST_GUILESS_MAIN(TestApiHandler)
