@@ -213,6 +213,19 @@ QCoro::Task<ApiResponse> ApiHandler::get(RequestScope scope, ApiRequest request)
                                                  : model::Result<std::optional<table::TableRequest>>(std::nullopt);
     if (!table)
         co_return statusResponse(table.error());
+    // Not older than the resourceVersion asked for: the latest is, unless the client is
+    // ahead of this server (504, as the watch cache answers once it gives up waiting).
+    const auto atLeast = getResourceVersionFrom(request);
+    if (!atLeast)
+        co_return statusResponse(atLeast.error());
+    if (*atLeast > 0) {
+        std::shared_ptr<storage::Storage> storage = scope.route.entry->type->storage;
+        const auto current = co_await storage->currentRevision();
+        if (!current)
+            co_return statusResponse(current.error());
+        if (*atLeast > *current)
+            co_return statusResponse(model::errors::tooLargeResourceVersion(*atLeast, *current));
+    }
     std::shared_ptr<registry::ObjectStore> target = scope.target;
     auto got = co_await target->get(scope.route.namespaceName, scope.route.name);
     if (!got)

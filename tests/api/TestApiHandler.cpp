@@ -59,6 +59,7 @@ private Q_SLOTS:
     void testHostileBodiesGetStatuses_data();
     void testHostileBodiesGetStatuses();
     void testAcceptOfNothingServedIs406();
+    void testGetHonoursItsResourceVersion();
 };
 
 void TestApiHandler::testDiscoveryWithTrailingSlashes_data()
@@ -530,6 +531,24 @@ void TestApiHandler::testAcceptOfNothingServedIs406()
     // No handler, nothing negotiated: the 405 and 404 stand.
     QCOMPARE(fixture.call("PUT", "/api/v1/namespaces/default/configmaps", CM_FOO, "application/json", xml).status, 405);
     QCOMPARE(fixture.call("GET", "/api/v1/namespaces/default/widgets", {}, {}, xml).status, 404);
+}
+
+void TestApiHandler::testGetHonoursItsResourceVersion()
+{
+    Fixture fixture;
+    const ApiResponse created = fixture.call("POST", "/api/v1/namespaces/default/configmaps", CM_FOO);
+    const std::string rv = json(created)["metadata"]["resourceVersion"];
+    const std::string foo = "/api/v1/namespaces/default/configmaps/foo?resourceVersion=";
+    for (const std::string &any : {std::string("0"), std::string(), rv, std::to_string(std::stoll(rv) - 1)})
+        QCOMPARE(fixture.call("GET", foo + any).status, 200);
+    for (const char *malformed : {"abc", "-1", "1.5", "99999999999999999999999"}) {
+        const ApiResponse refused = fixture.call("GET", foo + malformed);
+        QCOMPARE(refused.status, 400);
+        QCOMPARE(json(refused)["message"], std::string("invalid resource version: ") + malformed);
+    }
+    const ApiResponse ahead = fixture.call("GET", foo + std::to_string(std::stoll(rv) + 100));
+    QCOMPARE(ahead.status, 504);
+    QCOMPARE(json(ahead)["reason"], "Timeout");
 }
 
 QTEST_GUILESS_MAIN(TestApiHandler)

@@ -212,11 +212,10 @@ class QueryValues(HostileCase):
             with self.subTest(name):
                 self.assert_status(call(self.port, "GET", path, content_type=None, timeout=5), code, reason)
 
-    # BUG: a GET of one object ignores its resourceVersion altogether: `GET
-    # .../configmaps/sentinel?resourceVersion=abc` (and `=-1`) is served 200. The apiserver
-    # parses it (cacher Get: ParseResourceVersion) and refuses it, as for a list or watch
-    # (400, see above).
-    @unittest.expectedFailure
+    # FIXED (was a bug): a GET of one object ignored its resourceVersion altogether: `GET
+    # .../configmaps/sentinel?resourceVersion=abc` (and `=-1`) was served 200. The apiserver
+    # parses it (cacher.Get: ParseResourceVersion; etcd3's Get answers 400 "invalid resource
+    # version") and refuses it, as for a list or watch (400, see above).
     def test_get_with_an_unparseable_resource_version(self):
         wrong = []
         for version in ("abc", "-1"):
