@@ -264,10 +264,9 @@ class Names(HostileCase):
             with self.subTest(path):
                 self.assert_status(call(self.port, "GET", path, content_type=None), 404, "NotFound")
 
-    # BUG (divergence): `.` and `..` as the name in the URL are looked up and answered 404
+    # FIXED (was a bug): `.` and `..` as the name in the URL were looked up and answered 404
     # NotFound (PUT, PATCH, DELETE too); the apiserver's key function refuses them before
     # storage: 400 BadRequest `Name parameter invalid: "..": may not be '..'`.
-    @unittest.expectedFailure
     def test_dot_names_in_the_url(self):
         wrong = []
         for method, name in [("GET", ".."), ("GET", "."), ("PUT", ".."), ("PATCH", ".."), ("DELETE", ".."),
@@ -275,14 +274,16 @@ class Names(HostileCase):
             body = {"PUT": configmap(name), "PATCH": '{"data":{"a":"2"}}'}.get(method)
             content_type = "application/merge-patch+json" if method == "PATCH" else "application/json"
             response = call(self.port, method, f"{CONFIGMAPS}/{name}", body, content_type)
-            if response.status != 400 or response.json().get("reason") != "BadRequest":
+            expected = f"Name parameter invalid: \"{name}\": may not be '{name}'"
+            status = response.json()
+            if response.status != 400 or (status.get("reason"), status.get("message")) != ("BadRequest", expected):
                 wrong.append((method, name, response.status))
         self.assertEqual(wrong, [])
 
-    # BUG (divergence): `GET .../configmaps/%zz` (a broken escape) is answered 404 `configmaps
-    # "%zz" not found`; Go refuses the URL (400), and a decoded `%` (`a%25b`) is refused by
-    # the apiserver's key function: 400 `may not contain '%'`.
-    @unittest.expectedFailure
+    # FIXED (was a bug): `GET .../configmaps/%zz` (a broken escape) was answered 404
+    # `configmaps "%zz" not found`; Go refuses the URL (400, and closes the connection), and
+    # a decoded `%` (`a%25b`) is refused by the apiserver's key function: 400 `may not
+    # contain '%'`.
     def test_percent_in_a_name(self):
         wrong = []
         for path in (f"{CONFIGMAPS}/%zz", f"{CONFIGMAPS}/a%25b"):
