@@ -73,6 +73,9 @@ void RequestHeadGuard::nextRequest()
     m_lineStart.clear();
     m_lineEnd.clear();
     m_lineBytes = 0;
+    m_lineSpaces = 0;
+    m_inQuery = false;
+    m_escape.clear();
     m_headerBytes = 0;
     m_fieldLine = 0;
     m_field.clear();
@@ -127,6 +130,10 @@ bool RequestHeadGuard::count(std::string_view bytes)
             if (std::any_of(piece.begin(), piece.end(), [](char c) { return c == '\0'; })) {
                 refuse(400, "BadRequest", "malformed HTTP request line: a NUL byte");
                 return false;
+            }
+            for (const char c : piece) {
+                if (!checkTargetByte(c))
+                    return false;
             }
             m_lineBytes += upTo;
             if (m_lineBytes > MAX_REQUEST_HEAD_BYTES) {
@@ -257,6 +264,38 @@ bool RequestHeadGuard::checkField()
             return false;
         }
     }
+    return true;
+}
+
+bool RequestHeadGuard::checkTargetByte(char c)
+{
+    const bool inPath = m_lineSpaces == 1 && !m_inQuery;
+    const bool endsPath = c == ' ' || c == '\r' || c == '\n' || c == '?';
+    if (c == ' ' || c == '\r' || c == '\n')
+        ++m_lineSpaces;
+    if (!inPath)
+        return true;
+    if (!m_escape.empty()) {
+        // Judged on the three bytes from the '%', or what the path has of them, as Go's
+        // unescape judges it (and names it in its url.EscapeError).
+        if (!endsPath)
+            m_escape += c;
+        if (endsPath || m_escape.size() == 3) {
+            const bool valid = m_escape.size() == 3 && std::isxdigit(static_cast<unsigned char>(m_escape[1]))
+                && std::isxdigit(static_cast<unsigned char>(m_escape[2]));
+            if (!valid) { // Go's server answers 400 and closes, before any handler
+                refuse(400, "BadRequest", "invalid URL escape \"" + m_escape + '"');
+                return false;
+            }
+            m_escape.clear();
+        }
+        if (!endsPath)
+            return true;
+    }
+    if (c == '%')
+        m_escape = "%";
+    else if (c == '?')
+        m_inQuery = true;
     return true;
 }
 

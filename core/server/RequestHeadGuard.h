@@ -31,6 +31,8 @@ namespace rvscope::server {
 // Content-Length over MAX_REQUEST_BODY_BYTES 413 before Qt buffers the body. A head not
 // complete HEAD_READ_TIMEOUT_MS after the connection opened (later requests: after their
 // first byte) closes the connection, as the apiserver's ReadHeaderTimeout does.
+// A request target whose path has a broken '%' escape gets 400 too (Go's url.ParseRequestURI
+// refuses it).
 // The answer is a Status, and the connection closes; nothing of the request reaches the
 // API. A guard counts one head at a time: after the blank line that ends it, it waits for
 // nextRequest() (the server got the request) before it counts the next.
@@ -69,6 +71,12 @@ private:
     std::string m_lineStart;
     std::string m_lineEnd;
     std::size_t m_lineBytes = 0;   // the request line so far
+    // The request target's path, as Go's url.ParseRequestURI reads it: every '%' starts an
+    // escape of two hex digits. False (and the request refused) at a broken one.
+    bool checkTargetByte(char c);
+    int m_lineSpaces = 0;      // spaces of the request line so far (the target follows the first)
+    bool m_inQuery = false;    // past the target's '?' (the query is not unescaped here)
+    std::string m_escape;      // the '%' escape being read, "" when none
     std::size_t m_headerBytes = 0; // the header fields so far
     std::size_t m_fieldLine = 0;   // bytes of the header line being read (0: at a line start)
     bool m_halfClosed = false;

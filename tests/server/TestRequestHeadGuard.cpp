@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: MIT
+// What the guard refuses before Qt's HTTP parser reads a request (the bounds on heads are
+// TestApiServer's): broken escapes in the target. Real sockets on
+// 127.0.0.1.
+#include <QtNetwork/QTcpSocket>
+#include <QtTest/QtTest>
+
+#include "RawHttp.h"
+#include "ServerFixture.h"
+
+using namespace rvscope;
+
+namespace {
+using testing::readReply;
+using testing::readUntilClosed;
+using testing::rawRequest;
+using testing::statusOf;
+using Fixture = testing::ServerFixture;
+
+const QByteArray CONFIGMAPS = "/api/v1/namespaces/default/configmaps";
+
+struct Exchange {
+    QByteArray received; // everything the server sent
+    bool closed = false; // and then it closed the connection
+    int answers() const { return int(received.count("HTTP/1.1 ")); }
+    nlohmann::json status() const
+    {
+        const qsizetype body = received.indexOf("\r\n\r\n");
+        return nlohmann::json::parse(received.mid(body + 4).toStdString(), nullptr, false);
+    }
+};
+
+// Sends `data` on a connection of its own and reads until the server closes it (or 3 s).
+Exchange send(quint16 port, const QByteArray &data)
+{
+    QTcpSocket socket;
+    socket.connectToHost(QHostAddress::LocalHost, port);
+    if (!socket.waitForConnected(5000))
+        return {};
+    socket.write(data);
+    Exchange out;
+    out.closed = readUntilClosed(socket, out.received, 3000);
+    return out;
+}
+} // namespace
+
+class TestRequestHeadGuard final : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void testBrokenEscapeInThePath_data();
+    void testBrokenEscapeInThePath();
+    void testEscapesElsewhereAreNotTheGuards();
+};
+
+void TestRequestHeadGuard::testBrokenEscapeInThePath_data()
+{
+    QTest::addColumn<QByteArray>("target");
+    QTest::addColumn<QString>("escape");
+    QTest::newRow("not hex") << CONFIGMAPS + "/%zz" << "%zz";
+    QTest::newRow("one digit") << CONFIGMAPS + "/a%2" << "%2";
+    QTest::newRow("at the end") << CONFIGMAPS + "/a%" << "%";
+    QTest::newRow("before the query") << CONFIGMAPS + "/a%4?limit=1" << "%4";
+    QTest::newRow("one bad digit") << CONFIGMAPS + "/a%4g0" << "%4g";
+}
+
+void TestRequestHeadGuard::testBrokenEscapeInThePath()
+{
+    QFETCH(QByteArray, target);
+    QFETCH(QString, escape);
+    Fixture fixture;
+    // Go's url.ParseRequestURI refuses the target before any handler: 400, and the
+    // connection closes (the pipelined request is never read).
+    const Exchange refused = send(fixture.port, rawRequest("GET", target) + rawRequest("GET", "/version"));
+    QCOMPARE(refused.answers(), 1);
+    QCOMPARE(statusOf(refused.received), 400);
+    QCOMPARE(refused.status()["message"], "invalid URL escape \"" + escape.toStdString() + '"');
+    QVERIFY(refused.closed);
+}
+
+void TestRequestHeadGuard::testEscapesElsewhereAreNotTheGuards()
+{
+    Fixture fixture;
+    QTcpSocket socket;
+    socket.connectToHost(QHostAddress::LocalHost, fixture.port);
+    QVERIFY(socket.waitForConnected(5000));
+    // Well-formed escapes reach the API decoded; the query is the API's to judge (400 for a
+    // bad limit, the connection kept); `%` decoded from `%25` is the registry's 400.
+    socket.write(rawRequest("GET", CONFIGMAPS + "?limit=%zz"));
+    QCOMPARE(readReply(socket).status, 400);
+    socket.write(rawRequest("GET", CONFIGMAPS + "/a%25b"));
+    const testing::HttpReply named = readReply(socket);
+    QCOMPARE(named.status, 400);
+    QCOMPARE(nlohmann::json::parse(named.body.toStdString())["message"],
+             "Name parameter invalid: \"a%b\": may not contain '%'");
+    socket.write(rawRequest("GET", CONFIGMAPS + "/%66oo"));
+    QCOMPARE(readReply(socket).status, 404); // configmaps "foo" not found
+}
+
+QTEST_GUILESS_MAIN(TestRequestHeadGuard)
+#include "TestRequestHeadGuard.moc"
