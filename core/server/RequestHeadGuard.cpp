@@ -28,6 +28,14 @@ bool isTokenChar(char c)
         || std::string_view("!#$%&'*+-.^_`|~").find(c) != std::string_view::npos;
 }
 
+std::string lowerCase(std::string_view text)
+{
+    std::string out(text);
+    for (char &c : out)
+        c = char(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
+
 // Go's parseRequestLine and ParseHTTPVersion: METHOD SP TARGET SP HTTP/d.d, the method a
 // token. Judged on the line's first and last bytes (`start`, `end`, without the line end)
 // and its `length`, so that a long line is never copied.
@@ -81,6 +89,9 @@ void RequestHeadGuard::nextRequest()
     m_field.clear();
     m_fieldCount = 0;
     m_contentLength.reset();
+    m_upgradeWebSocket = false;
+    m_connectionUpgrade = false;
+    m_webSocketKey = false;
     m_headTimer->stop();
     m_awaitingFirstByte = true; // the idle timeout guards the wait for it
 }
@@ -181,8 +192,8 @@ bool RequestHeadGuard::count(std::string_view bytes)
             if (newline) {
                 // An empty line ends the head; the body (and any pipelined request) follows.
                 if (m_fieldLine == 0) {
-                    m_part = Part::Rest;
-                    m_headTimer->stop();
+                    if (!endHead())
+                        return false;
                 }
                 else if (!checkField())
                     return false;
@@ -192,6 +203,17 @@ bool RequestHeadGuard::count(std::string_view bytes)
         }
         bytes.remove_prefix(upTo);
     }
+    return true;
+}
+
+bool RequestHeadGuard::endHead()
+{
+    m_headTimer->stop();
+    if (m_upgradeWebSocket && m_connectionUpgrade && !m_webSocketKey) {
+        refuse(400, "BadRequest", "mismatch challenge/response"); // x/net/websocket's ErrChallengeResponse
+        return false;
+    }
+    m_part = Part::Rest;
     return true;
 }
 
@@ -256,13 +278,17 @@ bool RequestHeadGuard::checkField()
             return false;
         }
     } else if (named("transfer-encoding")) {
-        std::string coding(value);
-        for (char &c : coding)
-            c = char(std::tolower(static_cast<unsigned char>(c)));
+        const std::string coding = lowerCase(value);
         if (coding != "chunked") {
             refuse(501, "NotImplemented", "unsupported transfer encoding: \"" + std::string(value.substr(0, LINE_EDGE)) + '"');
             return false;
         }
+    } else if (named("upgrade")) {
+        m_upgradeWebSocket = lowerCase(value) == "websocket";
+    } else if (named("connection")) {
+        m_connectionUpgrade = lowerCase(value).find("upgrade") != std::string::npos;
+    } else if (named("sec-websocket-key")) {
+        m_webSocketKey = !value.empty();
     }
     return true;
 }

@@ -32,7 +32,8 @@ namespace rvscope::server {
 // complete HEAD_READ_TIMEOUT_MS after the connection opened (later requests: after their
 // first byte) closes the connection, as the apiserver's ReadHeaderTimeout does.
 // A request target whose path has a broken '%' escape gets 400 too (Go's url.ParseRequestURI
-// refuses it).
+// refuses it), and so does a WebSocket upgrade without Sec-WebSocket-Key (the apiserver's
+// x/net/websocket handshake answers it 400; Qt's would drop the connection without a word).
 // The answer is a Status, and the connection closes; nothing of the request reaches the
 // API. A guard counts one head at a time: after the blank line that ends it, it waits for
 // nextRequest() (the server got the request) before it counts the next.
@@ -87,6 +88,12 @@ private:
     std::string m_field;
     std::size_t m_fieldCount = 0;
     std::optional<std::uint64_t> m_contentLength;
+    // The head has ended; false when refused.
+    bool endHead();
+    // A WebSocket upgrade (Upgrade: websocket, Connection: upgrade) and its key.
+    bool m_upgradeWebSocket = false;
+    bool m_connectionUpgrade = false;
+    bool m_webSocketKey = false;
     // HEAD_READ_TIMEOUT_MS: running while a head is awaited (from the first byte on, after
     // the first request).
     QTimer *m_headTimer = nullptr;

@@ -112,9 +112,8 @@ class WebSockets(HostileCase):
         self.assert_closed_with(ws, 1002, timeout=1.5)
         ws.close()
 
-    # BUG (divergence): an upgrade without Sec-WebSocket-Key gets no answer, the connection is
-    # just closed; x/net/websocket (the apiserver's) answers 400 Bad Request.
-    @unittest.expectedFailure
+    # FIXED (was a bug): an upgrade without Sec-WebSocket-Key got no answer, the connection
+    # was just closed; x/net/websocket (the apiserver's) answers 400 Bad Request.
     def test_handshake_without_key(self):
         responses, _, raw = exchange(self.port, handshake(WATCH, key=b""))
         self.assertEqual([r.status for r in responses], [400], raw)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // What the guard refuses before Qt's HTTP parser reads a request (the bounds on heads are
-// TestApiServer's): broken escapes in the target. Real sockets on
-// 127.0.0.1.
+// TestApiServer's): broken escapes in the target and WebSocket upgrades without a key.
+// Real sockets on 127.0.0.1.
 #include <QtNetwork/QTcpSocket>
 #include <QtTest/QtTest>
 
@@ -51,6 +51,7 @@ private Q_SLOTS:
     void testBrokenEscapeInThePath_data();
     void testBrokenEscapeInThePath();
     void testEscapesElsewhereAreNotTheGuards();
+    void testWebSocketUpgradeNeedsAKey();
 };
 
 void TestRequestHeadGuard::testBrokenEscapeInThePath_data()
@@ -95,6 +96,25 @@ void TestRequestHeadGuard::testEscapesElsewhereAreNotTheGuards()
              "Name parameter invalid: \"a%b\": may not contain '%'");
     socket.write(rawRequest("GET", CONFIGMAPS + "/%66oo"));
     QCOMPARE(readReply(socket).status, 404); // configmaps "foo" not found
+}
+
+void TestRequestHeadGuard::testWebSocketUpgradeNeedsAKey()
+{
+    Fixture fixture;
+    const QByteArray upgrade = "GET " + CONFIGMAPS + "?watch=true HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n"
+                                                     "Connection: Upgrade\r\nSec-WebSocket-Version: 13\r\n";
+    // x/net/websocket, under the apiserver's watch, answers 400 ("mismatch challenge/response").
+    const Exchange refused = send(fixture.port, upgrade + "\r\n");
+    QCOMPARE(statusOf(refused.received), 400);
+    QCOMPARE(refused.status()["message"], "mismatch challenge/response");
+    QVERIFY(refused.closed);
+    QTcpSocket socket;
+    socket.connectToHost(QHostAddress::LocalHost, fixture.port);
+    QVERIFY(socket.waitForConnected(5000));
+    socket.write(upgrade + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n");
+    QByteArray received;
+    QVERIFY(testing::readUntil(socket, received, [](const QByteArray &b) { return b.contains("\r\n\r\n"); }));
+    QCOMPARE(statusOf(received), 101);
 }
 
 QTEST_GUILESS_MAIN(TestRequestHeadGuard)
