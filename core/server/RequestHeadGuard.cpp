@@ -89,6 +89,8 @@ void RequestHeadGuard::nextRequest()
     m_field.clear();
     m_fieldCount = 0;
     m_contentLength.reset();
+    m_chunked = false;
+    m_chunkedBody = ChunkedBodyFraming();
     m_upgradeWebSocket = false;
     m_connectionUpgrade = false;
     m_webSocketKey = false;
@@ -130,6 +132,13 @@ bool RequestHeadGuard::count(std::string_view bytes)
         m_headTimer->start();
     }
     while (!bytes.empty() && m_part != Part::Rest) {
+        if (m_part == Part::ChunkedBody) {
+            const std::size_t used = countChunked(bytes);
+            if (used == std::string_view::npos)
+                return false;
+            bytes.remove_prefix(used);
+            continue;
+        }
         const char *newline = static_cast<const char *>(std::memchr(bytes.data(), '\n', bytes.size()));
         const std::size_t upTo = newline ? std::size_t(newline - bytes.data()) + 1 : bytes.size();
         if (m_part == Part::RequestLine && m_lineBytes == 0 && (bytes.front() == '\r' || bytes.front() == '\n')) {
@@ -213,8 +222,36 @@ bool RequestHeadGuard::endHead()
         refuse(400, "BadRequest", "mismatch challenge/response"); // x/net/websocket's ErrChallengeResponse
         return false;
     }
-    m_part = Part::Rest;
+    m_part = m_chunked ? Part::ChunkedBody : Part::Rest;
     return true;
+}
+
+std::size_t RequestHeadGuard::countChunked(std::string_view bytes)
+{
+    const std::size_t used = m_chunkedBody.feed(bytes);
+    // Up to 256 KiB over the bound the handler answers 413 and Go's server drains the rest,
+    // keeping the connection (as for a Content-Length, checkField()); past that, it closes.
+    constexpr std::uint64_t GO_DRAINS_BYTES = 256 * 1024;
+    if (m_chunkedBody.dataBytes() > MAX_REQUEST_BODY_BYTES + GO_DRAINS_BYTES) {
+        refuse(413, "RequestEntityTooLarge",
+               "Request entity too large: limit is " + std::to_string(MAX_REQUEST_BODY_BYTES));
+        return std::string_view::npos;
+    }
+    switch (m_chunkedBody.state()) {
+    case ChunkedBodyFraming::State::Reading:
+        break;
+    case ChunkedBodyFraming::State::Complete:
+        m_part = Part::Rest;
+        break;
+    case ChunkedBodyFraming::State::Malformed:
+        // The apiserver reads the body in its handler (limitedReadBody) and answers the read
+        // error as any error that is no Status: 500, no reason, the error's text. Go's server
+        // then closes the connection, since the body was not read to its end. (A GET, whose
+        // handler reads no body, would be served before that close; it is refused here too.)
+        refuse(500, "", m_chunkedBody.error());
+        return std::string_view::npos;
+    }
+    return used;
 }
 
 // One header field line, as Go's textproto and net/http judge it, for what Qt's parser lets
@@ -283,6 +320,7 @@ bool RequestHeadGuard::checkField()
             refuse(501, "NotImplemented", "unsupported transfer encoding: \"" + std::string(value.substr(0, LINE_EDGE)) + '"');
             return false;
         }
+        m_chunked = true;
     } else if (named("upgrade")) {
         m_upgradeWebSocket = lowerCase(value) == "websocket";
     } else if (named("connection")) {

@@ -10,6 +10,7 @@
 #include <QtCore/QObject>
 
 #include "model/Status.h"
+#include "server/ChunkedBodyFraming.h"
 
 class QTcpSocket;
 class QTimer;
@@ -34,9 +35,14 @@ namespace rvscope::server {
 // A request target whose path has a broken '%' escape gets 400 too (Go's url.ParseRequestURI
 // refuses it), and so does a WebSocket upgrade without Sec-WebSocket-Key (the apiserver's
 // x/net/websocket handshake answers it 400; Qt's would drop the connection without a word).
+// A chunked body is followed to its end (ChunkedBodyFraming) before Qt's parser, which
+// reads a broken one as an empty body and what follows as the next request: framing Go's
+// chunked reader refuses gets the apiserver's answer to a body it cannot read (500 with the
+// reader's error, as limitedReadBody's error reaches scope.err), and more than
+// MAX_REQUEST_BODY_BYTES and the 256 KiB Go drains after a handler gets 413.
 // The answer is a Status, and the connection closes; nothing of the request reaches the
-// API. A guard counts one head at a time: after the blank line that ends it, it waits for
-// nextRequest() (the server got the request) before it counts the next.
+// API. A guard counts one head (and chunked body) at a time: after the blank line that ends
+// it, it waits for nextRequest() (the server got the request) before it counts the next.
 //
 // Core thread only; the guard is the socket's child and goes with it.
 class RequestHeadGuard final : public QObject {
@@ -64,7 +70,7 @@ private:
     void closeOnceAnswered();
 
     QTcpSocket *m_socket;
-    enum class Part { RequestLine, HeaderFields, Rest };
+    enum class Part { RequestLine, HeaderFields, ChunkedBody, Rest };
     Part m_part = Part::RequestLine;
     // The request line's first and last bytes, what its well-formedness is judged on.
     void rememberLineEdges(std::string_view bytes);
@@ -88,8 +94,13 @@ private:
     std::string m_field;
     std::size_t m_fieldCount = 0;
     std::optional<std::uint64_t> m_contentLength;
-    // The head has ended; false when refused.
+    // The head has ended: on to its chunked body, or done; false when refused.
     bool endHead();
+    // Follows the chunked body through `bytes`; returns how many belonged to it, or npos
+    // once the request was refused.
+    std::size_t countChunked(std::string_view bytes);
+    bool m_chunked = false;            // Transfer-Encoding: chunked
+    ChunkedBodyFraming m_chunkedBody;
     // A WebSocket upgrade (Upgrade: websocket, Connection: upgrade) and its key.
     bool m_upgradeWebSocket = false;
     bool m_connectionUpgrade = false;
