@@ -60,6 +60,7 @@ private Q_SLOTS:
     void testHostileBodiesGetStatuses();
     void testAcceptOfNothingServedIs406();
     void testGetHonoursItsResourceVersion();
+    void testStringsThatAreNotUtf8ReadAsGoReadsThem();
 };
 
 void TestApiHandler::testDiscoveryWithTrailingSlashes_data()
@@ -549,6 +550,24 @@ void TestApiHandler::testGetHonoursItsResourceVersion()
     const ApiResponse ahead = fixture.call("GET", foo + std::to_string(std::stoll(rv) + 100));
     QCOMPARE(ahead.status, 504);
     QCOMPARE(json(ahead)["reason"], "Timeout");
+}
+
+void TestApiHandler::testStringsThatAreNotUtf8ReadAsGoReadsThem()
+{
+    Fixture fixture;
+    const std::string configMaps = "/api/v1/namespaces/default/configmaps";
+    const ApiResponse created = fixture.call("POST", configMaps, "{\"metadata\":{\"name\":\"u\"},\"data\":{\"a\":\"\xff\xfe\"}}");
+    QCOMPARE(created.status, 201);
+    QCOMPARE(json(created)["data"]["a"], "\uFFFD\uFFFD");
+    const ApiResponse patched = fixture.call("PATCH", configMaps + "/u", "{\"data\":{\"b\":\"x\xc3(\"}}",
+                                             "application/merge-patch+json");
+    QCOMPARE(patched.status, 200);
+    QCOMPARE(json(patched)["data"]["b"], "x\uFFFD(");
+    const ApiResponse label = fixture.call("POST", configMaps, "{\"metadata\":{\"name\":\"l\",\"labels\":{\"a\":\"\xc3(\"}}}");
+    QCOMPARE(label.status, 422);
+    QCOMPARE(json(label)["details"]["causes"][0]["field"], "metadata.labels");
+    // Outside a string such a byte is a syntax error, as in Go.
+    QCOMPARE(fixture.call("POST", configMaps, "{\"metadata\":{\"name\":\"s\"}}\xff").status, 400);
 }
 
 QTEST_GUILESS_MAIN(TestApiHandler)

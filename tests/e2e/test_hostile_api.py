@@ -26,18 +26,17 @@ class JsonBodies(HostileCase):
     def post(self, body, path=CONFIGMAPS, content_type="application/json"):
         return call(self.port, "POST", path, body, content_type)
 
-    # BUG (divergence): invalid UTF-8 in a JSON string (`"data":{"a":"\xff\xfe"}`) is a 400
-    # whose message has an empty reason ("json parse error:  ("); Go's encoding/json (and
-    # sigs.k8s.io/json) decode each bad byte as U+FFFD, so the apiserver creates it: 201.
-    @unittest.expectedFailure
+    # FIXED (was a bug; divergence): invalid UTF-8 in a JSON string (`"data":{"a":"\xff\xfe"}`)
+    # was a 400 whose message had an empty reason ("json parse error:  ("); Go's encoding/json
+    # (and sigs.k8s.io/json) decode each bad byte as U+FFFD, so the apiserver creates it: 201.
     def test_invalid_utf8_in_a_data_value(self):
         response = self.post(b'{"metadata":{"name":"bad-utf8"},"data":{"a":"\xff\xfe"}}')
         self.assertEqual(response.status, 201, response)
         self.assertEqual(response.json()["data"]["a"], "\ufffd\ufffd")
 
-    # BUG (divergence): invalid UTF-8 in a label value (`"\xc3("`) is a 400; the apiserver
-    # decodes it to "\ufffd(" and its label validation answers 422 Invalid on metadata.labels.
-    @unittest.expectedFailure
+    # FIXED (was a bug; divergence): invalid UTF-8 in a label value (`"\xc3("`) was a 400; the
+    # apiserver decodes it to "\ufffd(" and its label validation answers 422 Invalid on
+    # metadata.labels.
     def test_invalid_utf8_in_a_label_value(self):
         response = self.post(b'{"metadata":{"name":"bad-label","labels":{"a":"\xc3("}},"data":{"a":"1"}}')
         status = self.assert_status(response, 422, "Invalid")
