@@ -65,17 +65,23 @@ class JsonBodies(HostileCase):
     # BUG: `?fieldValidation=Strict` is ignored (kubectl sends it on every create, apply and
     # replace, and the served OpenAPI says it is honoured): a body with a duplicate key is
     # created, 201. The apiserver answers 400 `ConfigMap in version "v1" cannot be handled as
-    # a ConfigMap: strict decoding error: duplicate field "a"`.
+    # a ConfigMap: strict decoding error: duplicate field "data.a"` (sigs.k8s.io/json names
+    # the field by its path, as in kubernetes' field validation integration test: `duplicate
+    # field "metadata.name"`, `duplicate field "spec.paused"`; this case first expected "a").
+    # Still open: Strict refuses unknown fields in the same message, in document order, which
+    # needs each type's schema; refusing duplicates alone would pass what Strict refuses.
     @unittest.expectedFailure
     def test_duplicate_keys_refused_with_strict_field_validation(self):
         response = self.post(b'{"metadata":{"name":"dup-strict"},"data":{"a":"1","a":"2"}}',
                              CONFIGMAPS + "?fieldValidation=Strict")
         status = self.assert_status(response, 400, "BadRequest")
-        self.assertIn('duplicate field "a"', status["message"])
+        self.assertIn('strict decoding error: duplicate field "data.a"', status["message"])
 
     # BUG: an unknown top-level field (`"bogus":1`) is stored and served back with the
     # object (and counted in managedFields); the apiserver drops it (with a Warning header,
-    # or 400 under fieldValidation=Strict), so no client can park junk in an object.
+    # or 400 under fieldValidation=Strict), so no client can park junk in an object. Still
+    # open: knowing which fields a built-in type has needs its schema (the served OpenAPI is
+    # permissive), at every level, not only the top.
     @unittest.expectedFailure
     def test_unknown_field_is_not_stored(self):
         response = self.post(b'{"metadata":{"name":"junk"},"data":{"a":"1"},"bogus":1}')
@@ -122,7 +128,11 @@ class JsonBodies(HostileCase):
     # 201, and the object can then never be deleted by anyone who does not know to remove
     # them. The apiserver answers 422 Invalid: `metadata.finalizers[0]: Invalid value: "a":
     # name is neither a standard finalizer name nor is it fully qualified` (and rejects
-    # names that are no qualified names, like "a b/c").
+    # names that are no qualified names, like "a b/c"). Still open: the rule is upstream's
+    # (core validation's ValidateObjectMeta runs validateKubeFinalizerName on each index, for
+    # built-in types), but a faithful 422 names every finalizer: 500,000 causes and a message
+    # of as many lines, some 100 MB answered for 2.5 MB sent, so it waits on a decision about
+    # bounding a Status rather than copying that.
     @unittest.expectedFailure
     def test_500000_unqualified_finalizers(self):
         response = self.post(json.dumps(configmap("many-finalizers", finalizers=["a"] * 500000)))

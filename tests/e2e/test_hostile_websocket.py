@@ -104,7 +104,11 @@ class WebSockets(HostileCase):
 
     # BUG (RFC 6455 section 5.1: "a server MUST close the connection upon receiving a frame
     # that is not masked"): an unmasked client frame is taken (on a bulk session it even opens
-    # a channel). Low severity: x/net/websocket under the apiserver is as lax.
+    # a channel). Low severity, and no divergence from the apiserver: x/net/websocket's frame
+    # reader (hybi.go) reads the mask bit without requiring it, and a watch's handler drops
+    # what the client sends, so the real server keeps such a watch open. Still open because
+    # Qt 6.4's QWebSocket reads frames from the socket in a readyRead slot connected before
+    # the server is handed the QWebSocket: no slot of ours sees a frame header first.
     @unittest.expectedFailure
     def test_unmasked_client_frame(self):
         ws = self.connect(WATCH)
