@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "api/AccessControl.h"
+#include "api/MediaRange.h"
 #include "api/Responses.h"
 #include "api/discovery/Discovery.h"
 #include "api/discovery/OpenApi.h"
@@ -201,6 +202,10 @@ QCoro::Task<ApiResponse> ApiHandler::dispatch(RequestScope scope, ApiRequest req
     case Route::Kind::Collection:
     case Route::Kind::Item: {
         const VerbHandler handler = handlerFor(scope);
+        // Every verb's handler negotiates its output first (a 404 or 405 has no handler).
+        if (handler != &ApiHandler::notFound && handler != &ApiHandler::unsupported
+            && !acceptableByResourceEndpoint(request.header("accept")))
+            co_return statusResponse(model::errors::notAcceptable(RESOURCE_MEDIA_TYPES));
         co_return co_await (this->*handler)(std::move(scope), std::move(request));
     }
     case Route::Kind::BulkGet: {

@@ -87,4 +87,47 @@ std::vector<MediaRange> parseAccept(std::string_view header)
     return ranges;
 }
 
+namespace {
+// A range's media type as a serializer of the resource endpoints, or "" for none.
+std::string_view servedType(const MediaRange &range)
+{
+    for (std::string_view served : {"application/json", "application/yaml", "application/vnd.kubernetes.protobuf"}) {
+        if (range.type == served)
+            return served;
+    }
+    // A wildcard range takes the first serializer (JSON), as upstream's loop over them does.
+    return range.type == "application/*" || range.type == "*/*" ? "application/json" : "";
+}
+
+// acceptMediaTypeOptions with a resource endpoint's restrictions.
+bool servable(const MediaRange &range, std::string_view type)
+{
+    const std::string stream = range.param("stream");
+    const std::string serverVersion = range.param("sv");
+    if ((!stream.empty() && stream != "watch") || (!serverVersion.empty() && serverVersion != "v1"))
+        return false;
+    if (range.params.count("as") == 0 && range.params.count("g") == 0 && range.params.count("v") == 0)
+        return true;
+    const std::string group = range.param("g");
+    const std::string version = range.param("v");
+    if (group != "meta.k8s.io" || (version != "v1" && version != "v1beta1"))
+        return false;
+    const std::string kind = range.param("as");
+    if (kind == "Table")
+        return type == "application/json" || type == "application/yaml";
+    return kind == "PartialObjectMetadata" || kind == "PartialObjectMetadataList";
+}
+} // namespace
+
+bool acceptableByResourceEndpoint(std::string_view acceptHeader)
+{
+    if (trim(acceptHeader).empty())
+        return true;
+    const std::vector<MediaRange> ranges = parseAccept(acceptHeader);
+    return std::any_of(ranges.begin(), ranges.end(), [](const MediaRange &range) {
+        const std::string_view type = servedType(range);
+        return !type.empty() && servable(range, type);
+    });
+}
+
 } // namespace rvscope::api

@@ -7,6 +7,7 @@
 
 #include "model/JsonAccess.h"
 #include "model/JsonParse.h"
+#include "model/Object.h"
 #include "model/StatusErrors.h"
 #include "registry/FieldManager.h"
 
@@ -56,6 +57,19 @@ std::optional<bool> parseGoBool(const std::string &text)
     if (text == "0" || text == "f" || text == "F" || text == "FALSE" || text == "false" || text == "False")
         return false;
     return std::nullopt;
+}
+
+model::Result<std::int64_t> getResourceVersionFrom(const ApiRequest &request)
+{
+    const std::string *value = request.queryValue("resourceVersion");
+    if (!value || value->empty() || *value == "0")
+        return std::int64_t(0);
+    // The watch cache parses it (cacher.Get: ParseResourceVersion) before it looks anything
+    // up; worded as for a list's (registry::Store::list).
+    const std::optional<std::int64_t> revision = model::parseResourceVersion(*value);
+    if (!revision)
+        return model::errors::badRequest("invalid resource version: " + *value);
+    return *revision;
 }
 
 model::Result<registry::ListOptions> listOptionsFrom(const ApiRequest &request)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -21,6 +22,9 @@ std::optional<bool> parseGoBool(const std::string &text);
 model::Result<registry::ListOptions> listOptionsFrom(const ApiRequest &request);
 // The `watch` parameter (false when absent).
 model::Result<bool> isWatchRequest(const ApiRequest &request);
+// A GET's resourceVersion (GetOptions): the revision its answer must be at least as new as;
+// 0 when absent, "" or "0" (any). One that is no revision is a 400, as for a list.
+model::Result<std::int64_t> getResourceVersionFrom(const ApiRequest &request);
 model::Result<registry::WriteOptions> writeOptionsFrom(const ApiRequest &request);
 // DeleteOptions from the JSON body (kubectl) or the query (Python sends no body).
 model::Result<registry::DeleteOptions> deleteOptionsFrom(const ApiRequest &request);

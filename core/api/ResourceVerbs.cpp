@@ -13,6 +13,7 @@
 #include "model/JsonAccess.h"
 #include "model/JsonParse.h"
 #include "model/StatusErrors.h"
+#include "model/Utf8.h"
 #include "patch/PatchType.h"
 #include "registry/Registry.h"
 #include "storage/Storage.h"
@@ -96,20 +97,30 @@ model::Result<UpdateIntent> decodeUpdate(const ApiRequest &request, const regist
     }
     if (request.body.size() > maxBodyBytes)
         return model::errors::requestEntityTooLarge("Request entity too large");
-    auto patch = registry::makePatchInfo(kind, target.supportsStrategicMerge(), request.header("content-type"),
-                                         request.body);
+    const std::string contentType = request.header("content-type");
+    const auto patchType = patch::parsePatchType(contentType);
+    const bool applying = patchType && *patchType == patch::PatchType::ApplyPatch;
+    auto patch = registry::makePatchInfo(kind, target.supportsStrategicMerge(), contentType, request.body);
+    // A JSON patch whose strings are not UTF-8 reads as Go reads it (see decodeBody); YAML
+    // (apply) refuses such bytes in Go too.
+    std::string coerced;
+    if (!patch && !applying && !model::isUtf8(request.body)) {
+        coerced = model::coerceToUtf8(request.body);
+        if (auto retried = registry::makePatchInfo(kind, target.supportsStrategicMerge(), contentType, coerced))
+            patch = std::move(retried);
+        else
+            coerced.clear();
+    }
     if (!patch)
         return std::move(patch).error();
     // Server-side apply creates missing objects (kubectl apply --server-side sends no GET first).
-    const auto patchType = patch::parsePatchType(request.header("content-type"));
-    const bool applying = patchType && *patchType == patch::PatchType::ApplyPatch;
     if (applying && options.fieldManager.empty())
         return patchOptionsInvalid({"FieldValueRequired", "Required value: is required for apply patch", "fieldManager"});
     if (!applying && request.queryValue("force"))
         return patchOptionsInvalid({"FieldValueForbidden", "Forbidden: may not be specified for non-apply patch", "force"});
     if (applying)
         options.forceAllowCreate = true;
-    return UpdateIntent{std::move(patch).value(), patchResourceVersion(request.body)};
+    return UpdateIntent{std::move(patch).value(), patchResourceVersion(coerced.empty() ? request.body : coerced)};
 }
 
 ApiResponse updatedResponse(const registry::UpdateResponse &updated, std::string resourceVersionSent)
@@ -213,6 +224,19 @@ QCoro::Task<ApiResponse> ApiHandler::get(RequestScope scope, ApiRequest request)
                                                  : model::Result<std::optional<table::TableRequest>>(std::nullopt);
     if (!table)
         co_return statusResponse(table.error());
+    // Not older than the resourceVersion asked for: the latest is, unless the client is
+    // ahead of this server (504, as the watch cache answers once it gives up waiting).
+    const auto atLeast = getResourceVersionFrom(request);
+    if (!atLeast)
+        co_return statusResponse(atLeast.error());
+    if (*atLeast > 0) {
+        std::shared_ptr<storage::Storage> storage = scope.route.entry->type->storage;
+        const auto current = co_await storage->currentRevision();
+        if (!current)
+            co_return statusResponse(current.error());
+        if (*atLeast > *current)
+            co_return statusResponse(model::errors::tooLargeResourceVersion(*atLeast, *current));
+    }
     std::shared_ptr<registry::ObjectStore> target = scope.target;
     auto got = co_await target->get(scope.route.namespaceName, scope.route.name);
     if (!got)

@@ -7,6 +7,7 @@
 #include "model/GoJson.h"
 #include "model/JsonParse.h"
 #include "model/StatusErrors.h"
+#include "model/Utf8.h"
 #include "patch/PatchErrors.h"
 
 namespace rvscope::api {
@@ -145,6 +146,12 @@ model::Result<model::Object> decodeBody(const ApiRequest &request, const std::st
         json = std::move(decoded).value();
     } else if (media.empty() || media == "application/json" || media == "*/*") {
         std::optional<nlohmann::json> parsed = model::parseObjectJson(request.body);
+        // Go's decoder reads each byte of a string that is not UTF-8 as U+FFFD (encoding/json's
+        // unquote) where parseJson, like nlohmann, refuses the text: a body that fails for no
+        // other reason parses once those bytes are replaced. Outside strings they stay a
+        // syntax error, reported on the body as sent.
+        if (!parsed && !model::isUtf8(request.body))
+            parsed = model::parseObjectJson(model::coerceToUtf8(request.body));
         if (!parsed)
             return unrecognized(kind, model::goJsonSyntaxError(request.body), request.body);
         if (parsed->is_null())

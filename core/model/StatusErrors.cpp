@@ -87,6 +87,11 @@ Status unsupportedMediaType(std::string message)
     return make(415, "UnsupportedMediaType", std::move(message));
 }
 
+Status notAcceptable(std::string_view mediaTypes)
+{
+    return make(406, "NotAcceptable", "only the following media types are accepted: " + std::string(mediaTypes));
+}
+
 Status methodNotAllowed(std::string message)
 {
     return make(405, "MethodNotAllowed", std::move(message));

@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "model/GroupVersion.h"
@@ -26,6 +27,8 @@ Status invalid(const std::string &qualifiedKind, const std::string &name,
                const std::string &detailsGroup = {});
 Status badRequest(std::string message);
 Status unsupportedMediaType(std::string message);
+// 406 NotAcceptable: "only the following media types are accepted: <mediaTypes>".
+Status notAcceptable(std::string_view mediaTypes);
 Status methodNotAllowed(std::string message);
 Status forbidden(std::string message, const GroupResource &resource = {}, const std::string &name = {});
 // 403 as apierrors.NewForbidden words it: `<gr> "<name>" is forbidden: <reason>` (without a

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 #include <string_view>
 
 namespace rvscope::model {
@@ -55,6 +56,38 @@ inline std::size_t utf8SequenceLength(std::string_view text, std::size_t i)
             return 0;
     }
     return length;
+}
+
+// Whether `text` is UTF-8 throughout.
+inline bool isUtf8(std::string_view text)
+{
+    for (std::size_t i = 0; i < text.size();) {
+        const std::size_t length = utf8SequenceLength(text, i);
+        if (length == 0)
+            return false;
+        i += length;
+    }
+    return true;
+}
+
+// `text` with each byte that starts no valid UTF-8 sequence replaced by U+FFFD, one for
+// one, as Go's utf8.DecodeRune reads it (an invalid byte is a RuneError of width 1): what
+// Go's encoding/json makes of a string that is not UTF-8.
+inline std::string coerceToUtf8(std::string_view text)
+{
+    std::string out;
+    out.reserve(text.size() + 16);
+    for (std::size_t i = 0; i < text.size();) {
+        const std::size_t length = utf8SequenceLength(text, i);
+        if (length == 0) {
+            out += "\xEF\xBF\xBD";
+            ++i;
+        } else {
+            out.append(text.substr(i, length));
+            i += length;
+        }
+    }
+    return out;
 }
 
 } // namespace rvscope::model

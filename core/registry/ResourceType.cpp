@@ -3,7 +3,26 @@
 
 #include <QtCore/QtGlobal>
 
+#include "model/StatusErrors.h"
+#include "registry/validation/FieldErrors.h"
+
 namespace rvscope::registry {
+
+std::optional<model::Status> invalidKeyName(const std::string &name)
+{
+    std::string reasons;
+    if (name == "." || name == "..") {
+        reasons = "may not be '" + name + "'";
+    } else {
+        for (const char *forbidden : {"/", "%"}) {
+            if (name.find(forbidden) != std::string::npos)
+                reasons += (reasons.empty() ? "may not contain '" : ";may not contain '") + std::string(forbidden) + "'";
+        }
+    }
+    if (reasons.empty())
+        return std::nullopt;
+    return model::errors::badRequest("Name parameter invalid: " + goQuote(name) + ": " + reasons);
+}
 
 std::string ResourceType::key(const std::string &ns, const std::string &name) const
 {

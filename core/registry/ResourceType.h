@@ -2,6 +2,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -9,6 +10,7 @@
 
 #include "model/GroupVersion.h"
 #include "model/Object.h"
+#include "model/Status.h"
 #include "registry/Strategy.h"
 
 namespace rvscope::storage {
@@ -73,5 +75,11 @@ struct ResourceType final {
     // qualified kind in 422 messages.
     std::string qualifiedKind() const;
 };
+
+// Why `name` cannot name an object in a storage key, as the apiserver's key functions
+// (NamespaceKeyFunc, NoNamespaceKeyFunc) refuse it before storage sees it: 400 `Name
+// parameter invalid: "..": may not be '..'` for '.', '..' and names containing '/' or '%'
+// (path.IsValidPathSegmentName). Nullopt for a usable name.
+std::optional<model::Status> invalidKeyName(const std::string &name);
 
 } // namespace rvscope::registry

@@ -186,6 +186,8 @@ QCoro::Task<model::Result<ObjectPtr>> Store::create(std::string ns, model::Objec
 QCoro::Task<model::Result<ObjectPtr>> Store::get(std::string ns, std::string name)
 {
     auto self = shared_from_this();
+    if (auto invalid = invalidKeyName(name))
+        co_return *invalid;
     auto got = co_await m_type->storage->get(m_type->key(ns, name));
     if (!got)
         co_return interpretGetError(std::move(got).error(), m_type->groupResource(), name);
@@ -273,6 +275,8 @@ QCoro::Task<model::Result<UpdateResponse>> Store::update(std::string ns, std::st
                                                          WriteOptions options)
 {
     auto self = shared_from_this();
+    if (auto invalid = invalidKeyName(name))
+        co_return *invalid;
     const ResourceType &type = *m_type;
     const std::string key = type.key(ns, name);
     const bool createOnUpdate = m_strategy->allowCreateOnUpdate() || options.forceAllowCreate;

@@ -11,6 +11,8 @@ namespace rvscope::registry {
 QCoro::Task<model::Result<DeleteResponse>> Store::remove(std::string ns, std::string name, DeleteOptions options)
 {
     auto self = shared_from_this();
+    if (auto invalid = invalidKeyName(name))
+        co_return *invalid;
     const ResourceType &type = *m_type;
     const std::string key = type.key(ns, name);
     auto current = co_await type.storage->get(key);

@@ -28,6 +28,14 @@ bool isTokenChar(char c)
         || std::string_view("!#$%&'*+-.^_`|~").find(c) != std::string_view::npos;
 }
 
+std::string lowerCase(std::string_view text)
+{
+    std::string out(text);
+    for (char &c : out)
+        c = char(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
+
 // Go's parseRequestLine and ParseHTTPVersion: METHOD SP TARGET SP HTTP/d.d, the method a
 // token. Judged on the line's first and last bytes (`start`, `end`, without the line end)
 // and its `length`, so that a long line is never copied.
@@ -73,11 +81,19 @@ void RequestHeadGuard::nextRequest()
     m_lineStart.clear();
     m_lineEnd.clear();
     m_lineBytes = 0;
+    m_lineSpaces = 0;
+    m_inQuery = false;
+    m_escape.clear();
     m_headerBytes = 0;
     m_fieldLine = 0;
     m_field.clear();
     m_fieldCount = 0;
     m_contentLength.reset();
+    m_chunked = false;
+    m_chunkedBody = ChunkedBodyFraming();
+    m_upgradeWebSocket = false;
+    m_connectionUpgrade = false;
+    m_webSocketKey = false;
     m_headTimer->stop();
     m_awaitingFirstByte = true; // the idle timeout guards the wait for it
 }
@@ -116,6 +132,13 @@ bool RequestHeadGuard::count(std::string_view bytes)
         m_headTimer->start();
     }
     while (!bytes.empty() && m_part != Part::Rest) {
+        if (m_part == Part::ChunkedBody) {
+            const std::size_t used = countChunked(bytes);
+            if (used == std::string_view::npos)
+                return false;
+            bytes.remove_prefix(used);
+            continue;
+        }
         const char *newline = static_cast<const char *>(std::memchr(bytes.data(), '\n', bytes.size()));
         const std::size_t upTo = newline ? std::size_t(newline - bytes.data()) + 1 : bytes.size();
         if (m_part == Part::RequestLine && m_lineBytes == 0 && (bytes.front() == '\r' || bytes.front() == '\n')) {
@@ -127,6 +150,10 @@ bool RequestHeadGuard::count(std::string_view bytes)
             if (std::any_of(piece.begin(), piece.end(), [](char c) { return c == '\0'; })) {
                 refuse(400, "BadRequest", "malformed HTTP request line: a NUL byte");
                 return false;
+            }
+            for (const char c : piece) {
+                if (!checkTargetByte(c))
+                    return false;
             }
             m_lineBytes += upTo;
             if (m_lineBytes > MAX_REQUEST_HEAD_BYTES) {
@@ -174,8 +201,8 @@ bool RequestHeadGuard::count(std::string_view bytes)
             if (newline) {
                 // An empty line ends the head; the body (and any pipelined request) follows.
                 if (m_fieldLine == 0) {
-                    m_part = Part::Rest;
-                    m_headTimer->stop();
+                    if (!endHead())
+                        return false;
                 }
                 else if (!checkField())
                     return false;
@@ -186,6 +213,45 @@ bool RequestHeadGuard::count(std::string_view bytes)
         bytes.remove_prefix(upTo);
     }
     return true;
+}
+
+bool RequestHeadGuard::endHead()
+{
+    m_headTimer->stop();
+    if (m_upgradeWebSocket && m_connectionUpgrade && !m_webSocketKey) {
+        refuse(400, "BadRequest", "mismatch challenge/response"); // x/net/websocket's ErrChallengeResponse
+        return false;
+    }
+    m_part = m_chunked ? Part::ChunkedBody : Part::Rest;
+    return true;
+}
+
+std::size_t RequestHeadGuard::countChunked(std::string_view bytes)
+{
+    const std::size_t used = m_chunkedBody.feed(bytes);
+    // Up to 256 KiB over the bound the handler answers 413 and Go's server drains the rest,
+    // keeping the connection (as for a Content-Length, checkField()); past that, it closes.
+    constexpr std::uint64_t GO_DRAINS_BYTES = 256 * 1024;
+    if (m_chunkedBody.dataBytes() > MAX_REQUEST_BODY_BYTES + GO_DRAINS_BYTES) {
+        refuse(413, "RequestEntityTooLarge",
+               "Request entity too large: limit is " + std::to_string(MAX_REQUEST_BODY_BYTES));
+        return std::string_view::npos;
+    }
+    switch (m_chunkedBody.state()) {
+    case ChunkedBodyFraming::State::Reading:
+        break;
+    case ChunkedBodyFraming::State::Complete:
+        m_part = Part::Rest;
+        break;
+    case ChunkedBodyFraming::State::Malformed:
+        // The apiserver reads the body in its handler (limitedReadBody) and answers the read
+        // error as any error that is no Status: 500, no reason, the error's text. Go's server
+        // then closes the connection, since the body was not read to its end. (A GET, whose
+        // handler reads no body, would be served before that close; it is refused here too.)
+        refuse(500, "", m_chunkedBody.error());
+        return std::string_view::npos;
+    }
+    return used;
 }
 
 // One header field line, as Go's textproto and net/http judge it, for what Qt's parser lets
@@ -249,14 +315,51 @@ bool RequestHeadGuard::checkField()
             return false;
         }
     } else if (named("transfer-encoding")) {
-        std::string coding(value);
-        for (char &c : coding)
-            c = char(std::tolower(static_cast<unsigned char>(c)));
+        const std::string coding = lowerCase(value);
         if (coding != "chunked") {
             refuse(501, "NotImplemented", "unsupported transfer encoding: \"" + std::string(value.substr(0, LINE_EDGE)) + '"');
             return false;
         }
+        m_chunked = true;
+    } else if (named("upgrade")) {
+        m_upgradeWebSocket = lowerCase(value) == "websocket";
+    } else if (named("connection")) {
+        m_connectionUpgrade = lowerCase(value).find("upgrade") != std::string::npos;
+    } else if (named("sec-websocket-key")) {
+        m_webSocketKey = !value.empty();
     }
+    return true;
+}
+
+bool RequestHeadGuard::checkTargetByte(char c)
+{
+    const bool inPath = m_lineSpaces == 1 && !m_inQuery;
+    const bool endsPath = c == ' ' || c == '\r' || c == '\n' || c == '?';
+    if (c == ' ' || c == '\r' || c == '\n')
+        ++m_lineSpaces;
+    if (!inPath)
+        return true;
+    if (!m_escape.empty()) {
+        // Judged on the three bytes from the '%', or what the path has of them, as Go's
+        // unescape judges it (and names it in its url.EscapeError).
+        if (!endsPath)
+            m_escape += c;
+        if (endsPath || m_escape.size() == 3) {
+            const bool valid = m_escape.size() == 3 && std::isxdigit(static_cast<unsigned char>(m_escape[1]))
+                && std::isxdigit(static_cast<unsigned char>(m_escape[2]));
+            if (!valid) { // Go's server answers 400 and closes, before any handler
+                refuse(400, "BadRequest", "invalid URL escape \"" + m_escape + '"');
+                return false;
+            }
+            m_escape.clear();
+        }
+        if (!endsPath)
+            return true;
+    }
+    if (c == '%')
+        m_escape = "%";
+    else if (c == '?')
+        m_inQuery = true;
     return true;
 }
 

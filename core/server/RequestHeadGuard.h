@@ -10,6 +10,7 @@
 #include <QtCore/QObject>
 
 #include "model/Status.h"
+#include "server/ChunkedBodyFraming.h"
 
 class QTcpSocket;
 class QTimer;
@@ -31,9 +32,17 @@ namespace rvscope::server {
 // Content-Length over MAX_REQUEST_BODY_BYTES 413 before Qt buffers the body. A head not
 // complete HEAD_READ_TIMEOUT_MS after the connection opened (later requests: after their
 // first byte) closes the connection, as the apiserver's ReadHeaderTimeout does.
+// A request target whose path has a broken '%' escape gets 400 too (Go's url.ParseRequestURI
+// refuses it), and so does a WebSocket upgrade without Sec-WebSocket-Key (the apiserver's
+// x/net/websocket handshake answers it 400; Qt's would drop the connection without a word).
+// A chunked body is followed to its end (ChunkedBodyFraming) before Qt's parser, which
+// reads a broken one as an empty body and what follows as the next request: framing Go's
+// chunked reader refuses gets the apiserver's answer to a body it cannot read (500 with the
+// reader's error, as limitedReadBody's error reaches scope.err), and more than
+// MAX_REQUEST_BODY_BYTES and the 256 KiB Go drains after a handler gets 413.
 // The answer is a Status, and the connection closes; nothing of the request reaches the
-// API. A guard counts one head at a time: after the blank line that ends it, it waits for
-// nextRequest() (the server got the request) before it counts the next.
+// API. A guard counts one head (and chunked body) at a time: after the blank line that ends
+// it, it waits for nextRequest() (the server got the request) before it counts the next.
 //
 // Core thread only; the guard is the socket's child and goes with it.
 class RequestHeadGuard final : public QObject {
@@ -61,7 +70,7 @@ private:
     void closeOnceAnswered();
 
     QTcpSocket *m_socket;
-    enum class Part { RequestLine, HeaderFields, Rest };
+    enum class Part { RequestLine, HeaderFields, ChunkedBody, Rest };
     Part m_part = Part::RequestLine;
     // The request line's first and last bytes, what its well-formedness is judged on.
     void rememberLineEdges(std::string_view bytes);
@@ -69,6 +78,12 @@ private:
     std::string m_lineStart;
     std::string m_lineEnd;
     std::size_t m_lineBytes = 0;   // the request line so far
+    // The request target's path, as Go's url.ParseRequestURI reads it: every '%' starts an
+    // escape of two hex digits. False (and the request refused) at a broken one.
+    bool checkTargetByte(char c);
+    int m_lineSpaces = 0;      // spaces of the request line so far (the target follows the first)
+    bool m_inQuery = false;    // past the target's '?' (the query is not unescaped here)
+    std::string m_escape;      // the '%' escape being read, "" when none
     std::size_t m_headerBytes = 0; // the header fields so far
     std::size_t m_fieldLine = 0;   // bytes of the header line being read (0: at a line start)
     bool m_halfClosed = false;
@@ -79,6 +94,17 @@ private:
     std::string m_field;
     std::size_t m_fieldCount = 0;
     std::optional<std::uint64_t> m_contentLength;
+    // The head has ended: on to its chunked body, or done; false when refused.
+    bool endHead();
+    // Follows the chunked body through `bytes`; returns how many belonged to it, or npos
+    // once the request was refused.
+    std::size_t countChunked(std::string_view bytes);
+    bool m_chunked = false;            // Transfer-Encoding: chunked
+    ChunkedBodyFraming m_chunkedBody;
+    // A WebSocket upgrade (Upgrade: websocket, Connection: upgrade) and its key.
+    bool m_upgradeWebSocket = false;
+    bool m_connectionUpgrade = false;
+    bool m_webSocketKey = false;
     // HEAD_READ_TIMEOUT_MS: running while a head is awaited (from the first byte on, after
     // the first request).
     QTimer *m_headTimer = nullptr;

@@ -58,6 +58,9 @@ private Q_SLOTS:
     void testJsonPatchReachesInsideManagedFields();
     void testHostileBodiesGetStatuses_data();
     void testHostileBodiesGetStatuses();
+    void testAcceptOfNothingServedIs406();
+    void testGetHonoursItsResourceVersion();
+    void testStringsThatAreNotUtf8ReadAsGoReadsThem();
 };
 
 void TestApiHandler::testDiscoveryWithTrailingSlashes_data()
@@ -510,6 +513,61 @@ void TestApiHandler::testHostileBodiesGetStatuses()
     QCOMPARE(run(fixture.registryFixture.storage->currentRevision()).value(), before);
     // And the server still serves.
     QCOMPARE(fixture.call("GET", "/api/v1/namespaces/default/configmaps/foo").status, 200);
+}
+
+void TestApiHandler::testAcceptOfNothingServedIs406()
+{
+    Fixture fixture;
+    QCOMPARE(fixture.call("POST", "/api/v1/namespaces/default/configmaps", CM_FOO).status, 201);
+    const std::map<std::string, std::string> xml = {{"accept", "application/xml"}};
+    const ApiResponse got = fixture.call("GET", "/api/v1/namespaces/default/configmaps/foo", {}, {}, xml);
+    QCOMPARE(got.status, 406);
+    QCOMPARE(json(got)["reason"], "NotAcceptable");
+    QCOMPARE(json(got)["message"], "only the following media types are accepted: application/json, application/yaml, "
+                                   "application/vnd.kubernetes.protobuf");
+    // The handler negotiates its output before it reads the body (a 415 for this one).
+    const ApiResponse created =
+        fixture.call("POST", "/api/v1/namespaces/default/configmaps", "x", "text/plain", xml);
+    QCOMPARE(created.status, 406);
+    // No handler, nothing negotiated: the 405 and 404 stand.
+    QCOMPARE(fixture.call("PUT", "/api/v1/namespaces/default/configmaps", CM_FOO, "application/json", xml).status, 405);
+    QCOMPARE(fixture.call("GET", "/api/v1/namespaces/default/widgets", {}, {}, xml).status, 404);
+}
+
+void TestApiHandler::testGetHonoursItsResourceVersion()
+{
+    Fixture fixture;
+    const ApiResponse created = fixture.call("POST", "/api/v1/namespaces/default/configmaps", CM_FOO);
+    const std::string rv = json(created)["metadata"]["resourceVersion"];
+    const std::string foo = "/api/v1/namespaces/default/configmaps/foo?resourceVersion=";
+    for (const std::string &any : {std::string("0"), std::string(), rv, std::to_string(std::stoll(rv) - 1)})
+        QCOMPARE(fixture.call("GET", foo + any).status, 200);
+    for (const char *malformed : {"abc", "-1", "1.5", "99999999999999999999999"}) {
+        const ApiResponse refused = fixture.call("GET", foo + malformed);
+        QCOMPARE(refused.status, 400);
+        QCOMPARE(json(refused)["message"], std::string("invalid resource version: ") + malformed);
+    }
+    const ApiResponse ahead = fixture.call("GET", foo + std::to_string(std::stoll(rv) + 100));
+    QCOMPARE(ahead.status, 504);
+    QCOMPARE(json(ahead)["reason"], "Timeout");
+}
+
+void TestApiHandler::testStringsThatAreNotUtf8ReadAsGoReadsThem()
+{
+    Fixture fixture;
+    const std::string configMaps = "/api/v1/namespaces/default/configmaps";
+    const ApiResponse created = fixture.call("POST", configMaps, "{\"metadata\":{\"name\":\"u\"},\"data\":{\"a\":\"\xff\xfe\"}}");
+    QCOMPARE(created.status, 201);
+    QCOMPARE(json(created)["data"]["a"], "\uFFFD\uFFFD");
+    const ApiResponse patched = fixture.call("PATCH", configMaps + "/u", "{\"data\":{\"b\":\"x\xc3(\"}}",
+                                             "application/merge-patch+json");
+    QCOMPARE(patched.status, 200);
+    QCOMPARE(json(patched)["data"]["b"], "x\uFFFD(");
+    const ApiResponse label = fixture.call("POST", configMaps, "{\"metadata\":{\"name\":\"l\",\"labels\":{\"a\":\"\xc3(\"}}}");
+    QCOMPARE(label.status, 422);
+    QCOMPARE(json(label)["details"]["causes"][0]["field"], "metadata.labels");
+    // Outside a string such a byte is a syntax error, as in Go.
+    QCOMPARE(fixture.call("POST", configMaps, "{\"metadata\":{\"name\":\"s\"}}\xff").status, 400);
 }
 
 QTEST_GUILESS_MAIN(TestApiHandler)

@@ -310,23 +310,33 @@ class HostileCase(unittest.TestCase):
         self.assertEqual(response.json()["data"], SENTINEL_DATA)
 
     def assert_status(self, response, code, reason):
-        """`response` is the Kubernetes Status for `code` and `reason`."""
+        """`response` is the Kubernetes Status for `code` and `reason` (None: a Status
+        without one, as the apiserver answers an error that is no Status)."""
         self.assertEqual(response.status, code, response)
         status = response.json()
         self.assertEqual(status["kind"], "Status", status)
         self.assertEqual(status["apiVersion"], "v1", status)
         self.assertEqual(status["status"], "Failure", status)
         self.assertEqual(status["code"], code, status)
-        self.assertEqual(status["reason"], reason, status)
+        self.assertEqual(status.get("reason"), reason, status)
         return status
 
     def assert_refused(self, data, code=400, reason="BadRequest"):
         """`data` gets exactly one answer, that Status, and the connection closes: nothing
-        after the malformed part is read as another request."""
+        after the malformed part is read as another request. Returns the Status."""
         responses, closed, raw = exchange(self.port, data)
         self.assertEqual(len(responses), 1, f"answers: {raw[:800]!r}")
-        self.assert_status(responses[0], code, reason)
+        status = self.assert_status(responses[0], code, reason)
         self.assertTrue(closed, f"the connection stayed open after {data[:80]!r}")
+        return status
+
+    def assert_body_unreadable(self, data, error):
+        """`data` is a request whose body Go's net/http cannot read: the apiserver's handler
+        answers the read error as any error that is no Status (500, no reason, the error's
+        text: limitedReadBody's error reaches scope.err), and Go's server closes the
+        connection, since the body was not read to its end."""
+        status = self.assert_refused(data, 500, None)
+        self.assertEqual(status["message"], error)
 
     def assert_answered_code_and_closed(self, data, code):
         """For the refusals Go's net/http itself makes (501, 505): the status line's code

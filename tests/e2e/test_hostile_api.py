@@ -26,18 +26,17 @@ class JsonBodies(HostileCase):
     def post(self, body, path=CONFIGMAPS, content_type="application/json"):
         return call(self.port, "POST", path, body, content_type)
 
-    # BUG (divergence): invalid UTF-8 in a JSON string (`"data":{"a":"\xff\xfe"}`) is a 400
-    # whose message has an empty reason ("json parse error:  ("); Go's encoding/json (and
-    # sigs.k8s.io/json) decode each bad byte as U+FFFD, so the apiserver creates it: 201.
-    @unittest.expectedFailure
+    # FIXED (was a bug; divergence): invalid UTF-8 in a JSON string (`"data":{"a":"\xff\xfe"}`)
+    # was a 400 whose message had an empty reason ("json parse error:  ("); Go's encoding/json
+    # (and sigs.k8s.io/json) decode each bad byte as U+FFFD, so the apiserver creates it: 201.
     def test_invalid_utf8_in_a_data_value(self):
         response = self.post(b'{"metadata":{"name":"bad-utf8"},"data":{"a":"\xff\xfe"}}')
         self.assertEqual(response.status, 201, response)
         self.assertEqual(response.json()["data"]["a"], "\ufffd\ufffd")
 
-    # BUG (divergence): invalid UTF-8 in a label value (`"\xc3("`) is a 400; the apiserver
-    # decodes it to "\ufffd(" and its label validation answers 422 Invalid on metadata.labels.
-    @unittest.expectedFailure
+    # FIXED (was a bug; divergence): invalid UTF-8 in a label value (`"\xc3("`) was a 400; the
+    # apiserver decodes it to "\ufffd(" and its label validation answers 422 Invalid on
+    # metadata.labels.
     def test_invalid_utf8_in_a_label_value(self):
         response = self.post(b'{"metadata":{"name":"bad-label","labels":{"a":"\xc3("}},"data":{"a":"1"}}')
         status = self.assert_status(response, 422, "Invalid")
@@ -66,17 +65,23 @@ class JsonBodies(HostileCase):
     # BUG: `?fieldValidation=Strict` is ignored (kubectl sends it on every create, apply and
     # replace, and the served OpenAPI says it is honoured): a body with a duplicate key is
     # created, 201. The apiserver answers 400 `ConfigMap in version "v1" cannot be handled as
-    # a ConfigMap: strict decoding error: duplicate field "a"`.
+    # a ConfigMap: strict decoding error: duplicate field "data.a"` (sigs.k8s.io/json names
+    # the field by its path, as in kubernetes' field validation integration test: `duplicate
+    # field "metadata.name"`, `duplicate field "spec.paused"`; this case first expected "a").
+    # Still open: Strict refuses unknown fields in the same message, in document order, which
+    # needs each type's schema; refusing duplicates alone would pass what Strict refuses.
     @unittest.expectedFailure
     def test_duplicate_keys_refused_with_strict_field_validation(self):
         response = self.post(b'{"metadata":{"name":"dup-strict"},"data":{"a":"1","a":"2"}}',
                              CONFIGMAPS + "?fieldValidation=Strict")
         status = self.assert_status(response, 400, "BadRequest")
-        self.assertIn('duplicate field "a"', status["message"])
+        self.assertIn('strict decoding error: duplicate field "data.a"', status["message"])
 
     # BUG: an unknown top-level field (`"bogus":1`) is stored and served back with the
     # object (and counted in managedFields); the apiserver drops it (with a Warning header,
-    # or 400 under fieldValidation=Strict), so no client can park junk in an object.
+    # or 400 under fieldValidation=Strict), so no client can park junk in an object. Still
+    # open: knowing which fields a built-in type has needs its schema (the served OpenAPI is
+    # permissive), at every level, not only the top.
     @unittest.expectedFailure
     def test_unknown_field_is_not_stored(self):
         response = self.post(b'{"metadata":{"name":"junk"},"data":{"a":"1"},"bogus":1}')
@@ -123,7 +128,11 @@ class JsonBodies(HostileCase):
     # 201, and the object can then never be deleted by anyone who does not know to remove
     # them. The apiserver answers 422 Invalid: `metadata.finalizers[0]: Invalid value: "a":
     # name is neither a standard finalizer name nor is it fully qualified` (and rejects
-    # names that are no qualified names, like "a b/c").
+    # names that are no qualified names, like "a b/c"). Still open: the rule is upstream's
+    # (core validation's ValidateObjectMeta runs validateKubeFinalizerName on each index, for
+    # built-in types), but a faithful 422 names every finalizer: 500,000 causes and a message
+    # of as many lines, some 100 MB answered for 2.5 MB sent, so it waits on a decision about
+    # bounding a Status rather than copying that.
     @unittest.expectedFailure
     def test_500000_unqualified_finalizers(self):
         response = self.post(json.dumps(configmap("many-finalizers", finalizers=["a"] * 500000)))
@@ -166,15 +175,15 @@ class ContentTypes(HostileCase):
                 status = self.assert_status(response, 422, "Invalid")
                 self.assertEqual(status["details"]["causes"][0]["field"], "fieldManager")
 
-    # BUG: `GET .../configmaps/sentinel` with `Accept: application/xml` is answered 200 with
-    # JSON; the apiserver answers 406 NotAcceptable ("only the following media types are
-    # accepted: application/json, application/yaml, application/vnd.kubernetes.protobuf, ...")
-    # when the Accept header lists nothing it serves.
-    @unittest.expectedFailure
+    # FIXED (was a bug): `GET .../configmaps/sentinel` with `Accept: application/xml` was
+    # answered 200 with JSON; the apiserver answers 406 NotAcceptable when the Accept header
+    # lists nothing it serves (negotiation.NewNotAcceptableError, before the handler reads).
     def test_accept_of_nothing_served(self):
         response = call(self.port, "GET", f"{CONFIGMAPS}/{SENTINEL}", content_type=None,
                         headers={"Accept": "application/xml"})
-        self.assert_status(response, 406, "NotAcceptable")
+        status = self.assert_status(response, 406, "NotAcceptable")
+        self.assertEqual(status["message"], "only the following media types are accepted: application/json, "
+                                            "application/yaml, application/vnd.kubernetes.protobuf")
 
 
 class QueryValues(HostileCase):
@@ -212,11 +221,10 @@ class QueryValues(HostileCase):
             with self.subTest(name):
                 self.assert_status(call(self.port, "GET", path, content_type=None, timeout=5), code, reason)
 
-    # BUG: a GET of one object ignores its resourceVersion altogether: `GET
-    # .../configmaps/sentinel?resourceVersion=abc` (and `=-1`) is served 200. The apiserver
-    # parses it (cacher Get: ParseResourceVersion) and refuses it, as for a list or watch
-    # (400, see above).
-    @unittest.expectedFailure
+    # FIXED (was a bug): a GET of one object ignored its resourceVersion altogether: `GET
+    # .../configmaps/sentinel?resourceVersion=abc` (and `=-1`) was served 200. The apiserver
+    # parses it (cacher.Get: ParseResourceVersion; etcd3's Get answers 400 "invalid resource
+    # version") and refuses it, as for a list or watch (400, see above).
     def test_get_with_an_unparseable_resource_version(self):
         wrong = []
         for version in ("abc", "-1"):
@@ -265,10 +273,9 @@ class Names(HostileCase):
             with self.subTest(path):
                 self.assert_status(call(self.port, "GET", path, content_type=None), 404, "NotFound")
 
-    # BUG (divergence): `.` and `..` as the name in the URL are looked up and answered 404
+    # FIXED (was a bug): `.` and `..` as the name in the URL were looked up and answered 404
     # NotFound (PUT, PATCH, DELETE too); the apiserver's key function refuses them before
     # storage: 400 BadRequest `Name parameter invalid: "..": may not be '..'`.
-    @unittest.expectedFailure
     def test_dot_names_in_the_url(self):
         wrong = []
         for method, name in [("GET", ".."), ("GET", "."), ("PUT", ".."), ("PATCH", ".."), ("DELETE", ".."),
@@ -276,14 +283,16 @@ class Names(HostileCase):
             body = {"PUT": configmap(name), "PATCH": '{"data":{"a":"2"}}'}.get(method)
             content_type = "application/merge-patch+json" if method == "PATCH" else "application/json"
             response = call(self.port, method, f"{CONFIGMAPS}/{name}", body, content_type)
-            if response.status != 400 or response.json().get("reason") != "BadRequest":
+            expected = f"Name parameter invalid: \"{name}\": may not be '{name}'"
+            status = response.json()
+            if response.status != 400 or (status.get("reason"), status.get("message")) != ("BadRequest", expected):
                 wrong.append((method, name, response.status))
         self.assertEqual(wrong, [])
 
-    # BUG (divergence): `GET .../configmaps/%zz` (a broken escape) is answered 404 `configmaps
-    # "%zz" not found`; Go refuses the URL (400), and a decoded `%` (`a%25b`) is refused by
-    # the apiserver's key function: 400 `may not contain '%'`.
-    @unittest.expectedFailure
+    # FIXED (was a bug): `GET .../configmaps/%zz` (a broken escape) was answered 404
+    # `configmaps "%zz" not found`; Go refuses the URL (400, and closes the connection), and
+    # a decoded `%` (`a%25b`) is refused by the apiserver's key function: 400 `may not
+    # contain '%'`.
     def test_percent_in_a_name(self):
         wrong = []
         for path in (f"{CONFIGMAPS}/%zz", f"{CONFIGMAPS}/a%25b"):

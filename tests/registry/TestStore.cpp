@@ -60,6 +60,7 @@ private Q_SLOTS:
     void testListOptionValidation();
     void testUpdateMissingObjectIs404();
     void testUpdateNameMismatchIs400();
+    void testNamesNoKeyCanHoldAre400();
     void testDeploymentGenerationAndStatus();
     void testDeploymentPatchesAreValidated();
     void testDeploymentPatchesAreDefaulted();
@@ -319,6 +320,28 @@ void TestStore::testUpdateMissingObjectIs404()
     QCOMPARE(updated.error().message, std::string("configmaps \"ghost\" not found"));
     auto patched = run(fixture.configMaps()->update("default", "ghost", mergePatch("{}"), WriteOptions()));
     QCOMPARE(patched.error().code, 404);
+}
+
+void TestStore::testNamesNoKeyCanHoldAre400()
+{
+    // The apiserver's key functions refuse them before storage, for every verb that names
+    // an object (a create's name meets validation first: 422).
+    testing::RegistryFixture fixture;
+    const std::shared_ptr<registry::Store> store = fixture.configMaps();
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {"..", R"(Name parameter invalid: "..": may not be '..')"},
+        {".", R"(Name parameter invalid: ".": may not be '.')"},
+        {"a%b", R"(Name parameter invalid: "a%b": may not contain '%')"},
+        {"a/%", R"(Name parameter invalid: "a/%": may not contain '/';may not contain '%')"},
+    };
+    for (const auto &[name, message] : cases) {
+        const auto got = run(store->get("default", name));
+        QCOMPARE(got.error().code, 400);
+        QCOMPARE(got.error().message, message);
+        QCOMPARE(run(store->update("default", name, mergePatch("{}"), WriteOptions())).error().message, message);
+        QCOMPARE(run(store->remove("default", name, registry::DeleteOptions())).error().message, message);
+    }
+    QCOMPARE(run(store->get("default", "..a")).error().code, 404); // dots within a name are fine
 }
 
 void TestStore::testUpdateNameMismatchIs400()
