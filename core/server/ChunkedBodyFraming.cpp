@@ -162,6 +162,7 @@ void ChunkedBodyFraming::endTrailer()
             fail("malformed MIME header line: " + std::string(line));
             return;
         }
+        m_trailerFields = true;
         fields.remove_prefix(end + 2);
     }
     m_state = State::Complete;

@@ -45,6 +45,10 @@ public:
     const std::string &error() const { return m_error; }
     // The data bytes of the chunks read so far (what the handler would read as the body).
     std::uint64_t dataBytes() const { return m_dataBytes; }
+    // The data bytes the chunks announced so far: those read and the rest of the current chunk.
+    std::uint64_t announcedBytes() const { return m_dataBytes + m_chunkLeft; }
+    // Whether the trailer holds fields (it is more than the final blank line).
+    bool hasTrailerFields() const { return m_trailerFields; }
 
 private:
     enum class Part { SizeLine, Data, DataEnd, Trailer };
@@ -61,6 +65,7 @@ private:
     std::size_t m_dataEndSeen = 0;    // bytes of the CRLF after the data read (0, 1)
     std::int64_t m_excess = 0;        // Go's overhead account
     std::uint64_t m_dataBytes = 0;
+    bool m_trailerFields = false;
     std::string m_error;
 };
 

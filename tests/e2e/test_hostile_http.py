@@ -134,6 +134,21 @@ class MalformedHttp(HostileCase):
         self.assert_body_unreadable(POST_HEAD + b"Transfer-Encoding: chunked\r\n\r\nffffffffffffffffffff\r\nabc\r\n0\r\n\r\n",
                                     "http chunk length too large")
 
+    # FIXED (review): Qt 6.4's parser reads a chunk size of 2^63 or more as 0, the last chunk,
+    # and took what followed for the next request: the DELETE of the sentinel ran (Go waits
+    # for the chunk's data). The guard bounds what chunks announce: 413, then close.
+    def test_chunk_size_qt_reads_as_zero_smuggles_nothing(self):
+        smuggled = b"DELETE " + CONFIGMAPS.encode() + b"/" + SENTINEL.encode() + b" HTTP/1.1\r\nHost: x\r\n\r\n"
+        self.assert_refused(POST_HEAD + b"Transfer-Encoding: chunked\r\n\r\nffffffffffffffff\r\n\r\n" + smuggled,
+                            413, "RequestEntityTooLarge")
+
+    # FIXED (review): after the last chunk Qt 6.4 takes two bytes for the end and parses a
+    # trailer as the next request, so a trailer field could carry a DELETE. Go reads trailers;
+    # no Kubernetes client sends them: refused (a divergence, for safety), then close.
+    def test_trailer_fields_smuggle_nothing(self):
+        smuggled = b"X:DELETE " + CONFIGMAPS.encode() + b"/" + SENTINEL.encode() + b" HTTP/1.1\r\nHost: x\r\n\r\n"
+        self.assert_refused(POST_HEAD + b"Transfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n" + smuggled)
+
     def test_transfer_encoding_wins_over_content_length(self):
         # RFC 9112 6.3 and Go: chunked decides where the body ends, Content-Length is ignored,
         # so the pipelined GET after the empty chunked body is a request of its own.
