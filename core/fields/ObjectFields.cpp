@@ -223,10 +223,10 @@ struct CompareWalk {
     void diff(const nlohmann::json &before, const nlohmann::json &after, Path &path)
     {
         if (before.is_object() && after.is_object() && !atomic(path)) {
-            // Both maps are sorted by key: one merge walk, no lookups. Most of an object is
-            // unchanged: a member is walked into only when it differs (managedFields differ
-            // between the two only when a client sent its own). No comparison of the whole
-            // map first: it would compare everything up to the first change twice.
+            // Both maps are sorted by key: one merge walk, no lookups. A member that is a map
+            // on both sides is walked into (its changes, or none, found in one pass); any other
+            // is compared first. No comparison of a whole map first: it would compare
+            // everything up to the first change twice.
             const auto &old = before.get_ref<const nlohmann::json::object_t &>();
             const auto &now = after.get_ref<const nlohmann::json::object_t &>();
             const Level level = levelOf(path);
