@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "model/Utf8.h"
+
 namespace rvscope::server {
 namespace {
 // Go's net/http reads a connection through a 4096-byte bufio.Reader: a chunk-size line and
@@ -11,17 +13,6 @@ constexpr std::size_t MAX_LINE_BYTES = 4096;
 // Framing beyond what chunks may carry, and how much a chunk may carry (chunkedReader.excess).
 constexpr std::int64_t MAX_EXCESS_BYTES = 16 * 1024;
 constexpr std::int64_t OVERHEAD_PER_CHUNK = 16;
-
-int hexValue(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
 
 bool isTokenChar(char c)
 {
@@ -124,7 +115,7 @@ void ChunkedBodyFraming::endSizeLine()
     }
     std::uint64_t size = 0;
     for (std::size_t i = 0; i < line.size(); ++i) {
-        const int digit = hexValue(line[i]);
+        const int digit = model::hexDigitValue(line[i]);
         if (digit < 0) {
             fail("invalid byte in chunk length");
             return;

@@ -229,9 +229,8 @@ bool RequestHeadGuard::endHead()
 std::size_t RequestHeadGuard::countChunked(std::string_view bytes)
 {
     const std::size_t used = m_chunkedBody.feed(bytes);
-    // Up to 256 KiB over the bound the handler answers 413 and Go's server drains the rest,
-    // keeping the connection (as for a Content-Length, checkField()); past that, it closes.
-    constexpr std::uint64_t GO_DRAINS_BYTES = 256 * 1024;
+    // Up to GO_DRAINS_BYTES over the bound the handler answers 413 and Go's server drains
+    // the rest, keeping the connection (as for a Content-Length, checkField()); past that, it closes.
     // The bound is checked against what the chunks announce, not only what arrived: Qt's
     // parser reads a size of 2^63 or more as 0, the last chunk, and would take the bytes after
     // it for the next request (smuggling); a client that sends the data gets the same 413.
@@ -316,15 +315,21 @@ bool RequestHeadGuard::checkField()
         }
         m_contentLength = length;
         // Refused before Qt's parser buffers it: it reads a whole body before anyone sees it.
-        // Up to 256 KiB over the bound, the apiserver reads it, answers 413 and Go's server
-        // drains the rest, keeping the connection; so does this one (the handler's 413).
-        constexpr std::uint64_t GO_DRAINS_BYTES = 256 * 1024;
+        // Up to GO_DRAINS_BYTES over the bound, the apiserver reads it, answers 413 and Go's
+        // server drains the rest, keeping the connection; so does this one (the handler's 413).
         if (length > MAX_REQUEST_BODY_BYTES + GO_DRAINS_BYTES) {
             refuse(413, "RequestEntityTooLarge",
                    "Request entity too large: limit is " + std::to_string(MAX_REQUEST_BODY_BYTES));
             return false;
         }
     } else if (named("transfer-encoding")) {
+        // Go's net/http takes one Transfer-Encoding field only (request smuggling hides in
+        // a second one), and of that, only chunked.
+        if (m_chunked) {
+            refuse(501, "NotImplemented", "too many transfer encodings: [\"chunked\" \""
+                                               + std::string(value.substr(0, LINE_EDGE)) + "\"]");
+            return false;
+        }
         const std::string coding = lowerCase(value);
         if (coding != "chunked") {
             refuse(501, "NotImplemented", "unsupported transfer encoding: \"" + std::string(value.substr(0, LINE_EDGE)) + '"');
@@ -334,7 +339,8 @@ bool RequestHeadGuard::checkField()
     } else if (named("upgrade")) {
         m_upgradeWebSocket = lowerCase(value) == "websocket";
     } else if (named("connection")) {
-        m_connectionUpgrade = lowerCase(value).find("upgrade") != std::string::npos;
+        // Every Connection field counts (Qt joins them), not only the last.
+        m_connectionUpgrade = m_connectionUpgrade || lowerCase(value).find("upgrade") != std::string::npos;
     } else if (named("sec-websocket-key")) {
         m_webSocketKey = !value.empty();
     }

@@ -32,6 +32,9 @@ inline constexpr std::size_t MAX_HEADER_FIELD_BYTES = 64 * 1024;
 // 413 from the head, before Qt's parser would buffer the body (api::ApiHandler::Options
 // checks what arrives).
 inline constexpr std::size_t MAX_REQUEST_BODY_BYTES = 3 * 1024 * 1024;
+// Past the body bound, what Go's server still reads and drains after the handler's 413,
+// keeping the connection; a body longer than that is refused from the head, then closed.
+inline constexpr std::size_t GO_DRAINS_BYTES = 256 * 1024;
 
 // Connections and requests the server takes at once (`serve --max-connections`,
 // `--max-requests-inflight`, `--max-mutating-requests-inflight`). Past a bound the request

@@ -165,6 +165,12 @@ class MalformedHttp(HostileCase):
     def test_unknown_transfer_encoding(self):
         self.assert_answered_code_and_closed(POST_HEAD + b"Transfer-Encoding: bogus\r\n\r\nxyz", 501)
 
+    # FIXED (review): a second Transfer-Encoding field was taken; Go's net/http takes exactly
+    # one ("too many transfer encodings", 501, close), since smuggling hides in the second.
+    def test_two_transfer_encoding_fields(self):
+        self.assert_answered_code_and_closed(
+            POST_HEAD + b"Transfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", 501)
+
     # FIXED (was a bug): `GET /api HTTP/9.9` is served as HTTP/1.1 (200); Go answers 505 HTTP Version Not
     # Supported and closes.
     def test_unsupported_http_version(self):
