@@ -77,7 +77,8 @@ Verdict LostUpdateChecker::check(const std::vector<OperationRecord> &operations,
 {
     const std::int64_t horizon = window.horizonOf(key);
     Verdict verdict = checkKept(operations, key, horizon);
-    if (window.truncated() && horizon != HistoryWindow::NOTHING_COMPLETE)
+    // (Deliveries alone dropped leave every commit in place: the horizon is 0, nothing to say.)
+    if (window.droppedOperations > 0 && horizon != HistoryWindow::NOTHING_COMPLETE)
         verdict.summary += " (" + window.note() + ": checked the commits above rv " + std::to_string(horizon)
                            + ", all of which it kept)";
     else if (window.truncated())
