@@ -98,13 +98,11 @@ test)
     # The same suite with AddressSanitizer and UBSan (a report fails its test), and the fuzz
     # targets' short, deterministic runs over their seed corpora; `./dev.sh fuzz` fuzzes longer.
     # (ASan's stack frames are larger: the 10,000-deep JSON that Go's decoder accepts, and so
-    # rvscope, needs more than 8 MiB of stack; threads get the same limit.) A test that fails
-    # gets one more run: TestBulkWatchCommand::testTls once saw its client exit 1 instead of 2
-    # here under load, not reproduced since; a sanitizer report that repeats still fails.
+    # rvscope, needs more than 8 MiB of stack; threads get the same limit.)
     if [ $# -eq 0 ]; then
         (ulimit -s 65536
          LSAN_OPTIONS="suppressions=$PWD/tests/support/lsan-suppressions.txt" \
-             ctest --test-dir "$ASAN_DIR" --output-on-failure --parallel "$(nproc)" --repeat until-pass:2)
+             ctest --test-dir "$ASAN_DIR" --output-on-failure --parallel "$(nproc)")
     fi
     ;;
 bench)
