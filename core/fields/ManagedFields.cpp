@@ -9,6 +9,7 @@
 
 #include "fields/ObjectFields.h"
 #include "model/JsonAccess.h"
+#include "model/JsonParse.h"
 #include "model/JsonWrite.h"
 #include "model/Status.h"
 
@@ -135,6 +136,10 @@ bool ManagerEntry::sameIdentity(const ManagerEntry &other) const
 
 std::optional<std::vector<ManagerEntry>> decodeManagedFields(const nlohmann::json &list)
 {
+    if (model::isRawJson(list)) {
+        const std::optional<nlohmann::json> tree = model::parseManagedFieldsJson(model::rawJsonText(list));
+        return tree ? decodeManagedFields(*tree) : std::nullopt;
+    }
     std::vector<ManagerEntry> entries;
     if (list.is_null())
         return entries;
@@ -196,6 +201,11 @@ nlohmann::json encodeManagedFields(const std::vector<ManagerEntry> &entries)
         list.push_back(std::move(item));
     }
     return list;
+}
+
+nlohmann::json encodeManagedFieldsRaw(const std::vector<ManagerEntry> &entries)
+{
+    return model::rawJson(model::dumpJson(encodeManagedFields(entries)));
 }
 
 std::vector<ManagerEntry> recordUpdate(std::vector<ManagerEntry> entries, const nlohmann::json &before,

@@ -33,13 +33,16 @@ struct ManagerEntry final {
     bool sameIdentity(const ManagerEntry &other) const;
 };
 
-// Decodes metadata.managedFields; nullopt when an entry is malformed (a missing or unknown
+// Decodes metadata.managedFields (a tree, or the raw list model::parseObjectJson keeps); nullopt when an entry is malformed (a missing or unknown
 // fieldsType or operation, an empty apiVersion, fieldsV1 that does not parse), which callers
 // treat as absent (reference §8).
 std::optional<std::vector<ManagerEntry>> decodeManagedFields(const nlohmann::json &list);
 // Encodes in the apiserver's order: Apply before Update, oldest first, then by manager,
 // apiVersion and subresource (reference §1.4); each fieldsV1 as a raw node.
 nlohmann::json encodeManagedFields(const std::vector<ManagerEntry> &entries);
+// The same as objects store it: one raw node of the list's compact text (see
+// model/JsonWrite.h), which a write copies, compares, serializes and frees in one piece.
+nlohmann::json encodeManagedFieldsRaw(const std::vector<ManagerEntry> &entries);
 
 // The managers the apiserver itself names: the bucket of old Update entries beyond the cap
 // of 10, and the owner of what an untracked object held before its first apply.

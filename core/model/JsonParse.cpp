@@ -70,6 +70,31 @@ std::optional<double> parseDouble(std::string_view token)
     return value;
 }
 
+// Whether valid JSON `text` is UTF-8 throughout with no whitespace between its tokens.
+bool isCompactUtf8(std::string_view text)
+{
+    bool inString = false;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (static_cast<unsigned char>(c) >= 0x80) { // inside a string: valid JSON has none elsewhere
+            const std::size_t length = utf8SequenceLength(text, i);
+            if (length == 0)
+                return false;
+            i += length - 1;
+        } else if (inString) {
+            if (c == '\\')
+                ++i; // an escape's second character cannot end the string
+            else if (c == '"')
+                inString = false;
+        } else if (c == '"') {
+            inString = true;
+        } else if (c == ' ' || c == '\n' || c == '\r' || c == '\t') {
+            return false;
+        }
+    }
+    return true;
+}
+
 // Go's encoding/json (and so the apiserver) refuses documents nested deeper than this. The
 // tree of a deeper one would take nlohmann's recursive dump(), copy and == past the
 // thread's stack: a request body of 500 KB of `{"a":` could crash the server.
@@ -77,10 +102,14 @@ constexpr std::size_t MAX_NESTING_DEPTH = 10000;
 
 class Parser {
 public:
-    Parser(std::string_view text, bool rawFieldsV1)
+    // What is kept raw: nothing, an object's metadata.managedFields, or (a managedFields
+    // list itself at the root) each entry's fieldsV1.
+    enum class Raw { None, ManagedFields, FieldsV1 };
+
+    Parser(std::string_view text, Raw raw)
         : m_p(text.data())
         , m_end(text.data() + text.size())
-        , m_rawFieldsV1(rawFieldsV1)
+        , m_raw(raw)
     {
     }
 
@@ -101,13 +130,19 @@ public:
             case '[': {
                 if (m_frames.size() >= MAX_NESTING_DEPTH)
                     return std::nullopt;
-                if (*m_p == '{' && atFieldsV1()) {
+                if (atRawValue()) {
                     // Kept as its text: validated as a tree would be read, nothing built.
+                    // Text that is not compact (or not UTF-8, which the parser refuses
+                    // anyway) is built as a tree after all: written out compact, as a
+                    // newline inside would split a watch stream's line.
                     const char *start = m_p;
                     if (!validateValue())
                         return std::nullopt;
-                    value = json::binary(json::binary_t::container_type(start, m_p));
-                    break;
+                    if (isCompactUtf8(std::string_view(start, std::size_t(m_p - start)))) {
+                        value = json::binary(json::binary_t::container_type(start, m_p));
+                        break;
+                    }
+                    m_p = start;
                 }
                 const bool isObject = *m_p++ == '{';
                 skipWhitespace();
@@ -187,12 +222,21 @@ private:
         bool isObject = false;
     };
 
-    // The value about to be read is metadata.managedFields[i].fieldsV1 (and raw is wanted).
-    bool atFieldsV1() const
+    // The value about to be read is one to keep raw: an object's metadata.managedFields list,
+    // or a list's [i].fieldsV1 map.
+    bool atRawValue() const
     {
-        return m_rawFieldsV1 && m_frames.size() == 4 && m_frames[0].key == "metadata"
-            && m_frames[1].key == "managedFields" && !m_frames[2].isObject && m_frames[1].isObject
-            && m_frames[3].isObject && m_frames[3].key == "fieldsV1";
+        switch (m_raw) {
+        case Raw::None:
+            return false;
+        case Raw::ManagedFields:
+            return *m_p == '[' && m_frames.size() == 2 && m_frames[0].isObject && m_frames[0].key == "metadata"
+                && m_frames[1].isObject && m_frames[1].key == "managedFields";
+        case Raw::FieldsV1:
+            return *m_p == '{' && m_frames.size() == 2 && !m_frames[0].isObject && m_frames[1].isObject
+                && m_frames[1].key == "fieldsV1";
+        }
+        return false;
     }
 
     bool skipByteOrderMark()
@@ -477,7 +521,7 @@ private:
 
     const char *m_p;
     const char *m_end;
-    bool m_rawFieldsV1 = false;
+    Raw m_raw = Raw::None;
     std::vector<Frame> m_frames;
 };
 
@@ -485,12 +529,17 @@ private:
 
 std::optional<json> parseJson(std::string_view text)
 {
-    return Parser(text, false).parse();
+    return Parser(text, Parser::Raw::None).parse();
 }
 
 std::optional<json> parseObjectJson(std::string_view text)
 {
-    return Parser(text, true).parse();
+    return Parser(text, Parser::Raw::ManagedFields).parse();
+}
+
+std::optional<json> parseManagedFieldsJson(std::string_view text)
+{
+    return Parser(text, Parser::Raw::FieldsV1).parse();
 }
 
 } // namespace rvscope::model

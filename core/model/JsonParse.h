@@ -24,8 +24,11 @@ namespace rvscope::model {
 // its own stack, so no depth can overflow the thread's stack while parsing.
 std::optional<nlohmann::json> parseJson(std::string_view text);
 
-// The same for a Kubernetes object, keeping each metadata.managedFields[*].fieldsV1 that is
-// a JSON object as a raw node of its text (see JsonWrite.h): validated, not built.
+// The same for a Kubernetes object, keeping its metadata.managedFields, when that is a list,
+// as a raw node of its text (see JsonWrite.h): validated, not built.
 std::optional<nlohmann::json> parseObjectJson(std::string_view text);
+// The same for such a list's text, keeping each entry's fieldsV1 map raw (for the field
+// manager, which reads the entries but not the sets inside).
+std::optional<nlohmann::json> parseManagedFieldsJson(std::string_view text);
 
 } // namespace rvscope::model

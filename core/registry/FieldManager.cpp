@@ -4,6 +4,8 @@
 #include "fields/ManagedFields.h"
 #include "fields/ObjectFields.h"
 #include "model/JsonAccess.h"
+#include "model/JsonParse.h"
+#include "model/JsonWrite.h"
 #include "model/StatusErrors.h"
 #include "registry/ResourceType.h"
 
@@ -32,7 +34,38 @@ void store(model::Object &object, const std::vector<fields::ManagerEntry> &entri
     if (entries.empty())
         metadata.erase("managedFields");
     else
-        metadata["managedFields"] = fields::encodeManagedFields(entries);
+        metadata["managedFields"] = fields::encodeManagedFieldsRaw(entries);
+}
+
+// A managedFields list as a tree: itself, or the tree of a raw list (model::parseObjectJson
+// keeps stored objects' lists raw) parsed into `scratch` (null when it does not parse).
+const nlohmann::json &treeOf(const nlohmann::json &list, nlohmann::json &scratch)
+{
+    if (!model::isRawJson(list))
+        return list;
+    scratch = model::parseManagedFieldsJson(model::rawJsonText(list)).value_or(nlohmann::json());
+    return scratch;
+}
+
+// The same for a stored list, remembered per thread for the last text: a hot object's list
+// stays the same text write after write, so its entries are parsed once.
+const nlohmann::json &storedTreeOf(const nlohmann::json &list)
+{
+    if (!model::isRawJson(list))
+        return list;
+    thread_local std::string text;
+    thread_local nlohmann::json tree;
+    const std::string_view raw = model::rawJsonText(list);
+    if (raw != text) {
+        text.assign(raw);
+        treeOf(list, tree);
+    }
+    return tree;
+}
+
+bool sameRawText(const nlohmann::json &a, const nlohmann::json &b)
+{
+    return model::isRawJson(a) && model::isRawJson(b) && model::rawJsonText(a) == model::rawJsonText(b);
 }
 } // namespace
 
@@ -102,15 +135,19 @@ void FieldManager::recordUpdate(const model::Object *before, model::Object &afte
     static const nlohmann::json nothing;
     // (Both branches lvalues: `before ? before->json() : json()` would copy the whole object.)
     const nlohmann::json &previous = before ? before->json() : nothing;
-    const nlohmann::json &stored = managedFieldsOf(previous);
-    const nlohmann::json &sent = managedFieldsOf(after.json());
+    const nlohmann::json &storedNode = managedFieldsOf(previous);
+    const nlohmann::json &sentNode = managedFieldsOf(after.json());
+    // Usually the client's copy is the stored list (a PATCH carries it, a read-modify-write
+    // PUT sends it back): the same text, compared once and read as the stored tree.
+    const bool sameText = sameRawText(sentNode, storedNode);
+    const nlohmann::json &stored = storedTreeOf(storedNode);
+    nlohmann::json sentScratch;
+    const nlohmann::json &sent = sameText ? stored : treeOf(sentNode, sentScratch);
     if (m_subresource.empty() && isReset(sent)) {
         store(after, {}); // untracked until an apply, and this write records nothing
         return;
     }
-    // Usually the client's copy is the stored list (a PATCH carries it, a read-modify-write
-    // PUT sends it back): compared once.
-    const bool carried = sent == stored;
+    const bool carried = sameText || sent == stored;
     std::optional<std::vector<fields::ManagerEntry>> fromClient;
     if (m_subresource.empty() && sent.is_array() && !carried)
         fromClient = fields::decodeManagedFields(sent);
@@ -119,12 +156,13 @@ void FieldManager::recordUpdate(const model::Object *before, model::Object &afte
         store(after, {}); // an update of an untracked object records nothing
         return;
     }
-    const fields::Changes changes = fields::compareObjects(previous, after.json(),
-                                                           m_schema);
+    const fields::Changes changes = fields::compareObjects(previous, after.json(), m_schema);
     const fields::Writer writer{manager, m_apiVersion, m_subresource, now};
     if (before && unchangedOwnership(base, changes, writer)) {
-        if (!fromClient && !carried)
-            after.mutableJson()["metadata"]["managedFields"] = base; // a PUT without them, a subresource
+        if (fromClient)
+            store(after, *fromClient); // what the client sent, in the stored form
+        else if (!sameText)
+            after.mutableJson()["metadata"]["managedFields"] = storedNode; // a PUT without them, a subresource
         return;
     }
     std::vector<fields::ManagerEntry> entries;

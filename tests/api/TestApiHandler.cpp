@@ -54,8 +54,6 @@ private Q_SLOTS:
     void testOneHandlerPerVerb_data();
     void testOneHandlerPerVerb();
     void testDryRunCreate();
-    void testOwnershipConflictIsJournaledApart();
-    void testJsonPatchReachesInsideManagedFields();
     void testHostileBodiesGetStatuses_data();
     void testHostileBodiesGetStatuses();
     void testAcceptOfNothingServedIs406();
@@ -375,80 +373,6 @@ void TestApiHandler::testOneHandlerPerVerb()
 
 // Both 409s say "Conflict" on the wire; the journal (and with it the window and the
 // checkers) tells an apply refused for a field another manager owns from a stale version.
-void TestApiHandler::testOwnershipConflictIsJournaledApart()
-{
-    Fixture fixture;
-    const std::string path = "/api/v1/namespaces/default/configmaps/shared";
-    const std::string apply = "application/apply-patch+yaml";
-    const char *alice = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: shared}\ndata: {owner: alice}\n";
-    QCOMPARE(fixture.call("PATCH", path + "?fieldManager=alice", alice, apply).status, 201);
-    std::vector<api::OperationReport> reports;
-    fixture.handler.setObserver([&reports](api::OperationReport &&report) {
-        reports.push_back(std::move(report));
-        return std::uint64_t(reports.size());
-    });
-    const ApiResponse refused = fixture.call("PATCH", path + "?fieldManager=bob",
-                                             R"({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"shared"},
-                                                 "data":{"owner":"bob"}})",
-                                             apply);
-    QCOMPARE(refused.status, 409);
-    QCOMPARE(json(refused)["reason"], "Conflict");
-    QCOMPARE(json(refused)["message"], R"(Apply failed with 1 conflict: conflict with "alice": .data.owner)");
-    QCOMPARE(reports.back().outcome.reason, std::string("FieldManagerConflict"));
-    QCOMPARE(reports.back().outcome.message, json(refused)["message"].get<std::string>());
-    QVERIFY(reports.back().apply);
-
-    const ApiResponse stale = fixture.call("PUT", path, R"({"metadata":{"name":"shared","resourceVersion":"1"}})");
-    QCOMPARE(stale.status, 409);
-    QCOMPARE(reports.back().outcome.reason, std::string("Conflict"));
-
-    // A resourceVersion in an apply body is a precondition, as in a PUT.
-    const ApiResponse staleApply = fixture.call("PATCH", path + "?fieldManager=alice",
-                                                R"({"apiVersion":"v1","kind":"ConfigMap",
-                                                    "metadata":{"name":"shared","resourceVersion":"1"},
-                                                    "data":{"owner":"alice"}})",
-                                                apply);
-    QCOMPARE(staleApply.status, 409);
-    QVERIFY2(json(staleApply)["message"].get<std::string>().find("the object has been modified") != std::string::npos,
-             staleApply.body.c_str());
-    QCOMPARE(reports.back().outcome.reason, std::string("Conflict"));
-}
-
-void TestApiHandler::testJsonPatchReachesInsideManagedFields()
-{
-    // Stored objects keep each fieldsV1 as raw text; a JSON patch may still test and change
-    // what is inside, as on the apiserver, and what it writes back is a tree again.
-    Fixture fixture;
-    const std::string path = "/api/v1/namespaces/default/configmaps/j";
-    QCOMPARE(fixture.call("POST", "/api/v1/namespaces/default/configmaps?fieldManager=alice",
-                          R"({"metadata":{"name":"j"},"data":{"a":"1"}})")
-                 .status,
-             201);
-    const std::string patchType = "application/json-patch+json";
-    const ApiResponse tested = fixture.call(
-        "PATCH", path,
-        R"([{"op":"test","path":"/metadata/managedFields/0/fieldsV1/f:data/f:a","value":{}},
-            {"op":"replace","path":"/data/a","value":"2"}])",
-        patchType);
-    QCOMPARE(tested.status, 200);
-    QCOMPARE(json(tested)["data"]["a"], "2");
-    QCOMPARE(fixture.call("PATCH", path, R"([{"op":"test","path":"/metadata/managedFields/0/fieldsV1/f:data/f:b","value":{}}])",
-                          patchType)
-                 .status,
-             422);
-    // Replacing the entries by a JSON patch (kubectl's client-side to server-side upgrade).
-    const ApiResponse replaced = fixture.call(
-        "PATCH", path,
-        R"([{"op":"replace","path":"/metadata/managedFields","value":[{"manager":"carol","operation":"Apply",
-            "apiVersion":"v1","fieldsType":"FieldsV1","fieldsV1":{"f:data":{"f:a":{}}}}]}])",
-        patchType);
-    QCOMPARE(replaced.status, 200);
-    const nlohmann::json managed = json(fixture.call("GET", path))["metadata"]["managedFields"];
-    QCOMPARE(managed.size(), std::size_t(1));
-    QCOMPARE(managed[0]["manager"], "carol");
-    QCOMPARE(managed[0]["fieldsV1"], nlohmann::json::parse(R"({"f:data":{"f:a":{}}})"));
-}
-
 void TestApiHandler::testDryRunCreate()
 {
     Fixture fixture;

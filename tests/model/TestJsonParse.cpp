@@ -137,7 +137,7 @@ private Q_SLOTS:
     void testEveryByteInAStringAgrees();
     void testNestingStopsAtGosLimit();
     void testDumpAgreesWithNlohmann();
-    void testObjectsKeepFieldsV1Raw();
+    void testObjectsKeepManagedFieldsRaw();
 };
 
 void TestJsonParse::testAgreesWithNlohmann_data()
@@ -284,22 +284,41 @@ void TestJsonParse::testDumpAgreesWithNlohmann()
     QCOMPARE(dumpJson(numbers), nlohmannDump(numbers));
 }
 
-void TestJsonParse::testObjectsKeepFieldsV1Raw()
+void TestJsonParse::testObjectsKeepManagedFieldsRaw()
 {
-    const std::string fields = R"({"f:data":{".":{},"f:a":{}}, "f:metadata":{"f:labels":{}}})";
-    const std::string text = R"({"metadata":{"managedFields":[{"fieldsV1":)" + fields
-        + R"(,"manager":"m"},{"fieldsV1":{},"manager":"n"}],"name":"x"},"spec":{"fieldsV1":{"a":1}}})";
+    using rvscope::model::isRawJson;
+    using rvscope::model::rawJsonText;
+    const std::string fields = R"({"f:data":{".":{},"f:a":{}},"f:metadata":{"f:labels":{}}})";
+    const std::string list = R"([{"fieldsV1":)" + fields + R"(,"manager":"m"},{"fieldsV1":{},"manager":"n"}])";
+    const std::string text = R"({"metadata":{"managedFields":)" + list + R"(,"name":"x"},"spec":{"fieldsV1":{"a":1}}})";
     const std::optional<json> object = rvscope::model::parseObjectJson(text);
     QVERIFY(object);
-    const json &kept = (*object)["metadata"]["managedFields"][0]["fieldsV1"];
-    QVERIFY(rvscope::model::isRawJson(kept));
-    QCOMPARE(std::string(rvscope::model::rawJsonText(kept)), fields); // validated, kept as sent
-    QCOMPARE(std::string(rvscope::model::rawJsonText((*object)["metadata"]["managedFields"][1]["fieldsV1"])), "{}");
-    QVERIFY((*object)["spec"]["fieldsV1"].is_object()); // only metadata.managedFields[*].fieldsV1
+    // An object keeps its managedFields list as its text: validated, not built.
+    const json &kept = (*object)["metadata"]["managedFields"];
+    QVERIFY(isRawJson(kept));
+    QCOMPARE(std::string(rawJsonText(kept)), list);
+    QVERIFY(rvscope::model::isJsonArray(kept));
+    QVERIFY((*object)["spec"]["fieldsV1"].is_object()); // only metadata.managedFields
     QCOMPARE(dumpJson(*object), text);                 // written back as it is held
+    // The list read on its own keeps each entry's fieldsV1 as its text.
+    const std::optional<json> entries = rvscope::model::parseManagedFieldsJson(rawJsonText(kept));
+    QVERIFY(entries && entries->size() == 2);
+    QVERIFY(isRawJson((*entries)[0]["fieldsV1"]));
+    QCOMPARE(std::string(rawJsonText((*entries)[0]["fieldsV1"])), fields);
+    QCOMPARE(std::string(rawJsonText((*entries)[1]["fieldsV1"])), "{}");
+    QVERIFY((*entries)[0]["manager"].is_string());
     json expanded = *object;
     rvscope::model::expandRawJson(expanded);
     QCOMPARE(expanded, *parseJson(text));
+    // Text that is not compact is built as a tree: written out compact (a newline would
+    // split a watch stream's line). Whitespace inside strings does not count.
+    const std::string spaced = R"({"metadata":{"managedFields":[ {"manager":"m",
+      "fieldsV1":{"f:data": {}}} ]}})";
+    const std::optional<json> tree = rvscope::model::parseObjectJson(spaced);
+    QVERIFY(tree && (*tree)["metadata"]["managedFields"].is_array());
+    QCOMPARE(dumpJson(*tree), R"({"metadata":{"managedFields":[{"fieldsV1":{"f:data":{}},"manager":"m"}]}})");
+    const std::string spacedInString = R"({"metadata":{"managedFields":[{"manager":"a b\"\\ c"}]}})";
+    QVERIFY(isRawJson((*rvscope::model::parseObjectJson(spacedInString))["metadata"]["managedFields"]));
     // What parseJson refuses inside fieldsV1, parseObjectJson refuses too (it validates what
     // it does not build): every mutation of a document with raw fieldsV1 gets one answer.
     std::mt19937 random(5);

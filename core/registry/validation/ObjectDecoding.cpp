@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <string_view>
 
+#include "model/JsonWrite.h"
 #include "model/StatusErrors.h"
 #include "registry/validation/FieldErrors.h"
 
@@ -47,7 +48,7 @@ bool fits(const nlohmann::json &value, Shape shape)
     case Shape::String: return value.is_string();
     case Shape::Integer: return value.is_number_integer();
     case Shape::Object: return value.is_object();
-    case Shape::List: return value.is_array();
+    case Shape::List: return model::isJsonArray(value); // metadata.managedFields is kept raw
     case Shape::StringMap:
         if (!value.is_object())
             return false;
@@ -312,7 +313,7 @@ std::optional<model::Status> checkPatchedDecodable(const nlohmann::json &patched
         appendGoValue(shown, patch);
         return model::errors::invalid("", "", {invalidField("patch", shown, restoreError(*mismatch->value, mismatch->shape))});
     }
-    return model::errors::invalid("", "", {invalidField("patch", patched.dump(), unmarshalError(*mismatch))});
+    return model::errors::invalid("", "", {invalidField("patch", model::dumpJson(patched), unmarshalError(*mismatch))});
 }
 
 } // namespace rvscope::registry
