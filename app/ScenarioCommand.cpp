@@ -16,12 +16,6 @@ namespace {
 // Histories longer than this are summarised; --export has them all.
 constexpr int MAX_PRINTED_OPERATIONS = 200;
 
-void print(const QString &text)
-{
-    std::fputs(qPrintable(text), stdout);
-    std::fputc('\n', stdout);
-}
-
 QString operationLine(const engine::OperationSummary &op)
 {
     QString line = QStringLiteral("  #%1 %2 %3 %4").arg(op.id, 4).arg(op.clientId, -14).arg(op.verb, -7).arg(op.key);
@@ -42,7 +36,7 @@ QString operationLine(const engine::OperationSummary &op)
 int listScenarios()
 {
     for (const sim::Scenario &scenario : sim::ScenarioLibrary::builtIns())
-        print(QStringLiteral("%1  %2").arg(QString::fromStdString(scenario.name), -26).arg(QString::fromStdString(scenario.title)));
+        printLine(QStringLiteral("%1  %2").arg(QString::fromStdString(scenario.name), -26).arg(QString::fromStdString(scenario.title)));
     return 0;
 }
 
@@ -66,31 +60,31 @@ int runScenarioCommand(const ScenarioOptions &options)
     QObject::connect(&engine, &engine::Engine::operationsRecorded, &loop,
                      [&](const engine::OperationBatch &batch) { operations.append(batch); });
     QObject::connect(&engine, &engine::Engine::scenarioLoaded, &loop, [&](const engine::ScenarioInfo &info) {
-        print(QStringLiteral("scenario %1: %2").arg(info.name, info.title));
-        print(info.description);
-        print(QString());
+        printLine(QStringLiteral("scenario %1: %2").arg(info.name, info.title));
+        printLine(info.description);
+        printLine(QString());
         engine.setScenarioSpeed(0);
         engine.playScenario();
     });
     QObject::connect(&engine, &engine::Engine::scenarioStepCompleted, &loop, [&](const engine::StepReport &step) {
-        print(QStringLiteral("step %1. %2").arg(step.index + 1).arg(step.explain));
-        print(QStringLiteral("   %1%2").arg(step.outcome, step.expectationMet ? QString() : QStringLiteral("   [UNEXPECTED]")));
+        printLine(QStringLiteral("step %1. %2").arg(step.index + 1).arg(step.explain));
+        printLine(QStringLiteral("   %1%2").arg(step.outcome, step.expectationMet ? QString() : QStringLiteral("   [UNEXPECTED]")));
         for (const QString &detail : step.details)
-            print(QStringLiteral("     %1").arg(detail));
+            printLine(QStringLiteral("     %1").arg(detail));
         if (!step.expectationMet)
             exitCode = 1;
     });
     QObject::connect(&engine, &engine::Engine::verdictsReady, &loop, [&](const engine::VerdictList &verdicts) {
-        print(QString());
-        print(QStringLiteral("history: %1 operations").arg(operations.size()));
+        printLine(QString());
+        printLine(QStringLiteral("history: %1 operations").arg(operations.size()));
         if (operations.size() <= MAX_PRINTED_OPERATIONS) {
             for (const auto &op : operations)
-                print(operationLine(op));
+                printLine(operationLine(op));
         } else {
-            print(QStringLiteral("  (more than %1: --export FILE writes them all)").arg(MAX_PRINTED_OPERATIONS));
+            printLine(QStringLiteral("  (more than %1: --export FILE writes them all)").arg(MAX_PRINTED_OPERATIONS));
         }
         if (options.check) {
-            print(QString());
+            printLine(QString());
             if (!printVerdicts(verdicts))
                 exitCode = 1;
         }
@@ -105,7 +99,7 @@ int runScenarioCommand(const ScenarioOptions &options)
             std::fprintf(stderr, "rvscope: %s\n", qPrintable(error));
             exitCode = 1;
         } else {
-            print(QStringLiteral("history written to %1").arg(path));
+            printLine(QStringLiteral("history written to %1").arg(path));
         }
         loop.quit();
     });

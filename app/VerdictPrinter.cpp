@@ -9,27 +9,27 @@ namespace {
 // A long list of violations is summarised; the Verdicts panel and --json have them all.
 constexpr qsizetype MAX_PRINTED_FINDINGS = 10;
 
-void print(const QString &text)
+} // namespace
+
+void printLine(const QString &text)
 {
     std::fputs(qPrintable(text), stdout);
     std::fputc('\n', stdout);
 }
 
-} // namespace
-
 bool printVerdicts(const engine::VerdictList &verdicts)
 {
     bool allAsExpected = true;
-    print(QStringLiteral("verdicts:"));
+    printLine(QStringLiteral("verdicts:"));
     for (const engine::VerdictReport &verdict : verdicts) {
-        print(QStringLiteral("  %1%2: %3 (expected %4)%5 - %6")
+        printLine(QStringLiteral("  %1%2: %3 (expected %4)%5 - %6")
                   .arg(verdict.checker, verdict.key.isEmpty() ? QString() : u' ' + verdict.key, verdict.outcome.toUpper(),
                        verdict.expected ? QStringLiteral("pass") : QStringLiteral("fail"),
                        verdict.asExpected ? QString() : QStringLiteral(" [UNEXPECTED]"), verdict.summary));
         for (const QString &finding : verdict.findings.mid(0, MAX_PRINTED_FINDINGS))
-            print(QStringLiteral("      %1").arg(finding));
+            printLine(QStringLiteral("      %1").arg(finding));
         if (verdict.findings.size() > MAX_PRINTED_FINDINGS)
-            print(QStringLiteral("      ... %1 more").arg(verdict.findings.size() - MAX_PRINTED_FINDINGS));
+            printLine(QStringLiteral("      ... %1 more").arg(verdict.findings.size() - MAX_PRINTED_FINDINGS));
         allAsExpected = allAsExpected && verdict.asExpected;
     }
     return allAsExpected;

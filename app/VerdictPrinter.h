@@ -5,6 +5,9 @@
 
 namespace rvscope::app {
 
+// Prints one line of a command's report to stdout.
+void printLine(const QString &text);
+
 // Prints `verdicts:` and one line per verdict to stdout, as `scenario run --check` and
 // `check` show them: "  CHECKER[ KEY]: OUTCOME (expected pass|fail)[ [UNEXPECTED]] - summary",
 // then its first ten findings. Returns whether every verdict was the one expected.

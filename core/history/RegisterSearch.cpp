@@ -152,6 +152,7 @@ private:
     }
     std::optional<State> step(const RegisterOp &op, State s) const;
     std::optional<State> stepBeforeWindow(const RegisterOp &op, State s) const;
+    std::optional<State> pendingEffect(const RegisterOp &op, State s) const;
     void buildEntries();
     void lift(std::int32_t op);
     void unlift(std::int32_t op);
@@ -223,18 +224,27 @@ std::optional<State> Search::step(const RegisterOp &op, State s) const
     case RegisterOpKind::PendingCreate:
     case RegisterOpKind::PendingWrite:
     case RegisterOpKind::PendingDelete:
-        if (s.exists != (op.kind != RegisterOpKind::PendingCreate) || mustStayAtCurrentRv(s) || !preconditionHolds(op, s))
+        if (s.exists != (op.kind != RegisterOpKind::PendingCreate) || mustStayAtCurrentRv(s))
             return std::nullopt;
-        // Taking effect is only worth trying when something could observe it: an orphan rv
-        // or a waiting 409 on the current rv for a write, absence or a create for the others.
-        if (op.kind == RegisterOpKind::PendingWrite && !orphanBetween(s.rv, nextChainRv(s)) && !waitingConflict(s))
-            return std::nullopt;
-        s.exists = op.kind != RegisterOpKind::PendingDelete;
-        s.unbound = true;
-        s.value = 0;
-        return s;
+        return pendingEffect(op, s);
     }
     return std::nullopt;
+}
+
+// A write whose outcome is unknown taking effect: the state it leaves is unbound (its
+// resourceVersion is not known).
+std::optional<State> Search::pendingEffect(const RegisterOp &op, State s) const
+{
+    if (!preconditionHolds(op, s))
+        return std::nullopt;
+    // Taking effect is only worth trying when something could observe it: an orphan rv
+    // or a waiting 409 on the current rv for a write, absence or a create for the others.
+    if (op.kind == RegisterOpKind::PendingWrite && !orphanBetween(s.rv, nextChainRv(s)) && !waitingConflict(s))
+        return std::nullopt;
+    s.exists = op.kind != RegisterOpKind::PendingDelete;
+    s.unbound = true;
+    s.value = 0;
+    return s;
 }
 
 std::optional<State> Search::stepBeforeWindow(const RegisterOp &op, State s) const
@@ -255,16 +265,12 @@ std::optional<State> Search::stepBeforeWindow(const RegisterOp &op, State s) con
         return State{op.rv, op.kind == RegisterOpKind::Delete ? 0 : op.value, 1, op.kind != RegisterOpKind::Delete, false};
     case RegisterOpKind::PendingCreate:
     case RegisterOpKind::PendingWrite:
-    case RegisterOpKind::PendingDelete:
-        if (!preconditionHolds(op, s))
-            return std::nullopt;
-        if (op.kind == RegisterOpKind::PendingWrite && !orphanBetween(s.rv, nextChainRv(s)) && !waitingConflict(s))
-            return std::nullopt;
-        s.exists = op.kind != RegisterOpKind::PendingDelete;
-        s.unbound = true;
-        s.value = 0;
-        s.preWindow = false;
-        return s;
+    case RegisterOpKind::PendingDelete: {
+        std::optional<State> next = pendingEffect(op, s);
+        if (next)
+            next->preWindow = false;
+        return next;
+    }
     }
     return std::nullopt;
 }

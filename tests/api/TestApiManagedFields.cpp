@@ -15,6 +15,15 @@ nlohmann::json json(const ApiResponse &response)
 {
     return nlohmann::json::parse(response.body, nullptr, false);
 }
+
+// A ConfigMap `name` with data.a=1 created by alice's Update.
+void createByAlice(Fixture &fixture, const std::string &name)
+{
+    QCOMPARE(fixture.call("POST", "/api/v1/namespaces/default/configmaps?fieldManager=alice",
+                          R"({"metadata":{"name":")" + name + R"("},"data":{"a":"1"}})")
+                 .status,
+             201);
+}
 } // namespace
 
 class TestApiManagedFields final : public QObject {
@@ -67,14 +76,11 @@ void TestApiManagedFields::testOwnershipConflictIsJournaledApart()
 
 void TestApiManagedFields::testJsonPatchReachesInsideManagedFields()
 {
-    // Stored objects keep each fieldsV1 as raw text; a JSON patch may still test and change
+    // Stored objects keep their managedFields as raw text; a JSON patch may still test and change
     // what is inside, as on the apiserver, and what it writes back is a tree again.
     Fixture fixture;
     const std::string path = "/api/v1/namespaces/default/configmaps/j";
-    QCOMPARE(fixture.call("POST", "/api/v1/namespaces/default/configmaps?fieldManager=alice",
-                          R"({"metadata":{"name":"j"},"data":{"a":"1"}})")
-                 .status,
-             201);
+    createByAlice(fixture, "j");
     const std::string patchType = "application/json-patch+json";
     const ApiResponse tested = fixture.call(
         "PATCH", path,
@@ -107,10 +113,7 @@ void TestApiManagedFields::testPutCarryingManagedFieldsInGoOrder()
     // written compact in the server's order again (objects keep it as one raw text).
     Fixture fixture;
     const std::string path = "/api/v1/namespaces/default/configmaps/g";
-    QCOMPARE(fixture.call("POST", "/api/v1/namespaces/default/configmaps?fieldManager=alice",
-                          R"({"metadata":{"name":"g"},"data":{"a":"1"}})")
-                 .status,
-             201);
+    createByAlice(fixture, "g");
     const ApiResponse read = fixture.call("GET", path);
     const std::size_t listAt = read.body.find(R"("managedFields":[{"apiVersion":"v1","fieldsType":"FieldsV1")");
     QVERIFY2(listAt != std::string::npos, read.body.c_str());
