@@ -74,6 +74,22 @@ void Watcher::hand(const std::string &line, const registry::WatchEvent &event)
         m_transport->send(line);
     if (m_options.deliveries && m_operationId != 0)
         (*m_options.deliveries)(m_operationId, m_options.type->gvr.resource, event);
+    const bool counted = event.type == registry::WatchEventType::Added
+        || event.type == registry::WatchEventType::Modified || event.type == registry::WatchEventType::Deleted;
+    if (counted && m_eventsLeft > 0 && --m_eventsLeft == 0)
+        endAtLimit();
+}
+
+void Watcher::endAtLimit()
+{
+    if (m_expireAtLimit) {
+        // The Status the apiserver ends a watch with when its start is compacted away:
+        // client-go's reflector and the Python client relist on it.
+        const registry::WatchEvent error = errorEvent(
+            model::errors::expired("too old resource version: the watch expired (injected fault)"));
+        hand(registry::watchEventJson(error), error);
+    }
+    finish(/*tooSlow=*/false);
 }
 
 bool Watcher::endIfTooSlow()
