@@ -15,16 +15,17 @@ namespace {
 
 const model::GroupResource FAULTS{"rvscope", "faults"};
 
-nlohmann::json ruleJson(const faults::FaultSet::Entry &entry)
+nlohmann::ordered_json ruleJson(const faults::FaultSet::Entry &entry)
 {
     return {{"id", entry.id}, {"rule", entry.rule.text}, {"matched", entry.matched}, {"fired", entry.fired},
             {"spent", entry.spent()}};
 }
 
-ApiResponse listJson(const std::vector<nlohmann::json> &items)
+ApiResponse listJson(const std::vector<nlohmann::ordered_json> &items)
 {
-    nlohmann::json list = {{"kind", "FaultRuleList"}, {"apiVersion", "rvscope/v1"}, {"items", nlohmann::json::array()}};
-    for (const nlohmann::json &item : items)
+    nlohmann::ordered_json list = {
+        {"kind", "FaultRuleList"}, {"apiVersion", "rvscope/v1"}, {"items", nlohmann::ordered_json::array()}};
+    for (const nlohmann::ordered_json &item : items)
         list["items"].push_back(item);
     return jsonResponse(200, list.dump());
 }
@@ -65,7 +66,7 @@ ApiResponse serveFaults(faults::FaultSet &faults, const Route &route, const ApiR
     if (request.method == "GET") {
         if (one)
             return jsonResponse(200, ruleJson(*entry).dump());
-        std::vector<nlohmann::json> items;
+        std::vector<nlohmann::ordered_json> items;
         for (const auto &listed : faults.entries())
             items.push_back(ruleJson(listed));
         return listJson(items);
@@ -73,9 +74,9 @@ ApiResponse serveFaults(faults::FaultSet &faults, const Route &route, const ApiR
     if (request.method == "POST" && !one)
         return addRule(faults, request);
     if (request.method == "DELETE") {
-        std::vector<nlohmann::json> removed;
+        std::vector<nlohmann::ordered_json> removed;
         if (one) {
-            const nlohmann::json item = ruleJson(*entry);
+            const nlohmann::ordered_json item = ruleJson(*entry);
             faults.remove(entry->id);
             return jsonResponse(200, item.dump());
         }
