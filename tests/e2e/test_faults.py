@@ -244,6 +244,40 @@ class Faults(unittest.TestCase):
         self.assertEqual([(e["type"], e["object"]["metadata"]["name"]) for e in events],
                          [("ADDED", "e0"), ("ADDED", "e1"), ("ADDED", "e2")])
 
+    def test_compact_makes_every_older_resume_expire(self):
+        server = self.serve("--fault", "list configmaps/default once compact")
+        first = create(server, "a")["metadata"]["resourceVersion"]
+        create(server, "b")
+        create(server, "c")
+        # The rule fires: compacted at c's revision, so a resume from a (which needs b) is gone.
+        self.assertEqual(request(server, "GET", CONFIGMAPS)[0], 200)
+        conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+        conn.request("GET", f"{CONFIGMAPS}?watch=1&timeoutSeconds=5&resourceVersion={first}")
+        events = [json.loads(line) for line in conn.getresponse().read().splitlines() if line.strip()]
+        conn.close()
+        self.assertEqual([(e["type"], e["object"]["code"], e["object"]["reason"]) for e in events],
+                         [("ERROR", 410, "Expired")])
+
+    def test_the_endpoint_answers_to_access_control(self):
+        tokens = os.path.join(self.dir, "tokens.csv")
+        with open(tokens, "w") as handle:
+            handle.write('admin-token,admin,1,"system:masters"\nalice-token,alice,2,devs\n')
+        policy = os.path.join(self.dir, "policy.json")
+        with open(policy, "w") as handle:
+            json.dump({"rules": [
+                {"users": ["admin"], "verbs": ["*"], "resources": ["*"]},
+                {"users": ["admin"], "verbs": ["get", "post", "delete"], "nonResourceURLs": ["/rvscope/*"]},
+                {"groups": ["devs"], "verbs": ["*"], "resources": ["configmaps"]}]}, handle)
+        server = self.serve("--token-file", tokens, "--policy-file", policy, "--no-anonymous")
+        alice = {"Authorization": "Bearer alice-token"}
+        admin = {"Authorization": "Bearer admin-token"}
+        rule = {"rule": "get configmaps error"}
+        self.assertEqual(request(server, "POST", FAULTS, rule)[0], 401)
+        status, body, _ = request(server, "POST", FAULTS, rule, headers=alice)
+        self.assertEqual((status, body["reason"]), (403, "Forbidden"))
+        self.assertEqual(request(server, "POST", FAULTS, rule, headers=admin)[0], 201)
+        self.assertEqual(request(server, "GET", FAULTS, headers=admin)[1]["items"][0]["rule"], rule["rule"])
+
     def test_exported_history_flags_injected_operations_and_check_passes_it(self):
         history = os.path.join(self.dir, "history.jsonl")
         server = self.serve("--export", history, "--fault", "update configmaps/default/counter every=2 conflict",
