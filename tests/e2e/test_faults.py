@@ -3,7 +3,8 @@
 """Fault injection through the real binary: rules from `--fault` and from /rvscope/v1/faults
 behave alike and hit only what they name; kubectl sees the injected 409's exact text; 429
 carries Retry-After; a late reply's write has landed; the Python client's watch gets the
-injected 410 and relists; end-after ends a stream after exactly N events; the exported
+injected 410 and relists; end-after ends a stream after exactly N events; an injected
+compaction expires older resumes; the endpoint answers to access control; the exported
 history flags the injected operations and `rvscope check` passes it."""
 import http.client
 import json
