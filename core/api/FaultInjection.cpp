@@ -78,6 +78,8 @@ ApiResponse injectedResponse(const faults::FaultFiring &fault, const RequestScop
     ApiResponse response = injectedReply(fault, scope, request);
     if (scope.verb == Verb::Update || scope.verb == Verb::Patch)
         response.outcome.resourceVersionSent = bodyResourceVersion(request);
+    if (scope.verb == Verb::Create) // the journal's key names the object, as for a create that ran
+        response.outcome.objectName = faultRequestFor(scope, request).name;
     return response;
 }
 

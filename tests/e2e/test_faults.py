@@ -308,6 +308,7 @@ class Faults(unittest.TestCase):
         self.assertEqual(injected.count(("update", 409, "conflict")), 5)
         self.assertEqual(injected.count(("update", 200, "delay-after-commit")), 2)
         self.assertIn(("create", 500, "error"), injected)
+        self.assertIn("configmaps/default/nope", [op["key"] for op in operations if "injected" in op])
         self.assertTrue(all(op["faultRule"] in (1, 2, 3) for op in operations if "injected" in op))
         self.assertFalse(any("injected" in op for op in operations if op["verb"] == "get"))
 
