@@ -121,8 +121,13 @@ QCoro::Task<ApiResponse> ApiHandler::handle(ApiRequest request)
             co_await QCoro::sleepFor(std::chrono::milliseconds(fault->delayMs));
         else if (action == faults::FaultAction::DropAfterCommit)
             response.dropConnection = true;
-        else if (response.watch && (action == faults::FaultAction::EndAfter || action == faults::FaultAction::ExpireAfter))
-            response.watch->limitEvents(fault->events, action == faults::FaultAction::ExpireAfter);
+        else if (response.watch && (action == faults::FaultAction::EndAfter || action == faults::FaultAction::ExpireAfter)) {
+            const bool expire = action == faults::FaultAction::ExpireAfter;
+            if (fault->events > 0)
+                response.watch->limitEvents(fault->events, expire);
+            else
+                response.watch->limitTime(fault->afterMs, expire);
+        }
         if (pending) {
             pending->injected = std::string(faults::actionName(action));
             pending->faultRuleId = fault->ruleId;

@@ -82,6 +82,8 @@ void Watcher::hand(const std::string &line, const registry::WatchEvent &event)
 
 void Watcher::endAtLimit()
 {
+    if (!m_transport || m_ended)
+        return;
     if (m_expireAtLimit) {
         // The Status the apiserver ends a watch with when its start is compacted away:
         // client-go's reflector and the Python client relist on it.
@@ -128,6 +130,15 @@ void Watcher::attach(std::shared_ptr<WatchTransport> transport)
                 self->finish(/*tooSlow=*/false);
         });
         m_timeout->start(m_options.timeoutMs);
+    }
+    if (m_limitMs > 0) {
+        m_limit = std::make_unique<QTimer>();
+        m_limit->setSingleShot(true);
+        QObject::connect(m_limit.get(), &QTimer::timeout, m_limit.get(), [weak] {
+            if (auto self = weak.lock(); self && !self->m_ended)
+                self->endAtLimit();
+        });
+        m_limit->start(m_limitMs);
     }
     if (m_options.bookmarkIntervalMs > 0 && m_options.type) {
         m_bookmarks = std::make_unique<QTimer>();
@@ -200,6 +211,7 @@ void Watcher::stopTimers()
 {
     dropTimer(m_timeout);
     dropTimer(m_bookmarks);
+    dropTimer(m_limit);
 }
 
 void Watcher::notifyFinished()

@@ -136,6 +136,12 @@ public:
         m_eventsLeft = events;
         m_expireAtLimit = expire;
     }
+    // The same, `milliseconds` after the transport attaches, whatever was sent.
+    void limitTime(int milliseconds, bool expire)
+    {
+        m_limitMs = milliseconds;
+        m_expireAtLimit = expire;
+    }
     // Told once when the watch ends or closes.
     void setOwner(std::weak_ptr<WatcherOwner> owner) { m_owner = std::move(owner); }
 
@@ -165,10 +171,12 @@ private:
     std::vector<std::pair<std::shared_ptr<const std::string>, registry::WatchEvent>> m_pending;
     std::uint64_t m_operationId = 0;
     std::int64_t m_eventsLeft = 0; // limitEvents: 0 for no limit
+    int m_limitMs = 0;             // limitTime: 0 for no limit
     bool m_expireAtLimit = false;
     std::shared_ptr<WatchTransport> m_transport;
     std::unique_ptr<QTimer> m_timeout;
     std::unique_ptr<QTimer> m_bookmarks;
+    std::unique_ptr<QTimer> m_limit; // limitTime
     std::weak_ptr<WatcherOwner> m_owner;
     bool m_ended = false;
     bool m_finishPending = false;

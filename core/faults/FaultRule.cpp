@@ -278,10 +278,15 @@ private:
             return "\"" + key + "\" needs a value (" + key
                 + (action == FaultAction::EndAfter || action == FaultAction::ExpireAfter ? "=N)" : "=200ms)");
         if (action == FaultAction::EndAfter || action == FaultAction::ExpireAfter) {
-            const auto n = positiveInteger(value);
-            if (!n)
-                return key + " expects a number of events of at least 1, got \"" + std::string(value) + "\"";
-            m_rule.events = *n;
+            if (const auto n = positiveInteger(value)) {
+                m_rule.events = *n;
+                return std::nullopt;
+            }
+            const auto after = durationMs(value);
+            if (!after || *after < 1)
+                return key + " expects a number of events of at least 1 (5) or a duration (30s), got \""
+                    + std::string(value) + "\"";
+            m_rule.afterMs = *after;
             return std::nullopt;
         }
         const std::size_t dots = value.find("..");

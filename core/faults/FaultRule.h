@@ -53,7 +53,8 @@ bool answersInstead(FaultAction action);
 //                            error, timeout, drop, delay=D, delay-after-commit=D,
 //                            drop-after-commit, end-after=N, expire-after=N, compact.
 //                            D is a duration (200ms, 2s) or a range (100ms..1s) drawn
-//                            from the rule's seeded generator.
+//                            from the rule's seeded generator; end-after and expire-after
+//                            take a number of events or a duration (expire-after=30s).
 //
 // e.g. "update deployments/x every=3 conflict", "watch deployments/x expire-after=5",
 // "create,update configmaps/*/cfg-* client=ctrl-a probability=0.2 seed=7 throttle retry-after=2".
@@ -76,7 +77,8 @@ struct FaultRule final {
     int retryAfterSeconds = 1;
     int delayMinMs = 0; // Delay, DelayAfterCommit: the delay, drawn from [min, max]
     int delayMaxMs = 0;
-    std::int64_t events = 0; // EndAfter, ExpireAfter
+    std::int64_t events = 0; // EndAfter, ExpireAfter: after this many events, or
+    int afterMs = 0;         // after this long (end-after=30s)
 
     bool matchesVerb(std::string_view verb) const;
 };

@@ -67,6 +67,7 @@ std::optional<FaultFiring> FaultSet::decide(const FaultRequest &request)
         fired.action = rule.action;
         fired.retryAfterSeconds = rule.retryAfterSeconds;
         fired.events = rule.events;
+        fired.afterMs = rule.afterMs;
         fired.delayMs = rule.delayMinMs;
         if (rule.delayMaxMs > rule.delayMinMs)
             fired.delayMs += int(unitDraw(entry.random) * double(rule.delayMaxMs - rule.delayMinMs + 1));

@@ -33,6 +33,7 @@ struct FaultFiring final {
     int retryAfterSeconds = 1;
     int delayMs = 0;
     std::int64_t events = 0;
+    int afterMs = 0;
 };
 
 // The fault rules a server applies, in the order they were added, each with an id (from 1,

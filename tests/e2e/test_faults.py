@@ -245,6 +245,17 @@ class Faults(unittest.TestCase):
         self.assertEqual([(e["type"], e["object"]["metadata"]["name"]) for e in events],
                          [("ADDED", "e0"), ("ADDED", "e1"), ("ADDED", "e2")])
 
+    def test_expire_after_a_time_ends_an_idle_watch_with_410(self):
+        server = self.serve("--fault", "watch configmaps/default expire-after=500ms")
+        conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+        started = time.monotonic()
+        conn.request("GET", f"{CONFIGMAPS}?watch=1&timeoutSeconds=30")
+        events = [json.loads(line) for line in conn.getresponse().read().splitlines() if line.strip()]
+        conn.close()
+        self.assertLess(time.monotonic() - started, 5)
+        self.assertEqual([(e["type"], e["object"]["code"], e["object"]["reason"]) for e in events],
+                         [("ERROR", 410, "Expired")])
+
     def test_compact_makes_every_older_resume_expire(self):
         server = self.serve("--fault", "list configmaps/default once compact")
         first = create(server, "a")["metadata"]["resourceVersion"]

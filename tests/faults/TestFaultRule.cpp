@@ -144,6 +144,11 @@ void TestFaultRule::testDelayRange()
     auto events = parseFaultRule("watch deployments/x expire-after=5");
     QVERIFY(events);
     QCOMPARE(events->events, std::int64_t(5));
+    QCOMPARE(events->afterMs, 0);
+    auto timed = parseFaultRule("watch deployments/x expire-after=1.5s");
+    QVERIFY(timed);
+    QCOMPARE(timed->events, std::int64_t(0));
+    QCOMPARE(timed->afterMs, 1500);
 }
 
 void TestFaultRule::testBadRules_data()
@@ -174,6 +179,8 @@ void TestFaultRule::testBadRules_data()
     QTest::newRow("delay without unit") << "get cm delay=200" << "delay expects a duration such as 200ms or 2s";
     QTest::newRow("delay backwards") << "get cm delay=2s..1s" << "or a range such as 100ms..1s, got \"2s..1s\"";
     QTest::newRow("delay without value") << "get cm delay" << "\"delay\" needs a value (delay=200ms)";
+    QTest::newRow("end-after zero") << "watch cm end-after=0"
+                                    << "end-after expects a number of events of at least 1 (5) or a duration (30s)";
     QTest::newRow("conflict with value") << "update cm conflict=1" << "\"conflict\" takes no value";
     QTest::newRow("end-after on updates") << "update cm end-after=3"
                                           << "\"end-after\" acts on watch streams: the verb must be watch";
