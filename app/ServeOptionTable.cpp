@@ -6,6 +6,8 @@
 #include <optional>
 #include <utility>
 
+#include "faults/FaultRule.h"
+
 namespace rvscope::app {
 namespace {
 
@@ -182,6 +184,20 @@ const OptionTable<EngineOptions> &serveOptions()
              for (auto it = o.etcdServersOverrides.begin(); it != o.etcdServersOverrides.end(); ++it)
                  items << it.key() + u'#' + it.value().join(u';');
              return items.join(u',');
+         }},
+        {QStringLiteral("--fault"), QStringLiteral("RULE"),
+         QStringLiteral("Inject a fault (repeatable), e.g. 'update deployments/x every=3 conflict' or 'watch "
+                        "deployments/x expire-after=5': VERBS RESOURCE[/NAMESPACE[/NAME]], which requests "
+                        "(subresource= user= agent= client=), when (every=N, probability=P seed=S, once, "
+                        "times=N) and one action (conflict, throttle [retry-after=S], error, timeout, drop, "
+                        "delay=D, delay-after-commit=D, drop-after-commit, end-after=N, expire-after=N, compact). "
+                        "Rules also come and go at /rvscope/v1/faults (README, \"Fault injection\")."),
+         [](EngineOptions &o, const QString &value) {
+             auto rule = faults::parseFaultRule(value.toStdString());
+             if (!rule)
+                 return QStringLiteral("--fault: %1").arg(QString::fromStdString(rule.error().message));
+             o.faults.append(value);
+             return QString();
          }},
         {QStringLiteral("--journal-size"), QStringLiteral("N"),
          QStringLiteral("Operations (and watch deliveries) the history journal keeps, oldest dropped first; 0 turns "

@@ -66,9 +66,20 @@ model::Result<std::optional<auth::Attributes>> AccessControl::admit(const Reques
 std::optional<auth::Attributes> AccessControl::attributesFor(const RequestScope &scope, const ApiRequest &request,
                                                              const auth::UserInfo &user)
 {
+    const Route &route = scope.route;
+    if (route.kind == Route::Kind::Faults) {
+        // rvscope's own endpoint, authorized as the apiserver authorizes a non-resource URL:
+        // the path and the lower-case method (a policy names it in nonResourceURLs).
+        auth::Attributes attributes;
+        attributes.user = user;
+        attributes.resourceRequest = false;
+        attributes.path = request.path;
+        for (const char c : request.method)
+            attributes.verb += char(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+        return attributes;
+    }
     if (!scope.isResource())
         return std::nullopt;
-    const Route &route = scope.route;
     auth::Attributes attributes;
     attributes.user = user;
     attributes.resource = auth::Attributes::resourceFor(model::GroupResource{route.group, route.resource});

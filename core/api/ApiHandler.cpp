@@ -2,14 +2,20 @@
 // ApiHandler: routing, discovery and OpenAPI. The resource verbs are in ResourceVerbs.cpp.
 #include "api/ApiHandler.h"
 
+#include <chrono>
 #include <optional>
 
+#include <qcoro/qcorotimer.h>
+
 #include "api/AccessControl.h"
+#include "api/FaultInjection.h"
+#include "api/FaultsEndpoint.h"
 #include "api/MediaRange.h"
 #include "api/Responses.h"
 #include "api/discovery/Discovery.h"
 #include "api/discovery/OpenApi.h"
 #include "bulk/BulkGet.h"
+#include "faults/FaultSet.h"
 #include "model/StatusErrors.h"
 #include "model/SteadyClock.h"
 #include "registry/Registry.h"
@@ -26,6 +32,7 @@ ApiHandler::ApiHandler(std::shared_ptr<registry::Registry> registry, Options opt
     : m_registry(std::move(registry))
     , m_options(std::move(options))
     , m_bulkGet(std::make_shared<bulk::BulkGet>(m_registry))
+    , m_faults(std::make_shared<faults::FaultSet>())
 {
     m_openWatches->setMaxPerUser(m_options.maxWatchesPerUser);
     m_userRate.setRate(m_options.userRequestsPerSecond);
@@ -71,18 +78,60 @@ QCoro::Task<ApiResponse> ApiHandler::handle(ApiRequest request)
         pending = pendingReport(scope, request);
         pending->startNs = startNs;
     }
+    // Fault injection: the one place a resource request meets the rules (its own endpoint
+    // is no resource, so never subject to them).
+    std::optional<faults::FaultFiring> fault;
+    if (!refused && scope.isResource() && !m_faults->empty())
+        fault = m_faults->decide(faultRequestFor(scope, request));
+    const faults::FaultAction action = fault ? fault->action : faults::FaultAction::Conflict;
+    std::shared_ptr<storage::Storage> faultStorage;
+    if (fault && action == faults::FaultAction::Compact && scope.route.entry)
+        faultStorage = scope.route.entry->type->storage;
     const std::string user = request.user; // (the request moves into its handler)
     ApiResponse response;
     // The last line of defence: no request may take the server down, whatever a library
     // below throws on input nobody anticipated.
     try {
-        if (refused)
+        if (refused) {
             response = statusResponse(*refused);
-        else
+        } else if (fault && faults::answersInstead(action)) {
+            response = injectedResponse(*fault, scope, request);
+        } else {
+            if (fault && action == faults::FaultAction::Delay)
+                co_await QCoro::sleepFor(std::chrono::milliseconds(fault->delayMs));
+            if (faultStorage) {
+                // Every resume from an older resourceVersion now gets 410, as after the
+                // apiserver's periodic compaction.
+                const auto current = co_await faultStorage->currentRevision();
+                if (current) {
+                    const auto compacted = co_await faultStorage->compact(*current);
+                    if (!compacted)
+                        qWarning("rvscope: injected compaction failed: %s", compacted.error().message.c_str());
+                }
+            }
             response = co_await dispatch(std::move(scope), std::move(request));
+        }
     } catch (const std::exception &error) {
         response = statusResponse(model::Status::internalError(
             std::string("an error on the server (\"") + error.what() + "\") has prevented the request from succeeding"));
+    }
+    if (fault) {
+        // After the handler: the write (if any) has landed.
+        if (action == faults::FaultAction::DelayAfterCommit)
+            co_await QCoro::sleepFor(std::chrono::milliseconds(fault->delayMs));
+        else if (action == faults::FaultAction::DropAfterCommit)
+            response.dropConnection = true;
+        else if (response.watch && (action == faults::FaultAction::EndAfter || action == faults::FaultAction::ExpireAfter)) {
+            const bool expire = action == faults::FaultAction::ExpireAfter;
+            if (fault->events > 0)
+                response.watch->limitEvents(fault->events, expire);
+            else
+                response.watch->limitTime(fault->afterMs, expire);
+        }
+        if (pending) {
+            pending->injected = std::string(faults::actionName(action));
+            pending->faultRuleId = fault->ruleId;
+        }
     }
     if (response.watch)
         m_openWatches->add(response.watch, user, std::move(attributes));
@@ -218,6 +267,8 @@ QCoro::Task<ApiResponse> ApiHandler::dispatch(RequestScope scope, ApiRequest req
             co_return statusResponse(listed.error());
         co_return jsonResponse(200, std::move(listed).value());
     }
+    case Route::Kind::Faults:
+        co_return serveFaults(*m_faults, route, request);
     case Route::Kind::NotFound:
         break;
     }

@@ -22,6 +22,9 @@ struct ResourceType;
 namespace rvscope::bulk {
 class BulkGet;
 }
+namespace rvscope::faults {
+class FaultSet;
+}
 
 namespace rvscope::api {
 
@@ -87,6 +90,9 @@ public:
     const std::shared_ptr<AccessControl> &accessControl() const { return m_access; }
     const Options &options() const { return m_options; }
     const std::shared_ptr<registry::Registry> &registry() const { return m_registry; }
+    // The fault rules every resource request is matched against (empty: none), also served
+    // at /rvscope/v1/faults (api/FaultsEndpoint.h).
+    faults::FaultSet &faults() { return *m_faults; }
     // POST /apis/bulk.k8s.io/v1/bulkgetoperations (its authorizer is set there).
     bulk::BulkGet &bulkGet() { return *m_bulkGet; }
     void setProcessingDelay(int milliseconds) { m_options.processingDelayMs = milliseconds; }
@@ -131,6 +137,7 @@ private:
     std::shared_ptr<bulk::BulkGet> m_bulkGet;
     std::shared_ptr<AccessControl> m_access;
     std::shared_ptr<OpenWatches> m_openWatches = std::make_shared<OpenWatches>();
+    std::shared_ptr<faults::FaultSet> m_faults;
     UserRateLimit m_userRate;
     // Discovery and OpenAPI bodies, rebuilt when the set of types changes.
     std::map<std::string, std::string> m_discoveryCache;

@@ -58,6 +58,8 @@ struct ApiResponse final {
     std::vector<std::pair<std::string, std::string>> headers;
     std::shared_ptr<Watcher> watch;
     ApiOutcome outcome;
+    // Close the connection instead of replying (an injected fault: drop, drop-after-commit).
+    bool dropConnection = false;
 };
 
 // One resource operation as the handler saw it, reported to the handler's observer (the
@@ -73,6 +75,10 @@ struct OperationReport final {
     std::int64_t endNs = 0;
     int statusCode = 0;
     ApiOutcome outcome;
+    // An injected fault acted on this operation: its action ("conflict", "delay-after-commit",
+    // faults::actionName) and the id of the rule; empty and 0 otherwise.
+    std::string injected;
+    std::uint64_t faultRuleId = 0;
 };
 
 } // namespace rvscope::api

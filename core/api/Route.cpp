@@ -87,6 +87,10 @@ Route resolveRoute(const std::string &path, const registry::Registry &registry)
                 route.openApiKey += s[i];
             }
         }
+    } else if (s[0] == "rvscope" && s.size() >= 3 && s.size() <= 4 && s[1] == "v1" && s[2] == "faults") {
+        route.kind = Route::Kind::Faults;
+        if (s.size() == 4)
+            route.name = s[3];
     } else if (s[0] == "api") {
         if (s.size() == 1) {
             route.kind = Route::Kind::CoreVersions;

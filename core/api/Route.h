@@ -23,6 +23,7 @@ struct Route final {
         Collection,    // [/namespaces/<ns>]/<resource>
         Item,          // [/namespaces/<ns>]/<resource>/<name>[/<subresource>]
         BulkGet,       // /apis/bulk.k8s.io/v1/bulkgetoperations (reserved for bulk watch)
+        Faults,        // /rvscope/v1/faults[/<id>] (rvscope's own: fault injection; `name` is the id)
         NotFound,
     };
     Kind kind = Kind::NotFound;

@@ -74,6 +74,24 @@ void Watcher::hand(const std::string &line, const registry::WatchEvent &event)
         m_transport->send(line);
     if (m_options.deliveries && m_operationId != 0)
         (*m_options.deliveries)(m_operationId, m_options.type->gvr.resource, event);
+    const bool counted = event.type == registry::WatchEventType::Added
+        || event.type == registry::WatchEventType::Modified || event.type == registry::WatchEventType::Deleted;
+    if (counted && m_eventsLeft > 0 && --m_eventsLeft == 0)
+        endAtLimit();
+}
+
+void Watcher::endAtLimit()
+{
+    if (!m_transport || m_ended)
+        return;
+    if (m_expireAtLimit) {
+        // The Status the apiserver ends a watch with when its start is compacted away:
+        // client-go's reflector and the Python client relist on it.
+        const registry::WatchEvent error = errorEvent(
+            model::errors::expired("too old resource version: the watch expired (injected fault)"));
+        hand(registry::watchEventJson(error), error);
+    }
+    finish(/*tooSlow=*/false);
 }
 
 bool Watcher::endIfTooSlow()
@@ -112,6 +130,15 @@ void Watcher::attach(std::shared_ptr<WatchTransport> transport)
                 self->finish(/*tooSlow=*/false);
         });
         m_timeout->start(m_options.timeoutMs);
+    }
+    if (m_limitMs > 0) {
+        m_limit = std::make_unique<QTimer>();
+        m_limit->setSingleShot(true);
+        QObject::connect(m_limit.get(), &QTimer::timeout, m_limit.get(), [weak] {
+            if (auto self = weak.lock(); self && !self->m_ended)
+                self->endAtLimit();
+        });
+        m_limit->start(m_limitMs);
     }
     if (m_options.bookmarkIntervalMs > 0 && m_options.type) {
         m_bookmarks = std::make_unique<QTimer>();
@@ -184,6 +211,7 @@ void Watcher::stopTimers()
 {
     dropTimer(m_timeout);
     dropTimer(m_bookmarks);
+    dropTimer(m_limit);
 }
 
 void Watcher::notifyFinished()

@@ -128,6 +128,20 @@ public:
     // The client went away or the server stops: nothing more is sent, the transport is
     // dropped without end().
     void close();
+    // Ends the watch once `events` more ADDED, MODIFIED or DELETED events have been handed to
+    // its transport: cleanly (end()) or, with `expire`, with an ERROR 410 Expired event first
+    // (the fault actions end-after and expire-after). Set before attach().
+    void limitEvents(std::int64_t events, bool expire)
+    {
+        m_eventsLeft = events;
+        m_expireAtLimit = expire;
+    }
+    // The same, `milliseconds` after the transport attaches, whatever was sent.
+    void limitTime(int milliseconds, bool expire)
+    {
+        m_limitMs = milliseconds;
+        m_expireAtLimit = expire;
+    }
     // Told once when the watch ends or closes.
     void setOwner(std::weak_ptr<WatcherOwner> owner) { m_owner = std::move(owner); }
 
@@ -144,6 +158,8 @@ private:
     // True (and the watch ended with the 410) when the client fell too far behind.
     bool endIfTooSlow();
     void finish(bool tooSlow);
+    // limitEvents' end, once its last event was handed out.
+    void endAtLimit();
     void stopTimers();
     void notifyFinished();
     QCoro::Task<> sendBookmark();
@@ -154,9 +170,13 @@ private:
     // vector, not a deque: an empty deque allocates, and most watchers queue nothing.
     std::vector<std::pair<std::shared_ptr<const std::string>, registry::WatchEvent>> m_pending;
     std::uint64_t m_operationId = 0;
+    std::int64_t m_eventsLeft = 0; // limitEvents: 0 for no limit
+    int m_limitMs = 0;             // limitTime: 0 for no limit
+    bool m_expireAtLimit = false;
     std::shared_ptr<WatchTransport> m_transport;
     std::unique_ptr<QTimer> m_timeout;
     std::unique_ptr<QTimer> m_bookmarks;
+    std::unique_ptr<QTimer> m_limit; // limitTime
     std::weak_ptr<WatcherOwner> m_owner;
     bool m_ended = false;
     bool m_finishPending = false;

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "api/ApiHandler.h"
+#include "faults/FaultSet.h"
 #include "history/Journal.h"
 #include "model/SteadyClock.h"
 #include "registry/Registry.h"
@@ -142,6 +143,12 @@ QCoro::Task<Core> Core::build(EngineOptions options, bool durable)
     handlerOptions.maxWatchesPerUser = options.maxWatchesPerUser;
     handlerOptions.userRequestsPerSecond = double(options.userRequestsPerSecond);
     core.handler = std::make_shared<api::ApiHandler>(core.registry, handlerOptions);
+    for (const QString &rule : options.faults) {
+        // The command line checked them already; a rule that fails here is reported, not applied.
+        auto added = core.handler->faults().add(rule.toStdString());
+        if (!added)
+            qWarning("rvscope: %s", added.error().message.c_str());
+    }
     std::weak_ptr<history::Journal> journal = core.journal;
     // A journal of size 0 is off: a plain fast apiserver, no history (and no GUI batches).
     if (options.journalCapacity() > 0) {

@@ -81,6 +81,10 @@ struct EngineOptions final {
     // separateStorage: a revision series of its own, truly apart on its own cluster.
     QMap<QString, QStringList> etcdServersOverrides;
 
+    // `--fault RULE` (repeatable; core/faults/FaultRule.h): fault rules the served API applies
+    // from the start, in this order. More come and go at /rvscope/v1/faults.
+    QStringList faults;
+
     bool accessControlled() const { return !tokenFile.isEmpty() || !policyFile.isEmpty(); }
 };
 

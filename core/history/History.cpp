@@ -104,6 +104,10 @@ json History::toJson(const OperationRecord &op)
         line["apply"] = true;
     if (op.remote)
         line["remote"] = true;
+    if (!op.injected.empty()) {
+        line["injected"] = op.injected;
+        line["faultRule"] = op.faultRuleId;
+    }
     if (!op.requestBody.empty())
         line["request"] = op.requestBody;
     return line;
@@ -192,6 +196,10 @@ model::Result<History> History::importJsonLines(std::istream &in, std::size_t ca
                 op.apply = it->get<bool>();
             if (auto it = line.find("remote"); it != line.end() && it->is_boolean())
                 op.remote = it->get<bool>();
+            if (auto it = line.find("injected"); it != line.end() && it->is_string())
+                op.injected = it->get<std::string>();
+            if (auto it = line.find("faultRule"); it != line.end() && it->is_number_unsigned())
+                op.faultRuleId = it->get<std::uint64_t>();
             history.append(std::move(op));
         } else if (record == "watch") {
             WatchDelivery delivery;

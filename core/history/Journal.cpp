@@ -27,6 +27,8 @@ std::uint64_t Journal::record(api::OperationReport report)
     record.apply = report.apply;
     record.strategy = std::move(report.strategy);
     record.requestBody = std::move(report.requestBody);
+    record.injected = std::move(report.injected);
+    record.faultRuleId = report.faultRuleId;
     if (report.outcome.object)
         record.object = recordedCopy(report.outcome.object);
     m_history.append(std::move(record));

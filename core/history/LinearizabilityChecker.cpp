@@ -39,6 +39,10 @@ bool unknownOutcome(const OperationRecord &op)
 // Translates a record into the register model; nullopt for operations without effect.
 std::optional<RegisterOp> classify(const OperationRecord &record)
 {
+    // An injected fault answered in the handler's place: nothing ran, nothing was observed
+    // (an injected 409 says nothing about the resourceVersion sent).
+    if (record.refusedByFault())
+        return std::nullopt;
     RegisterOp op;
     op.record = &record;
     op.start = record.startNs;

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "faults/FaultRule.h"
 #include "model/Object.h"
 #include "registry/StoreTypes.h"
 
@@ -44,11 +45,23 @@ struct OperationRecord final {
     // A write made by another rvscope instance on the same etcd: it arrived here by watch,
     // so only its key, revision, object and arrival time are known (startNs == endNs).
     bool remote = false;
+    // An injected fault acted on it (core/faults): the action ("conflict", "drop",
+    // "delay-after-commit", ...) and the rule's id; empty and 0 otherwise.
+    std::string injected;
+    std::uint64_t faultRuleId = 0;
 
     bool pending() const { return !endNs.has_value(); }
     bool succeeded() const { return !pending() && statusCode >= 200 && statusCode < 300; }
     bool isWrite() const { return verb == "create" || verb == "update" || verb == "patch" || verb == "delete"; }
     bool isConditional() const { return !resourceVersionSent.empty(); }
+    // An injected fault answered in the handler's place (conflict, throttle, error, timeout,
+    // drop): the operation never ran, so whatever its status it had no effect and saw
+    // nothing. (An injected late reply or drop after the commit is a write that landed.)
+    bool refusedByFault() const
+    {
+        const auto action = faults::actionNamed(injected);
+        return action && faults::answersInstead(*action);
+    }
     // The object's JSON, or a null JSON when none was recorded.
     const nlohmann::json &objectJson() const
     {

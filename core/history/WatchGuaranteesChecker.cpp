@@ -51,7 +51,7 @@ Verdict WatchGuaranteesChecker::check(const std::vector<OperationRecord> &operat
     for (const OperationRecord &op : operations) {
         if (op.verb == "watch")
             watchOps[op.id] = &op;
-        if (!op.isWrite())
+        if (!op.isWrite() || op.refusedByFault())
             continue;
         if (op.pending() || op.statusCode >= 500) {
             keysWithUnknownWrites.insert(normalizedKey(op.key));

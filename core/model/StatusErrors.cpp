@@ -148,6 +148,12 @@ Status requestEntityTooLarge(std::string message)
     return make(413, "RequestEntityTooLarge", std::move(message));
 }
 
+Status requestTimeout()
+{
+    return make(504, "Timeout",
+                "Timeout: request did not complete within requested timeout - context deadline exceeded");
+}
+
 Status tooManyRequests(std::string message, int retryAfterSeconds)
 {
     Status status = make(429, "TooManyRequests", std::move(message));

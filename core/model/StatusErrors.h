@@ -43,6 +43,9 @@ Status expired(std::string message);
 Status watchTooSlow(std::size_t backlogBytes, std::size_t limitBytes);
 // 504 Timeout for a resourceVersion the server has not reached yet.
 Status tooLargeResourceVersion(std::int64_t requested, std::int64_t current);
+// 504 Timeout as the apiserver's request timeout filter answers a request that ran out of
+// time: "Timeout: request did not complete within requested timeout - context deadline exceeded".
+Status requestTimeout();
 Status requestEntityTooLarge(std::string message);
 Status tooManyRequests(std::string message, int retryAfterSeconds);
 Status pathNotFound(); // "the server could not find the requested resource"

@@ -306,6 +306,14 @@ void ApiServer::respond(QPointer<QTcpSocket> socket, api::ApiResponse response, 
             response.watch->close();
         return;
     }
+    if (response.dropConnection) {
+        // An injected drop: the connection closes without a reply (a write the handler ran
+        // has landed all the same), as when a load balancer or the apiserver dies mid-request.
+        if (response.watch)
+            response.watch->close();
+        socket->abort();
+        return;
+    }
     if (response.watch) {
         startWatch(socket, std::move(response.watch));
         return;
@@ -391,6 +399,14 @@ void ApiServer::handleWebSocketConnections()
 
 void ApiServer::serveWebSocket(std::unique_ptr<QWebSocket> socket, api::ApiResponse response)
 {
+    if (response.dropConnection) {
+        // An injected drop: the socket closes without a message.
+        if (response.watch)
+            response.watch->close();
+        socket->abort();
+        socket.release()->deleteLater();
+        return;
+    }
     if (!response.watch) {
         // Not a watchable path (or a bad request): the Status, then close.
         socket->sendTextMessage(QString::fromStdString(response.body));

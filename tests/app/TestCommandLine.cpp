@@ -118,6 +118,9 @@ void TestCommandLine::testErrors_data()
     QTest::newRow("no endpoint") << QStringList{"serve", "--etcd-endpoints", ","} << "at least one URL";
     QTest::newRow("bad prefix") << QStringList{"serve", "--etcd-prefix", "registry"} << "such as /registry";
     QTest::newRow("empty separate") << QStringList{"serve", "--separate-storage", ","} << "needs group resources";
+    QTest::newRow("bad fault") << QStringList{"serve", "--fault", "update deployments/x every=3"}
+                               << "--fault: fault rule \"update deployments/x every=3\": no action";
+    QTest::newRow("window's bad fault") << QStringList{"--fault", "updte cm conflict"} << "unknown verb \"updte\"";
     QTest::newRow("scenario alone") << QStringList{"scenario"} << "needs 'list' or 'run NAME'";
     QTest::newRow("scenario verb") << QStringList{"scenario", "play"} << "unknown scenario command 'play'";
     QTest::newRow("scenario no name") << QStringList{"scenario", "run", "--check"} << "needs a scenario name";
@@ -169,7 +172,7 @@ void TestCommandLine::testHelpMentionsEveryFlag()
                              "blind-put", "lease", "json-patch-test", "merge-patch-rv", "bulk-watch", "--token",
                              "--certificate-authority", "--insecure-skip-tls-verify", "--watch", "labelSelector",
                              "--separate-storage", "--watch-backlog", "--storage", "--etcd-endpoints",
-                             "--etcd-prefix"})
+                             "--etcd-prefix", "--fault"})
         QVERIFY2(usage.contains(QLatin1String(word)), word);
 }
 
@@ -236,6 +239,11 @@ void TestCommandLine::testScenarioCommands()
     const Command separate = parseCommandLine(
         {"rvscope", "serve", "--separate-storage", "events,leases.coordination.k8s.io", "--separate-storage", "events"});
     QCOMPARE(separate.serve.separateStorage, (QStringList{"events", "leases.coordination.k8s.io"}));
+    // --fault repeats, in order, for `serve` and the window alike.
+    const QStringList rules{"update deployments/x every=3 conflict", "watch deployments/x expire-after=5"};
+    QCOMPARE(parseCommandLine({"rvscope", "serve", "--fault", rules[0], "--fault", rules[1]}).serve.faults, rules);
+    QCOMPARE(parseCommandLine({"rvscope", "--fault", rules[0], "--fault", rules[1]}).serve.faults, rules);
+    QVERIFY(parseCommandLine({"rvscope", "serve"}).serve.faults.isEmpty());
 }
 
 void TestCommandLine::testClientOptions()

@@ -65,6 +65,8 @@ void TestHistory::testJsonLinesRoundTrip()
     history.append(update);
     history.append(record(8, "client-2", "update", 120, -1, 0, "41", "")); // pending
     OperationRecord conflict = record(9, "client-3", "patch", 130, 260, 409, "41", "");
+    conflict.injected = "conflict"; // an injected fault's, from rule 4
+    conflict.faultRuleId = 4;
     history.append(conflict);
     history.append(WatchDelivery{"w1", 5, "MODIFIED", "42", "configmaps/default/hot", 260});
 
@@ -89,6 +91,10 @@ void TestHistory::testJsonLinesRoundTrip()
     QVERIFY(imported->operations()[1].pending());
     QVERIFY(imported->operations()[1].object == nullptr);
     QCOMPARE(imported->operations()[2].reason, std::string("Conflict"));
+    QCOMPARE(imported->operations()[2].injected, std::string("conflict"));
+    QCOMPARE(imported->operations()[2].faultRuleId, std::uint64_t(4));
+    QVERIFY(imported->operations()[2].refusedByFault());
+    QVERIFY(imported->operations()[0].injected.empty());
     QCOMPARE(imported->watchDeliveries().size(), std::size_t(1));
     const WatchDelivery &d = imported->watchDeliveries()[0];
     QCOMPARE(d.watcherId, std::string("w1"));

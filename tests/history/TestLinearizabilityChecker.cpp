@@ -33,6 +33,7 @@ private Q_SLOTS:
     void testConflictConcurrentWithWritePasses();
     void testConflictThatShouldHaveSucceededFails();
     void testOwnershipConflictConstrainsNothing();
+    void testInjectedFaultsDidNothing();
     void testStaleReadAfterCompletedWriteFails();
     void testReadOfWrongValueFails();
     void testTwoWritesFromSameRevisionFail();
@@ -98,6 +99,34 @@ void TestLinearizabilityChecker::testConflictThatShouldHaveSucceededFails()
     QVERIFY2(verdict.failed(), joined(verdict).c_str());
     QCOMPARE(verdict.findings.size(), std::size_t(1));
     QVERIFY2(verdict.findings[0].find("op 2 ") != std::string::npos, joined(verdict).c_str());
+}
+
+// An injected 409 carried the current resourceVersion and an injected 500 or drop never
+// ran: with the journal's flag they constrain nothing (without it the 409 fails, as above).
+void TestLinearizabilityChecker::testInjectedFaultsDidNothing()
+{
+    OperationRecord conflict = record(2, "b", "update", 20, 30, 409, "1", "");
+    conflict.injected = "conflict";
+    OperationRecord error = record(4, "b", "update", 60, 70, 500, "1", "");
+    error.injected = "error";
+    OperationRecord dropped = record(5, "b", "delete", 80, 90, 0, "", "");
+    dropped.injected = "drop";
+    // A late reply is the write that landed.
+    OperationRecord late = record(6, "a", "update", 100, 900, 200, "2", "3", counterObject(2));
+    late.injected = "delay-after-commit";
+    std::vector<OperationRecord> ops{
+        record(1, "a", "create", 0, 10, 201, "", "1", counterObject(0)),
+        conflict,
+        record(3, "a", "update", 40, 50, 200, "1", "2", counterObject(1)),
+        error,
+        dropped,
+        late,
+        record(7, "c", "get", 950, 960, 200, "", "3", counterObject(2)),
+    };
+    const Verdict verdict = check(ops);
+    QVERIFY2(verdict.passed(), joined(verdict).c_str());
+    QVERIFY(conflict.refusedByFault() && error.refusedByFault() && dropped.refusedByFault());
+    QVERIFY(!late.refusedByFault());
 }
 
 // A server-side apply refused because another manager owns a field (journal reason

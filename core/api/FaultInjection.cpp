@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: MIT
+#include "api/FaultInjection.h"
+
+#include "api/Responses.h"
+#include "model/JsonAccess.h"
+#include "model/JsonParse.h"
+#include "model/StatusErrors.h"
+#include "registry/Registry.h"
+
+namespace rvscope::api {
+namespace {
+// The resourceVersion a write's body carries (a PUT's object, a merge patch), for the
+// journal: what the client sent, though the handler never read it. Empty when none.
+std::string bodyResourceVersion(const ApiRequest &request)
+{
+    if (request.body.find("resourceVersion") == std::string::npos)
+        return {};
+    const auto body = model::parseJson(request.body);
+    if (!body)
+        return {};
+    const nlohmann::json &version = model::memberAt(*body, "metadata", "resourceVersion");
+    return version.is_string() ? version.get<std::string>() : std::string();
+}
+
+ApiResponse injectedReply(const faults::FaultFiring &fault, const RequestScope &scope, const ApiRequest &request)
+{
+    switch (fault.action) {
+    case faults::FaultAction::Conflict: {
+        const faults::FaultRequest target = faultRequestFor(scope, request);
+        return statusResponse(model::errors::conflict(scope.route.entry->type->groupResource(), target.name,
+                                                      model::errors::OPTIMISTIC_LOCK_ERROR_MSG));
+    }
+    case faults::FaultAction::Throttle:
+        return statusResponse(
+            model::errors::tooManyRequests("Too many requests, please try again later.", fault.retryAfterSeconds));
+    case faults::FaultAction::Error:
+        return statusResponse(model::Status::internalError(
+            "Internal error occurred: injected fault (rvscope fault rule " + std::to_string(fault.ruleId) + ")"));
+    case faults::FaultAction::Timeout:
+        return statusResponse(model::errors::requestTimeout());
+    default: {
+        ApiResponse dropped;
+        dropped.status = 0; // no reply: the client sees the connection close
+        dropped.dropConnection = true;
+        return dropped;
+    }
+    }
+}
+
+} // namespace
+
+faults::FaultRequest faultRequestFor(const RequestScope &scope, const ApiRequest &request)
+{
+    const Route &route = scope.route;
+    faults::FaultRequest out;
+    out.verb = scope.verbName;
+    out.resource = route.resource;
+    out.namespaceName = route.namespaceName;
+    out.name = route.name;
+    out.subresource = route.subresource;
+    if (scope.verb == Verb::Create) {
+        // Only parsed when rules exist (the caller asks only then).
+        if (auto body = model::parseJson(request.body)) {
+            const nlohmann::json &name = model::memberAt(*body, "metadata", "name");
+            if (name.is_string())
+                out.name = name.get<std::string>();
+        }
+    }
+    out.user = request.user;
+    const std::string agent = request.header("user-agent");
+    out.agent = agent.substr(0, agent.find('/'));
+    out.client = request.header("x-rvscope-client");
+    return out;
+}
+
+ApiResponse injectedResponse(const faults::FaultFiring &fault, const RequestScope &scope, const ApiRequest &request)
+{
+    ApiResponse response = injectedReply(fault, scope, request);
+    if (scope.verb == Verb::Update || scope.verb == Verb::Patch)
+        response.outcome.resourceVersionSent = bodyResourceVersion(request);
+    if (scope.verb == Verb::Create) // the journal's key names the object, as for a create that ran
+        response.outcome.objectName = faultRequestFor(scope, request).name;
+    return response;
+}
+
+} // namespace rvscope::api
