@@ -65,6 +65,7 @@ struct OperationSummary final {
     bool noop = false; // a write that changed nothing (same resourceVersion)
     bool apply = false; // a server-side apply (a patch that merges by field ownership)
     bool remote = false; // written by another instance on the same etcd, seen by watch
+    QString injected;    // the fault rule's action that acted on it ("conflict", "drop", ...), empty: none
 
     bool pending() const { return endNs < 0; }
     bool conflict() const { return statusCode == 409; }

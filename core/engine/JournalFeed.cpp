@@ -42,6 +42,8 @@ OperationSummary JournalFeed::summarize(const history::OperationRecord &record)
     summary.noop = record.noop;
     summary.apply = record.apply;
     summary.remote = record.remote;
+    if (!record.injected.empty())
+        summary.injected = QString::fromStdString(record.injected);
     return summary;
 }
 

@@ -5,6 +5,7 @@
 #include <QtCore/QTemporaryDir>
 #include <QtTest/QAbstractItemModelTester>
 #include <QtTest/QtTest>
+#include <QtWidgets/QCheckBox>
 #include <QtWidgets/QLabel>
 #include <QtWidgets/QPlainTextEdit>
 #include <QtWidgets/QTableView>
@@ -35,6 +36,7 @@ private Q_SLOTS:
     void testCapacityDropsTheOldestRows();
     void testDiffViewShowsAFalseConflict();
     void testOwnershipConflictsNameFieldsAndManagers();
+    void testInjectedConflictsAreNamedAndCanBeHidden();
 };
 
 namespace {
@@ -290,6 +292,35 @@ void TestConflictsPanel::testDiffViewShowsAFalseConflict()
     view.showMessage("gone");
     QCOMPARE(view.operationId(), quint64(0));
     QVERIFY(view.findChild<QPlainTextEdit *>("livePane")->toPlainText().isEmpty());
+}
+
+void TestConflictsPanel::testInjectedConflictsAreNamedAndCanBeHidden()
+{
+    Engine engine;
+    ConflictsPanel panel(engine);
+    panel.show();
+    OperationBatch batch;
+    batch << OperationBuilder(1, QStringLiteral("a"), QStringLiteral("update")).sent(6).produced(7).at(0, 1 * MS);
+    batch << OperationBuilder(2, QStringLiteral("b"), QStringLiteral("update"))
+                 .sent(7)
+                 .at(2 * MS, 3 * MS)
+                 .status(409, QStringLiteral("Conflict"))
+                 .injected(QStringLiteral("conflict"));
+    batch << OperationBuilder(3, QStringLiteral("c"), QStringLiteral("update")).sent(6).at(4 * MS, 5 * MS).status(409, QStringLiteral("Conflict"));
+    panel.model()->appendOperations(batch);
+    QCOMPARE(panel.model()->rowCount(), 2);
+    QCOMPARE(cell(*panel.model(), 0, Column::Reason), QStringLiteral("Conflict (injected)"));
+    QCOMPARE(cell(*panel.model(), 0, Column::Overlap), QStringLiteral("injected by a fault rule"));
+    QCOMPARE(cell(*panel.model(), 1, Column::Reason), QStringLiteral("Conflict"));
+    auto *table = panel.findChild<QTableView *>(QStringLiteral("conflictTable"));
+    auto *hide = panel.findChild<QCheckBox *>(QStringLiteral("hideInjected"));
+    QVERIFY(table && hide);
+    QCOMPARE(table->model()->rowCount(), 2);
+    hide->setChecked(true);
+    QCOMPARE(table->model()->rowCount(), 1); // only the server's own 409 is left
+    QCOMPARE(table->model()->index(0, 0).data(ConflictTableModel::OperationIdRole).toULongLong(), quint64(3));
+    hide->setChecked(false);
+    QCOMPARE(table->model()->rowCount(), 2);
 }
 
 QTEST_MAIN(TestConflictsPanel)

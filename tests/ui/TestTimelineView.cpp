@@ -24,6 +24,7 @@ class TestTimelineView final : public QObject {
 private Q_SLOTS:
     void testConflictPaintsOneConflictMarker();
     void testOwnershipConflictHasItsOwnMark();
+    void testInjectedConflictIsMarkedApart();
     void testBlindPutPaintsOneLostUpdateArrow();
     void testRemoteWriteIsARingedRevision();
     void testAxisSwitch();
@@ -115,6 +116,29 @@ void TestTimelineView::testOwnershipConflictHasItsOwnMark()
     view.renderToImage(view.viewport()->size());
     QCOMPARE(view.visibleMarkerCount(MarkerKind::OwnershipConflict), 1);
     QCOMPARE(view.visibleMarkerCount(MarkerKind::Conflict), 0);
+}
+
+// A 409 a fault rule answered keeps the conflict's square and gets the injected outline and
+// bolt on top, with its legend entry; the real one beside it does not.
+void TestTimelineView::testInjectedConflictIsMarkedApart()
+{
+    TimelineView view;
+    showView(view);
+    OperationBatch batch;
+    batch << OperationBuilder(1, QStringLiteral("alice"), QStringLiteral("update")).sent(6).produced(7).at(0, 1 * rvscope::testing::MS);
+    batch << OperationBuilder(2, QStringLiteral("bob"), QStringLiteral("update"))
+                 .sent(7)
+                 .at(2 * rvscope::testing::MS, 3 * rvscope::testing::MS)
+                 .status(409, QStringLiteral("Conflict"))
+                 .injected(QStringLiteral("conflict"));
+    batch << OperationBuilder(3, QStringLiteral("carol"), QStringLiteral("update"))
+                 .sent(6)
+                 .at(4 * rvscope::testing::MS, 5 * rvscope::testing::MS)
+                 .status(409, QStringLiteral("Conflict"));
+    view.appendOperations(batch);
+    view.renderToImage(view.viewport()->size());
+    QCOMPARE(view.visibleMarkerCount(MarkerKind::Conflict), 2);
+    QCOMPARE(view.visibleMarkerCount(MarkerKind::Injected), 1);
 }
 
 void TestTimelineView::testBlindPutPaintsOneLostUpdateArrow()

@@ -38,6 +38,7 @@ struct OperationBuilder final {
     OperationBuilder &casRetries(int retries) { op.casRetries = retries; return *this; }
     OperationBuilder &noop() { op.noop = true; return *this; }
     OperationBuilder &remote() { op.remote = true; return *this; }
+    OperationBuilder &injected(const QString &action) { op.injected = action; return *this; }
     OperationBuilder &pending() { op.endNs = -1; return *this; }
     operator engine::OperationSummary() const { return op; }
 };

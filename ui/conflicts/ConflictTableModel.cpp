@@ -69,6 +69,10 @@ void ConflictTableModel::appendOperations(const engine::OperationBatch &batch)
             // An ownership 409 names its fields and managers itself: no need to inspect it.
             if (op.reason == QLatin1String("FieldManagerConflict"))
                 conflict.overlap = FieldOverlap::ownershipOf(op).cellText();
+            // An injected 409 overlapped nothing: no write came between.
+            conflict.injected = !op.injected.isEmpty();
+            if (conflict.injected)
+                conflict.overlap = tr("injected by a fault rule");
             added.push_back(std::move(conflict));
         }
     }
@@ -83,6 +87,7 @@ void ConflictTableModel::appendOperations(const engine::OperationBatch &batch)
         beginRemoveRows({}, 0, int(excess) - 1);
         for (qsizetype i = 0; i < excess; ++i) {
             m_sequenceOfId.remove(m_rows.front().id);
+            m_injected -= m_rows.front().injected;
             m_rows.pop_front();
         }
         m_removed += excess;
@@ -90,6 +95,8 @@ void ConflictTableModel::appendOperations(const engine::OperationBatch &batch)
     }
     const int first = int(m_rows.size());
     beginInsertRows({}, first, first + int(added.size()) - 1);
+    for (const Conflict &conflict : added)
+        m_injected += conflict.injected;
     for (Conflict &conflict : added) {
         m_sequenceOfId.insert(conflict.id, m_removed + qint64(m_rows.size()));
         m_rows.push_back(std::move(conflict));
@@ -104,6 +111,7 @@ void ConflictTableModel::clear()
     m_removed = 0;
     m_sequenceOfId.clear();
     m_latestRvOfKey.clear();
+    m_injected = 0;
     m_hasOrigin = false;
     m_originNs = 0;
     endResetModel();
@@ -119,7 +127,7 @@ void ConflictTableModel::setOverlap(quint64 id, const FieldOverlap &overlap)
 {
     const int row = rowOfOperation(id);
     const QString text = overlap.cellText();
-    if (row < 0 || m_rows[std::size_t(row)].overlap == text)
+    if (row < 0 || m_rows[std::size_t(row)].injected || m_rows[std::size_t(row)].overlap == text)
         return;
     m_rows[std::size_t(row)].overlap = text;
     m_rows[std::size_t(row)].falseConflict = overlap.falseConflict();
@@ -196,6 +204,8 @@ QVariant ConflictTableModel::data(const QModelIndex &index, int role) const
         }
     case OperationIdRole:
         return conflict.id;
+    case InjectedRole:
+        return conflict.injected;
     case Qt::TextAlignmentRole:
         return numeric(column) ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
     case Qt::ForegroundRole:
@@ -235,7 +245,7 @@ QVariant ConflictTableModel::displayData(const Conflict &conflict, Column column
     case Column::RvCurrent:
         return rvText(conflict.rvCurrent);
     case Column::Reason:
-        return conflict.reason;
+        return conflict.injected ? tr("%1 (injected)").arg(conflict.reason) : conflict.reason;
     case Column::Overlap:
         return conflict.overlap;
     case Column::Count:

@@ -34,6 +34,7 @@ public:
     enum Role {
         SortRole = Qt::UserRole + 1, // the raw value behind a cell
         OperationIdRole,             // quint64, on every cell
+        InjectedRole,                // bool, on every cell: a fault rule answered the 409
     };
 
     struct Conflict final {
@@ -49,6 +50,7 @@ public:
         QString message; // the Status message
         QString overlap; // FieldOverlap::cellText(), empty until inspected
         bool falseConflict = false;
+        bool injected = false; // a fault rule answered it, not the server's own check
     };
 
     explicit ConflictTableModel(QObject *parent = nullptr, int capacity = 100'000);
@@ -60,6 +62,8 @@ public:
     const Conflict &conflict(int row) const { return m_rows[std::size_t(row)]; }
     // -1 when the operation is not a listed conflict.
     int rowOfOperation(quint64 id) const;
+    // How many of the rows a fault rule answered.
+    int injectedCount() const { return m_injected; }
     void setOverlap(quint64 id, const FieldOverlap &overlap);
     // The time column's text for a monotonic time.
     QString formatTime(qint64 ns) const;
@@ -82,6 +86,7 @@ private:
     QHash<QString, qint64> m_latestRvOfKey;
     qint64 m_originNs = 0;
     bool m_hasOrigin = false;
+    int m_injected = 0;
 };
 
 } // namespace rvscope::ui

@@ -5,6 +5,7 @@
 
 #include <QtCore/QFile>
 #include <QtCore/QSortFilterProxyModel>
+#include <QtWidgets/QCheckBox>
 #include <QtWidgets/QFileDialog>
 #include <QtWidgets/QHBoxLayout>
 #include <QtWidgets/QHeaderView>
@@ -30,6 +31,7 @@ ConflictsPanel::ConflictsPanel(engine::Engine &engine, QWidget *parent)
     setObjectName(QStringLiteral("conflictsPanel"));
     m_proxy->setSourceModel(m_model);
     m_proxy->setSortRole(ConflictTableModel::SortRole);
+    m_proxy->setFilterRole(ConflictTableModel::InjectedRole); // "Hide injected" keeps "false"
 
     m_table = new QTableView;
     m_table->setObjectName(QStringLiteral("conflictTable"));
@@ -60,10 +62,15 @@ ConflictsPanel::ConflictsPanel(engine::Engine &engine, QWidget *parent)
     m_export->setObjectName(QStringLiteral("exportButton"));
     m_export->setToolTip(tr("Save every conflict row as a CSV file"));
 
+    m_hideInjected = new QCheckBox(tr("&Hide injected"));
+    m_hideInjected->setObjectName(QStringLiteral("hideInjected"));
+    m_hideInjected->setToolTip(tr("Hide the 409s a fault rule answered, leaving the server's own conflicts"));
+
     m_diffView = new ConflictDiffView;
 
     auto *bar = new QHBoxLayout;
     bar->addWidget(m_count, 1);
+    bar->addWidget(m_hideInjected);
     bar->addWidget(m_export);
     auto *splitter = new QSplitter(Qt::Vertical);
     splitter->setChildrenCollapsible(false);
@@ -79,6 +86,8 @@ ConflictsPanel::ConflictsPanel(engine::Engine &engine, QWidget *parent)
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &ConflictsPanel::handleCurrentRowChanged);
     connect(m_export, &QPushButton::clicked, this, &ConflictsPanel::chooseExportFile);
+    connect(m_hideInjected, &QCheckBox::toggled, this,
+            [this](bool hide) { m_proxy->setFilterFixedString(hide ? QStringLiteral("false") : QString()); });
     connect(&m_engine, &engine::Engine::operationsRecorded, this, &ConflictsPanel::handleOperations);
     connect(&m_engine, &engine::Engine::operationDetailReady, this, &ConflictsPanel::handleOperationDetail);
     connect(&m_engine, &engine::Engine::historyReset, this, &ConflictsPanel::handleHistoryReset);
@@ -183,10 +192,14 @@ void ConflictsPanel::chooseExportFile()
 void ConflictsPanel::updateCount()
 {
     const int rows = m_model->rowCount();
+    QString text;
     if (rows == 0)
-        m_count->setText(tr("No 409 yet."));
+        text = tr("No 409 yet.");
     else
-        m_count->setText(rows == 1 ? tr("1 conflict (409)") : tr("%1 conflicts (409)").arg(rows));
+        text = rows == 1 ? tr("1 conflict (409)") : tr("%1 conflicts (409)").arg(rows);
+    if (const int injected = m_model->injectedCount(); injected > 0)
+        text += tr(", %1 injected").arg(injected);
+    m_count->setText(text);
 }
 
 } // namespace rvscope::ui

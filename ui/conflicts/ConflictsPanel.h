@@ -5,6 +5,7 @@
 
 #include "engine/EngineTypes.h"
 
+class QCheckBox;
 class QLabel;
 class QPushButton;
 class QSortFilterProxyModel;
@@ -64,6 +65,7 @@ private:
     ConflictDiffView *m_diffView = nullptr;
     QLabel *m_count = nullptr;
     QPushButton *m_export = nullptr;
+    QCheckBox *m_hideInjected = nullptr;
     quint64 m_requested = 0; // the operation whose detail we asked for and have not received
     bool m_selectingProgrammatically = false;
 };

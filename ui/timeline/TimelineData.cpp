@@ -102,6 +102,10 @@ void TimelineData::append(const engine::OperationBatch &batch)
             continue;
         }
         op.strategyText = summary.strategy.isEmpty() ? -1 : intern(summary.strategy);
+        if (!summary.injected.isEmpty()) {
+            op.injectedText = intern(summary.injected);
+            ++m_injected;
+        }
         op.reasonText = summary.reason.isEmpty() ? -1 : intern(summary.reason);
         op.clientLane = laneOf(m_clientLanes, m_clientLaneIndex, summary.clientId, summary.clientId);
         if (m_listedByClient.size() < m_clientLanes.size()) {

@@ -56,6 +56,8 @@ public:
     int conflictCount() const { return m_conflicts; }
     int lostUpdateCount() const { return m_lostUpdates; }
     int remoteCount() const { return m_remote; }
+    // Operations a fault rule acted on (their outcome is injected, not the server's own).
+    int injectedCount() const { return m_injected; }
     int ownershipConflictCount() const { return m_ownershipConflicts; }
 
 private:
@@ -101,6 +103,7 @@ private:
     int m_conflicts = 0;
     int m_lostUpdates = 0;
     int m_remote = 0;
+    int m_injected = 0;
     int m_ownershipConflicts = 0;
 };
 

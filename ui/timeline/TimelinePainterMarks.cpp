@@ -99,6 +99,10 @@ void TimelinePainter::paintMark(const TimelineOperation &op)
     const QPointF at = m_geometry.markPoint(op);
     paintShape(kind, at, r);
     count(kind);
+    if (op.injectedText >= 0) {
+        paintShape(MarkerKind::Injected, at, r);
+        count(MarkerKind::Injected);
+    }
     if (op.casRetries > 0)
         paintCasTicks(op, at);
 }
@@ -169,6 +173,22 @@ void TimelinePainter::paintShape(MarkerKind kind, const QPointF &at, double r)
     case MarkerKind::WatchGap:
         paintDiamond(at, r * 1.1, pen(m_style.watchAlarm, 1.6 * s), m_style.background);
         break;
+    case MarkerKind::Injected: {
+        // A dotted outline around the imitated outcome's mark, and a bolt at its top right,
+        // so a real conflict never hides among injected ones (UI.md).
+        m_painter.setPen(pen(m_style.text, 1.2 * s, Qt::DotLine));
+        m_painter.setBrush(Qt::NoBrush);
+        m_painter.drawEllipse(at, r + 3 * s, r + 3 * s);
+        const QPointF o = at + QPointF(r + 1 * s, -r - 3 * s);
+        const double u = 2.2 * s;
+        const QPointF bolt[] = {{o.x() + 0.6 * u, o.y() - 1.6 * u}, {o.x() - 0.7 * u, o.y() + 0.2 * u},
+                                {o.x() + 0.1 * u, o.y() + 0.2 * u}, {o.x() - 0.5 * u, o.y() + 1.8 * u},
+                                {o.x() + 0.9 * u, o.y() - 0.3 * u}, {o.x() + 0.1 * u, o.y() - 0.3 * u}};
+        m_painter.setPen(pen(m_style.background, 0.8 * s));
+        m_painter.setBrush(m_style.casRetry);
+        m_painter.drawPolygon(bolt, 6);
+        break;
+    }
     case MarkerKind::Remote: // a revision's dot with a ring in the other instance's colour
         m_painter.setPen(pen(m_style.revision, 1.5 * s));
         m_painter.setBrush(m_style.revision);
@@ -217,6 +237,8 @@ void TimelinePainter::paintLegend(const QRectF &gutter)
         entries.emplace_back(MarkerKind::OwnershipConflict, "409 field ownership");
     if (m_data.remoteCount() > 0)
         entries.emplace_back(MarkerKind::Remote, "another instance");
+    if (m_data.injectedCount() > 0)
+        entries.emplace_back(MarkerKind::Injected, "injected fault");
     if (m_overlay && m_overlay->active()) {
         entries.emplace_back(MarkerKind::WatchDelivery, "received by watcher");
         entries.emplace_back(MarkerKind::WatchFlagged, "dup, reorder, ERROR");

@@ -108,6 +108,8 @@ QString describeOperation(const TimelineData &data, int operation)
                      .arg(revisionText(op.rvSent), revisionText(op.rvCurrent));
     if (op.outcome == TimelineOutcome::OwnershipConflict)
         lines << QStringLiteral("ownership conflict (server-side apply): another manager owns a field it changes");
+    if (op.injectedText >= 0)
+        lines << QStringLiteral("INJECTED by a fault rule (%1): not the server's own outcome").arg(data.text(op.injectedText));
     if (op.outcome == TimelineOutcome::Noop)
         lines << QStringLiteral("no-op write: nothing changed, no new revision");
     if (op.casRetries > 0)

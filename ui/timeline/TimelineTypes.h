@@ -42,8 +42,9 @@ enum class MarkerKind {
     WatchGap,      // a revision it should have received and did not: hollow dashed red diamond
     Remote,        // the ring around a revision another instance wrote (sky blue)
     OwnershipConflict, // hollow square notched by a diamond (red): a field another manager owns
+    Injected, // over the mark of the outcome it imitates: a dotted outline and a small bolt
 };
-inline constexpr std::size_t MARKER_KIND_COUNT = 13;
+inline constexpr std::size_t MARKER_KIND_COUNT = 14;
 
 // One operation, with the facts the timeline derives from the ones before it. Strings are
 // indices into TimelineData::text(); lanes are indices into TimelineData's lane vectors.
@@ -66,6 +67,7 @@ struct TimelineOperation final {
     int strategyText = -1;
     int reasonText = -1;
     int lostClientText = -1; // the client whose revision was lost
+    int injectedText = -1;   // the action of the fault rule that acted on it, -1: none (a real outcome)
     TimelineVerb verb = TimelineVerb::Other;
     TimelineOutcome outcome = TimelineOutcome::Success;
     // How many earlier operations of the same client sit at the same rvPosition (a 409 where
