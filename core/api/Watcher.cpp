@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "api/Watcher.h"
 
+#include <cstdlib>
 #include <utility>
 
 #include "model/StatusErrors.h"
@@ -76,6 +77,8 @@ void Watcher::hand(const std::string &line, const registry::WatchEvent &event)
         (*m_options.deliveries)(m_operationId, m_options.type->gvr.resource, event);
     const bool counted = event.type == registry::WatchEventType::Added
         || event.type == registry::WatchEventType::Modified || event.type == registry::WatchEventType::Deleted;
+    if (counted && event.object)
+        m_lastRevision = event.object->resourceVersion();
     if (counted && m_eventsLeft > 0 && --m_eventsLeft == 0)
         endAtLimit();
 }
@@ -85,10 +88,12 @@ void Watcher::endAtLimit()
     if (!m_transport || m_ended)
         return;
     if (m_expireAtLimit) {
-        // The Status the apiserver ends a watch with when its start is compacted away:
-        // client-go's reflector and the Python client relist on it.
-        const registry::WatchEvent error = errorEvent(
-            model::errors::expired("too old resource version: the watch expired (injected fault)"));
+        // The Status the apiserver ends a watch with when its start is compacted away,
+        // worded as etcd's compaction: the client's last resourceVersion is older than the
+        // oldest one left. client-go's reflector relists on it.
+        const long long last = std::atoll(m_lastRevision.c_str());
+        const registry::WatchEvent error = errorEvent(model::errors::expired(
+            "too old resource version: " + std::to_string(last) + " (" + std::to_string(last + 1) + ")"));
         hand(registry::watchEventJson(error), error);
     }
     finish(/*tooSlow=*/false);

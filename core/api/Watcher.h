@@ -171,6 +171,7 @@ private:
     std::vector<std::pair<std::shared_ptr<const std::string>, registry::WatchEvent>> m_pending;
     std::uint64_t m_operationId = 0;
     std::int64_t m_eventsLeft = 0; // limitEvents: 0 for no limit
+    std::string m_lastRevision;    // the resourceVersion of the last object event handed over
     int m_limitMs = 0;             // limitTime: 0 for no limit
     bool m_expireAtLimit = false;
     std::shared_ptr<WatchTransport> m_transport;

@@ -315,12 +315,11 @@ private:
             if (m_rule.verbs != std::vector<std::string>{"watch"})
                 return "\"" + std::string(action) + "\" acts on watch streams: the verb must be watch";
         }
-        const bool writeOnly = m_rule.action == FaultAction::Conflict || m_rule.action == FaultAction::DropAfterCommit;
-        if (writeOnly) {
-            for (const std::string &verb : m_rule.verbs) {
-                if (verb == "get" || verb == "list" || verb == "watch")
-                    return "\"" + std::string(action) + "\" acts on writes: \"" + verb + "\" is not one";
-            }
+        // A verb the action cannot act on, named: refused (a `*` rule passes such requests by).
+        for (const std::string &verb : m_rule.verbs) {
+            if (verb != "*" && !actsOn(m_rule.action, verb))
+                return "\"" + std::string(action) + "\" acts on " + actedOnVerbs(m_rule.action) + ": \"" + verb
+                    + "\" is not one";
         }
         return std::nullopt;
     }
@@ -370,7 +369,43 @@ bool answersInstead(FaultAction action)
 
 bool FaultRule::matchesVerb(std::string_view verb) const
 {
-    return std::any_of(verbs.begin(), verbs.end(), [&](const std::string &v) { return v == "*" || v == verb; });
+    return actsOn(action, verb)
+        && std::any_of(verbs.begin(), verbs.end(), [&](const std::string &v) { return v == "*" || v == verb; });
+}
+
+bool actsOn(FaultAction action, std::string_view verb)
+{
+    switch (action) {
+    case FaultAction::Conflict:
+        // The optimistic lock's 409 answers writes to an existing object: a create's 409 is
+        // AlreadyExists, and a deletecollection has no one object to name.
+        return verb == "update" || verb == "patch" || verb == "delete";
+    case FaultAction::DelayAfterCommit:
+    case FaultAction::DropAfterCommit:
+        // A watch's reply is its stream: there is no "after" to delay or drop.
+        return verb != "watch";
+    case FaultAction::EndAfter:
+    case FaultAction::ExpireAfter:
+        return verb == "watch";
+    default:
+        return true;
+    }
+}
+
+std::string actedOnVerbs(FaultAction action)
+{
+    switch (action) {
+    case FaultAction::Conflict:
+        return "update, patch and delete";
+    case FaultAction::DelayAfterCommit:
+    case FaultAction::DropAfterCommit:
+        return "replies (every verb but watch)";
+    case FaultAction::EndAfter:
+    case FaultAction::ExpireAfter:
+        return "watch streams";
+    default:
+        return "every verb";
+    }
 }
 
 model::Result<FaultRule> parseFaultRule(std::string_view text)

@@ -33,6 +33,10 @@ std::optional<FaultAction> actionNamed(std::string_view name);
 // True when the fault answers in the handler's place: the request never runs, so it has no
 // effect (conflict, throttle, error, timeout, drop).
 bool answersInstead(FaultAction action);
+// Whether `action` can act on a request of `verb` ("update", "watch", ...), and those verbs
+// in words ("update, patch and delete").
+bool actsOn(FaultAction action, std::string_view verb);
+std::string actedOnVerbs(FaultAction action);
 
 // One fault rule, parsed from its text (one syntax for --fault, /rvscope/v1/faults and the
 // window):

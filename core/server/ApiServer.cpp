@@ -290,9 +290,14 @@ bool ApiServer::handleRequest(const QHttpServerRequest &request, QTcpSocket *soc
     // delay, a remote storage); the socket is guarded for the late case.
     QCoro::Task<api::ApiResponse> task = m_handler->handle(std::move(apiRequest));
     QPointer<ApiServer> self(this);
-    task.then([self, guarded, keepAlive, mutating](api::ApiResponse response) {
-        if (!self)
+    // The handler stays alive until its answer is in (an injected delay may outlive this
+    // server: a scenario run replaces the core); an answer nobody takes closes its watch.
+    task.then([self, handler = m_handler, guarded, keepAlive, mutating](api::ApiResponse response) {
+        if (!self) {
+            if (response.watch)
+                response.watch->close();
             return;
+        }
         --(mutating ? self->m_mutatingInFlight : self->m_readsInFlight);
         self->respond(guarded, std::move(response), keepAlive);
     });
@@ -390,15 +395,24 @@ void ApiServer::handleWebSocketConnections()
         QCoro::Task<api::ApiResponse> task = m_handler->handle(std::move(request));
         QPointer<ApiServer> self(this);
         auto shared = std::make_shared<std::unique_ptr<QWebSocket>>(std::move(socket));
-        task.then([self, shared](api::ApiResponse response) {
+        task.then([self, handler = m_handler, shared](api::ApiResponse response) {
             if (self)
                 self->serveWebSocket(std::move(*shared), std::move(response));
+            else if (response.watch)
+                response.watch->close();
         });
     }
 }
 
 void ApiServer::serveWebSocket(std::unique_ptr<QWebSocket> socket, api::ApiResponse response)
 {
+    if (socket->state() != QAbstractSocket::ConnectedState) {
+        // The client left while its request waited (an injected delay): no one to serve.
+        if (response.watch)
+            response.watch->close();
+        socket.release()->deleteLater();
+        return;
+    }
     if (response.dropConnection) {
         // An injected drop: the socket closes without a message.
         if (response.watch)

@@ -13,7 +13,16 @@ InProcessTransport::InProcessTransport(std::shared_ptr<api::ApiHandler> handler)
 QCoro::Task<api::ApiResponse> InProcessTransport::send(api::ApiRequest request)
 {
     std::shared_ptr<api::ApiHandler> handler = m_handler;
-    co_return co_await handler->handle(std::move(request));
+    api::ApiResponse response = co_await handler->handle(std::move(request));
+    if (!response.dropConnection)
+        co_return response;
+    // An injected drop: what an HTTP client sees of it (HttpTransport) is no reply at all.
+    if (response.watch)
+        response.watch->close();
+    api::ApiResponse lost;
+    lost.status = 0;
+    lost.body = "Connection closed";
+    co_return lost;
 }
 
 BearerTokenTransport::BearerTokenTransport(std::shared_ptr<Transport> inner, std::string token)

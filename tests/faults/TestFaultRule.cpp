@@ -185,9 +185,14 @@ void TestFaultRule::testBadRules_data()
     QTest::newRow("end-after on updates") << "update cm end-after=3"
                                           << "\"end-after\" acts on watch streams: the verb must be watch";
     QTest::newRow("expire-after on every verb") << "* cm expire-after=3" << "the verb must be watch";
-    QTest::newRow("conflict on a read") << "get,update cm conflict" << "\"conflict\" acts on writes: \"get\" is not one";
-    QTest::newRow("drop-after-commit on a watch") << "watch cm drop-after-commit"
-                                                  << "\"drop-after-commit\" acts on writes: \"watch\" is not one";
+    QTest::newRow("conflict on a read") << "get,update cm conflict"
+                                        << "\"conflict\" acts on update, patch and delete: \"get\" is not one";
+    QTest::newRow("conflict on a create") << "create cm conflict"
+                                          << "\"conflict\" acts on update, patch and delete: \"create\" is not one";
+    QTest::newRow("drop-after-commit on a watch")
+        << "watch cm drop-after-commit" << "\"drop-after-commit\" acts on replies (every verb but watch): \"watch\" is not one";
+    QTest::newRow("delay-after-commit on a watch")
+        << "watch cm delay-after-commit=1s" << "\"delay-after-commit\" acts on replies (every verb but watch): \"watch\" is not one";
 }
 
 void TestFaultRule::testBadRules()

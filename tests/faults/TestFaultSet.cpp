@@ -78,6 +78,17 @@ void TestFaultSet::testMatchesOnlyWhatItNames()
     FaultSet any;
     added(any, "list nodes error");
     QVERIFY(any.decide(request("list", "nodes", "", "")));
+    // A `*` rule passes by what its action cannot act on: no optimistic-lock 409 for a read
+    // or a create, no "after the reply" for a watch's stream.
+    FaultSet everyVerb;
+    added(everyVerb, "* configmaps conflict");
+    added(everyVerb, "* secrets delay-after-commit=1s");
+    for (const char *verb : {"get", "list", "watch", "create", "deletecollection"})
+        QVERIFY2(!everyVerb.decide(request(verb, "configmaps", "x", "foo")), verb);
+    for (const char *verb : {"update", "patch", "delete"})
+        QVERIFY2(everyVerb.decide(request(verb, "configmaps", "x", "foo")), verb);
+    QVERIFY(!everyVerb.decide(request("watch", "secrets", "x", "")));
+    QVERIFY(everyVerb.decide(request("get", "secrets", "x", "s")));
 }
 
 void TestFaultSet::testSubresourceAndClient()
