@@ -22,6 +22,7 @@
 #include "serverpanel/StorageDescription.h"
 #include "streams/StreamsPanel.h"
 #include "timeline/TimelineView.h"
+#include "faults/FaultsPanel.h"
 #include "verdicts/VerdictsPanel.h"
 
 namespace rvscope::ui {
@@ -63,6 +64,7 @@ MainWindow::MainWindow(engine::Engine &engine, QWidget *parent, const QString &f
         {"streamsDock", {tr("Streams"), streams}},
         {"serverLogDock", {tr("Server"), server}},
         {"verdictsDock", {tr("Verdicts"), verdicts}},
+        {"faultsDock", {tr("Faults"), new FaultsPanel(m_engine, this)}},
     };
     for (const auto &[name, panel] : bottom) {
         QDockWidget *dock = addPanel(QString::fromLatin1(name), panel.first, Qt::BottomDockWidgetArea, panel.second);

@@ -5,6 +5,7 @@
 
 #include <QtCore/QTimer>
 
+#include "api/ApiHandler.h"
 #include "engine/AccessController.h"
 #include "engine/GuiWatchController.h"
 #include "engine/HistoryController.h"
@@ -13,6 +14,7 @@
 #include "engine/ScenarioController.h"
 #include "engine/ServerController.h"
 #include "engine/WorkloadController.h"
+#include "faults/FaultSet.h"
 #include "registry/Registry.h"
 #include "storage/Storage.h"
 
@@ -189,6 +191,32 @@ QCoro::Task<> CoreWorker::compactAll(std::vector<std::shared_ptr<storage::Storag
         if (!compacted && self)
             Q_EMIT errorOccurred(QString::fromStdString(compacted.error().message));
     }
+}
+
+void CoreWorker::addFaultRule(const QString &rule)
+{
+    auto added = m_core.handler->faults().add(rule.toStdString());
+    reportFaultRules(added ? QString() : QString::fromStdString(added.error().message));
+}
+
+void CoreWorker::removeFaultRule(quint64 id)
+{
+    m_core.handler->faults().remove(id);
+    reportFaultRules(QString());
+}
+
+void CoreWorker::clearFaultRules()
+{
+    m_core.handler->faults().clear();
+    reportFaultRules(QString());
+}
+
+void CoreWorker::reportFaultRules(const QString &error)
+{
+    FaultRuleList rules;
+    for (const faults::FaultSet::Entry &entry : m_core.handler->faults().entries())
+        rules.push_back({entry.id, QString::fromStdString(entry.rule.text), entry.matched, entry.fired, entry.spent()});
+    Q_EMIT faultRulesReported(rules, error);
 }
 
 // The Engine's requests (through whenReady), as the controllers take them.

@@ -51,6 +51,12 @@ public Q_SLOTS:
     void stopServer();
     void compact();
 
+    void addFaultRule(const QString &rule);
+    void removeFaultRule(quint64 id);
+    void clearFaultRules();
+    void fetchFaultRules() { reportFaultRules(QString()); }
+    void reportFaultRules(const QString &error);
+
     void loadScenario(const QString &nameOrPath, quint64 seed);
     void playScenario();
     void pauseScenario();
@@ -97,6 +103,7 @@ Q_SIGNALS:
     void historyExported(const QString &path, const QString &error);
     void historyImported(const QString &path, int operations, const QString &error);
     void errorOccurred(const QString &message);
+    void faultRulesReported(const rvscope::engine::FaultRuleList &rules, const QString &error);
 
 private:
     // Holds the Engine's requests back (whenReady) while it lives: a (re)build of the core

@@ -45,6 +45,7 @@ Engine::Engine(EngineOptions options, QObject *parent)
     qRegisterMetaType<WatchEventBatch>();
     qRegisterMetaType<WatchChannel>();
     qRegisterMetaType<BulkSessionList>();
+    qRegisterMetaType<FaultRuleList>();
     qRegisterMetaType<OperationDetail>();
     qRegisterMetaType<ScenarioInfo>();
     qRegisterMetaType<ScenarioList>();
@@ -90,6 +91,7 @@ Engine::Engine(EngineOptions options, QObject *parent)
     connect(m_worker, &CoreWorker::historyExported, this, &Engine::historyExported);
     connect(m_worker, &CoreWorker::historyImported, this, &Engine::historyImported);
     connect(m_worker, &CoreWorker::errorOccurred, this, &Engine::errorOccurred);
+    connect(m_worker, &CoreWorker::faultRulesReported, this, &Engine::faultRulesReported);
     // The core thread runs Qt's own poll-based dispatcher instead of GLib's: the server's
     // request loop is measurably faster on it (bench_http, README). Qt reads this when a
     // thread starts; the GUI thread keeps the GLib dispatcher its platform plugin expects.
@@ -137,6 +139,26 @@ void Engine::stopServer()
 void Engine::compact()
 {
     post(&CoreWorker::compact);
+}
+
+void Engine::addFaultRule(const QString &rule)
+{
+    post(&CoreWorker::addFaultRule, rule);
+}
+
+void Engine::removeFaultRule(quint64 id)
+{
+    post(&CoreWorker::removeFaultRule, id);
+}
+
+void Engine::clearFaultRules()
+{
+    post(&CoreWorker::clearFaultRules);
+}
+
+void Engine::fetchFaultRules()
+{
+    post(&CoreWorker::fetchFaultRules);
 }
 
 void Engine::loadScenario(const QString &nameOrPath, quint64 seed)

@@ -30,6 +30,13 @@ public:
     void stopServer();
     void compact();
 
+    // Fault rules of the served API, as at /rvscope/v1/faults: each answers with
+    // faultRulesReported (the rules after it, and a bad rule's error).
+    void addFaultRule(const QString &rule);
+    void removeFaultRule(quint64 id);
+    void clearFaultRules();
+    void fetchFaultRules();
+
     // A built-in scenario by name, or a scenario file. It starts from a fresh core (the
     // journal is reset: historyReset) and waits paused at step 0.
     void loadScenario(const QString &nameOrPath, quint64 seed = 1);
@@ -99,6 +106,7 @@ Q_SIGNALS:
     void historyExported(const QString &path, const QString &error);
     void historyImported(const QString &path, int operations, const QString &error);
     void errorOccurred(const QString &message);
+    void faultRulesReported(const rvscope::engine::FaultRuleList &rules, const QString &error);
 
 protected:
     // The core builds operation and watch-event batches only once someone receives them.

@@ -153,6 +153,18 @@ struct BulkSessionSummary final {
 // closed), at most every ~33 ms; empty when the server is off.
 using BulkSessionList = QList<BulkSessionSummary>;
 
+// One fault rule the served API applies (core/faults; README "Fault injection"), as the
+// Faults panel lists it: the same fields as /rvscope/v1/faults.
+struct FaultRuleSummary final {
+    quint64 id = 0;
+    QString rule;
+    quint64 matched = 0; // requests it named
+    quint64 fired = 0;   // of those, the ones it acted on
+    bool spent = false;  // fired as many times as times=N allows
+    bool operator==(const FaultRuleSummary &) const = default;
+};
+using FaultRuleList = QList<FaultRuleSummary>;
+
 } // namespace rvscope::engine
 
 Q_DECLARE_METATYPE(rvscope::engine::OperationSummary)
@@ -164,3 +176,4 @@ Q_DECLARE_METATYPE(rvscope::engine::OperationDetail)
 Q_DECLARE_METATYPE(rvscope::engine::ServerState)
 Q_DECLARE_METATYPE(rvscope::engine::CoreStats)
 Q_DECLARE_METATYPE(rvscope::engine::BulkSessionList)
+Q_DECLARE_METATYPE(rvscope::engine::FaultRuleList)
