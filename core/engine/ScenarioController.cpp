@@ -118,6 +118,7 @@ void ScenarioController::startPlayer(sim::Scenario scenario, std::size_t runTo)
         }
         co_return mainRevision;
     };
+    context.fault = sim::faultRulesOf(m_core.handler);
     // A scenario with an "access" section runs its clients as its identities; the GUI's own
     // requests (watches, launched clients) then act as its setup identity.
     QPointer<AccessController> access(&m_access);

@@ -4,6 +4,7 @@
 #include <array>
 #include <set>
 
+#include "faults/FaultRule.h"
 #include "model/JsonAccess.h"
 #include "model/JsonParse.h"
 #include "model/StatusErrors.h"
@@ -24,7 +25,7 @@ constexpr std::array ACTIONS = {
     ActionInfo{Action::Patch, "patch"},     ActionInfo{Action::Delete, "delete"},
     ActionInfo{Action::Watch, "watch"},     ActionInfo{Action::Compact, "compact"},
     ActionInfo{Action::Workload, "workload"}, ActionInfo{Action::Sweep, "sweep"},
-    ActionInfo{Action::Note, "note"},
+    ActionInfo{Action::Note, "note"},       ActionInfo{Action::Fault, "fault"},
 };
 
 model::Status invalid(const std::string &where, const std::string &message)
@@ -53,11 +54,11 @@ model::Result<ScenarioStep> parseStep(const nlohmann::json &json, const std::str
     }
     if (!known)
         return invalid(where, "unknown action \"" + action + "\" (\"do\" is one of get, list, create, update, patch, "
-                              "delete, watch, compact, workload, sweep, note)");
+                              "delete, watch, compact, workload, sweep, note, fault)");
     static const std::set<std::string> fields = {"do",     "client", "object", "set",      "resourceVersion", "body",
                                                  "patch",  "patchType", "withResourceVersion", "from", "expect",
                                                  "expectWatchError", "clients", "strategies", "explain",
-                                                 "fieldManager", "force"};
+                                                 "fieldManager", "force", "rule"};
     for (const auto &[field, value] : json.items()) {
         if (!fields.count(field))
             return invalid(where, "unknown field \"" + field + "\"");
@@ -74,8 +75,18 @@ model::Result<ScenarioStep> parseStep(const nlohmann::json &json, const std::str
     std::string resourceVersion;
     if (!string("client", step.client) || !string("object", step.object) || !string("patchType", step.patchType)
         || !string("from", step.from) || !string("explain", step.explain) || !string("resourceVersion", resourceVersion)
-        || !string("fieldManager", step.fieldManager))
-        return invalid(where, "client, object, patchType, from, resourceVersion, fieldManager and explain must be strings");
+        || !string("fieldManager", step.fieldManager) || !string("rule", step.rule))
+        return invalid(where, "client, object, patchType, from, resourceVersion, fieldManager, rule and explain must be strings");
+    if (step.action == Action::Fault) {
+        if (step.rule.empty())
+            return invalid(where, "\"fault\" needs a \"rule\" (or \"clear\")");
+        if (step.rule != "clear") {
+            if (auto rule = faults::parseFaultRule(step.rule); !rule)
+                return invalid(where, rule.error().message);
+        }
+    } else if (!step.rule.empty()) {
+        return invalid(where, "\"rule\" belongs to a \"fault\" step");
+    }
     if (resourceVersion == "omit")
         step.omitResourceVersion = true;
     else if (!resourceVersion.empty() && resourceVersion != "read")
@@ -200,7 +211,8 @@ model::Result<Scenario> Scenario::fromJson(const nlohmann::json &json)
         scenario.access = std::move(parsed).value();
         for (std::size_t i = 0; i < scenario.steps.size(); ++i) {
             const ScenarioStep &step = scenario.steps[i];
-            if (step.action != Action::Note && step.action != Action::Compact && !scenario.access->identity(step.client))
+            if (step.action != Action::Note && step.action != Action::Compact && step.action != Action::Fault
+                && !scenario.access->identity(step.client))
                 return invalid("step " + std::to_string(i + 1),
                                "client \"" + step.client + "\" has no identity: name it in \"access\".\"users\" "
                                "(\"anonymous\" for a client without credentials)");

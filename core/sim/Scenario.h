@@ -15,7 +15,7 @@ namespace rvscope::sim {
 
 // One scripted step, done by a named client (format in README, "Scenario files").
 struct ScenarioStep final {
-    enum class Action { Get, List, Create, Update, Patch, Delete, Watch, Compact, Workload, Sweep, Note };
+    enum class Action { Get, List, Create, Update, Patch, Delete, Watch, Compact, Workload, Sweep, Note, Fault };
     Action action = Action::Note;
     std::string client = "scenario";
     std::string object;             // "configmaps/default/foo"; for list/watch "configmaps/default"
@@ -32,6 +32,7 @@ struct ScenarioStep final {
     ClientSpec workload;            // workload
     std::vector<WriteStrategy> sweepStrategies; // sweep: each strategy ...
     std::vector<int> sweepClients;  // ... at each client count, on fresh objects
+    std::string rule;               // fault: a fault rule to add (README "Fault injection"), or "clear"
     std::string explain;            // what happens and why, for the teacher to read
 
     static std::string actionName(Action action);

@@ -17,7 +17,7 @@ namespace rvscope::sim {
 namespace {
 
 constexpr std::array BUILT_IN_ORDER = {"lost-update", "put-vs-patch", "kubectl-replace-vs-apply", "field-ownership",
-                                       "list-watch-410", "node-secret", "occ-vs-pcc", "hot-key"};
+                                       "list-watch-410", "node-secret", "occ-vs-pcc", "hot-key", "controller-under-fire"};
 
 model::Status missing(std::string message)
 {

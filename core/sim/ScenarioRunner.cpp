@@ -5,7 +5,9 @@
 #include <charconv>
 #include <cstdio>
 
+#include "api/ApiHandler.h"
 #include "api/Watcher.h"
+#include "faults/FaultSet.h"
 #include "fields/ManagedFields.h"
 #include "history/Journal.h"
 #include "history/LinearizabilityChecker.h"
@@ -106,6 +108,21 @@ struct ScenarioRunner::ClientState {
 struct ScenarioRunner::OpenWatch {
     std::shared_ptr<api::Watcher> stream;
 };
+
+std::function<model::Result<std::uint64_t>(const std::string &rule)> faultRulesOf(std::shared_ptr<api::ApiHandler> handler)
+{
+    std::weak_ptr<api::ApiHandler> weak = handler;
+    return [weak](const std::string &rule) -> model::Result<std::uint64_t> {
+        auto served = weak.lock();
+        if (!served)
+            return model::Status::internalError("the server is gone");
+        if (rule == "clear") {
+            served->faults().clear();
+            return std::uint64_t(0);
+        }
+        return served->faults().add(rule);
+    };
+}
 
 ScenarioRunner::ScenarioRunner(Scenario scenario, ScenarioContext context)
     : m_scenario(std::move(scenario))
@@ -214,6 +231,22 @@ QCoro::Task<StepResult> ScenarioRunner::runStep(ScenarioStep step, std::size_t i
         result.outcome = compacted ? "storage compacted at revision " + std::to_string(*compacted)
                                    : "compaction failed: " + compacted.error().message;
         result.resourceVersionProduced = compacted ? std::to_string(*compacted) : std::string();
+        co_return result;
+    }
+    case Action::Fault: {
+        if (!m_context.fault) {
+            result.outcome = "fault rules are not available here";
+            result.expectationMet = false;
+            co_return result;
+        }
+        auto added = m_context.fault(step.rule);
+        result.status = added ? 200 : added.error().code;
+        if (step.rule == "clear")
+            result.outcome = "fault rules removed: every request is served faithfully again";
+        else
+            result.outcome = added ? "fault rule #" + std::to_string(*added) + " added: " + step.rule
+                                   : "fault rule refused: " + added.error().message;
+        result.expectationMet = bool(added);
         co_return result;
     }
     case Action::Workload:

@@ -19,6 +19,7 @@ namespace rvscope::history {
 class Journal;
 }
 namespace rvscope::api {
+class ApiHandler;
 class Watcher;
 }
 
@@ -36,6 +37,8 @@ struct ScenarioContext final {
     std::shared_ptr<history::Journal> journal; // watch deliveries are recorded here; checks read it
     // Compacts storage at its current revision; returns that revision.
     std::function<QCoro::Task<model::Result<std::int64_t>>()> compact;
+    // Adds a fault rule to the served API's (its id), or with "clear" removes them all.
+    std::function<model::Result<std::uint64_t>(const std::string &rule)> fault;
     std::uint64_t seed = 1; // mixed into every workload's seed
     // For a scenario with an "access" section (installScenarioAccess sets it): the feeder of
     // the installed access control's node graph. The runner runs its queued watch re-check
@@ -43,6 +46,9 @@ struct ScenarioContext final {
     // by that step, whatever the event loop does.
     std::shared_ptr<NodeGraphFeeder> nodeGraph;
 };
+
+// ScenarioContext::fault for a served API: rules go to `handler`'s fault rules (held weakly).
+std::function<model::Result<std::uint64_t>(const std::string &rule)> faultRulesOf(std::shared_ptr<api::ApiHandler> handler);
 
 // The outcome of one step, as the explanation panel and `rvscope scenario run` show it.
 struct StepResult final {

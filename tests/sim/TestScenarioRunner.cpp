@@ -27,6 +27,7 @@ Run runScenario(testing::SimFixture &fixture, const sim::Scenario &scenario, std
     context.clock = fixture.clock;
     context.journal = fixture.journal;
     context.seed = seed;
+    context.fault = sim::faultRulesOf(fixture.handler);
     auto storage = fixture.registryFixture.storage;
     context.compact = [storage]() -> QCoro::Task<model::Result<std::int64_t>> {
         const std::int64_t revision = storage->revision();
@@ -71,7 +72,7 @@ private Q_SLOTS:
 void TestScenarioRunner::testBuiltInsParse()
 {
     const auto scenarios = sim::ScenarioLibrary::builtIns();
-    QCOMPARE(scenarios.size(), std::size_t(8));
+    QCOMPARE(scenarios.size(), std::size_t(9));
     QCOMPARE(scenarios.front().name, std::string("lost-update"));
     for (const auto &scenario : scenarios) {
         QVERIFY(!scenario.title.empty());

@@ -176,16 +176,16 @@ void TimelinePainter::paintShape(MarkerKind kind, const QPointF &at, double r)
     case MarkerKind::Injected: {
         // A dotted outline around the imitated outcome's mark, and a bolt at its top right,
         // so a real conflict never hides among injected ones (UI.md).
-        m_painter.setPen(pen(m_style.text, 1.2 * s, Qt::DotLine));
+        m_painter.setPen(pen(m_style.text, 1.4 * s, Qt::DotLine));
         m_painter.setBrush(Qt::NoBrush);
         m_painter.drawEllipse(at, r + 3 * s, r + 3 * s);
-        const QPointF o = at + QPointF(r + 1 * s, -r - 3 * s);
-        const double u = 2.2 * s;
+        const QPointF o = at + QPointF(r + 4 * s, -r * 0.4);
+        const double u = 2.8 * s;
         const QPointF bolt[] = {{o.x() + 0.6 * u, o.y() - 1.6 * u}, {o.x() - 0.7 * u, o.y() + 0.2 * u},
                                 {o.x() + 0.1 * u, o.y() + 0.2 * u}, {o.x() - 0.5 * u, o.y() + 1.8 * u},
                                 {o.x() + 0.9 * u, o.y() - 0.3 * u}, {o.x() + 0.1 * u, o.y() - 0.3 * u}};
-        m_painter.setPen(pen(m_style.background, 0.8 * s));
-        m_painter.setBrush(m_style.casRetry);
+        m_painter.setPen(pen(m_style.background, 0.6 * s));
+        m_painter.setBrush(m_style.text);
         m_painter.drawPolygon(bolt, 6);
         break;
     }
