@@ -6,6 +6,7 @@
 #include "model/JsonParse.h"
 #include "model/StatusErrors.h"
 #include "registry/Registry.h"
+#include "registry/selection/FieldSelector.h"
 
 namespace rvscope::api {
 namespace {
@@ -58,6 +59,16 @@ faults::FaultRequest faultRequestFor(const RequestScope &scope, const ApiRequest
     out.namespaceName = route.namespaceName;
     out.name = route.name;
     out.subresource = route.subresource;
+    if ((out.verb == "list" || out.verb == "watch") && out.name.empty()) {
+        // A list or watch of one object (kubectl get -w NAME, a single-object informer) names
+        // it by field selector, as the apiserver's RequestInfo reads it for authorization.
+        if (const std::string *selector = request.queryValue("fieldSelector")) {
+            if (auto parsed = registry::FieldSelector::parse(*selector)) {
+                if (auto name = parsed->requiresExactMatch("metadata.name"))
+                    out.name = *name;
+            }
+        }
+    }
     if (scope.verb == Verb::Create) {
         // Only parsed when rules exist (the caller asks only then).
         if (auto body = model::parseJson(request.body)) {

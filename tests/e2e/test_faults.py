@@ -246,6 +246,20 @@ class Faults(unittest.TestCase):
         self.assertLess(time.monotonic() - started, 5, "ended by the rule, not by timeoutSeconds")
         self.assertEqual([(e["type"], e["object"]["metadata"]["name"]) for e in events],
                          [("ADDED", "e0"), ("ADDED", "e1"), ("ADDED", "e2")])
+        # A watch of one object by field selector (kubectl get -w NAME) is named by that name,
+        # as the apiserver's RequestInfo reads it: the rule for e4 ends it, e3's is untouched.
+        request(server, "DELETE", FAULTS + "/1")
+        add_rule(server, "watch configmaps/default/e4 end-after=1")
+        for name, expected in (("e3", 0), ("e4", 1)):
+            conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+            conn.request("GET", f"{CONFIGMAPS}?watch=1&timeoutSeconds=2&fieldSelector=metadata.name%3D{name}"
+                                f"&resourceVersion={listed['metadata']['resourceVersion']}")
+            started = time.monotonic()
+            events = [json.loads(line) for line in conn.getresponse().read().splitlines() if line.strip()]
+            conn.close()
+            self.assertEqual([e["object"]["metadata"]["name"] for e in events], [name], name)
+            ended_by_rule = time.monotonic() - started < 1.5
+            self.assertEqual(ended_by_rule, expected == 1, name)
 
     def test_expire_after_a_time_ends_an_idle_watch_with_410(self):
         server = self.serve("--fault", "watch configmaps/default expire-after=500ms")
