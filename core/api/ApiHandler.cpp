@@ -121,6 +121,8 @@ QCoro::Task<ApiResponse> ApiHandler::handle(ApiRequest request)
             co_await QCoro::sleepFor(std::chrono::milliseconds(fault->delayMs));
         else if (action == faults::FaultAction::DropAfterCommit)
             response.dropConnection = true;
+        else if (response.watch && action == faults::FaultAction::Stall)
+            response.watch->stall();
         else if (response.watch && (action == faults::FaultAction::EndAfter || action == faults::FaultAction::ExpireAfter)) {
             const bool expire = action == faults::FaultAction::ExpireAfter;
             if (fault->events > 0)

@@ -62,6 +62,17 @@ void Watcher::deliver(std::shared_ptr<const std::string> line, const registry::W
         m_pending.emplace_back(std::move(line), event);
         return;
     }
+    if (m_stalled) {
+        // Counted, not kept: the stream stays silent until the backlog limit ends it.
+        m_stalledBytes += line->size() + 1;
+        if (m_options.maxBacklogBytes > 0 && m_stalledBytes > m_options.maxBacklogBytes) {
+            const registry::WatchEvent error =
+                errorEvent(model::errors::watchTooSlow(m_stalledBytes, m_options.maxBacklogBytes));
+            hand(registry::watchEventJson(error), error);
+            finish(/*tooSlow=*/true);
+        }
+        return;
+    }
     if (endIfTooSlow())
         return;
     hand(*line, event);
@@ -118,8 +129,12 @@ void Watcher::attach(std::shared_ptr<WatchTransport> transport)
     // Queued before the transport existed: handed over whole (the backlog check starts now).
     auto pending = std::move(m_pending);
     m_pending.clear();
-    for (std::size_t i = 0; i < pending.size() && m_transport; ++i)
-        hand(*pending[i].first, pending[i].second);
+    for (std::size_t i = 0; i < pending.size() && m_transport && !m_ended; ++i) {
+        if (m_stalled)
+            deliver(pending[i].first, pending[i].second); // held back, counted
+        else
+            hand(*pending[i].first, pending[i].second);
+    }
     if (m_finishPending) {
         finish(/*tooSlow=*/false);
         return;

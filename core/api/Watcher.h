@@ -142,6 +142,9 @@ public:
         m_limitMs = milliseconds;
         m_expireAtLimit = expire;
     }
+    // Sends nothing more (the fault action stall): the events it holds back count as its
+    // backlog, and past the backlog limit it ends as a too-slow watch does. Set before attach().
+    void stall() { m_stalled = true; }
     // Told once when the watch ends or closes.
     void setOwner(std::weak_ptr<WatcherOwner> owner) { m_owner = std::move(owner); }
 
@@ -174,6 +177,8 @@ private:
     std::string m_lastRevision;    // the resourceVersion of the last object event handed over
     int m_limitMs = 0;             // limitTime: 0 for no limit
     bool m_expireAtLimit = false;
+    bool m_stalled = false;
+    std::size_t m_stalledBytes = 0; // stall: the bytes held back
     std::shared_ptr<WatchTransport> m_transport;
     std::unique_ptr<QTimer> m_timeout;
     std::unique_ptr<QTimer> m_bookmarks;

@@ -15,7 +15,7 @@ namespace {
 constexpr std::array VERBS = {"get", "list", "watch", "create", "update", "patch", "delete", "deletecollection"};
 constexpr const char *VERB_LIST = "get, list, watch, create, update, patch, delete, deletecollection or *";
 
-constexpr std::array<std::pair<std::string_view, FaultAction>, 11> ACTIONS = {{
+constexpr std::array<std::pair<std::string_view, FaultAction>, 12> ACTIONS = {{
     {"conflict", FaultAction::Conflict},
     {"throttle", FaultAction::Throttle},
     {"error", FaultAction::Error},
@@ -27,9 +27,10 @@ constexpr std::array<std::pair<std::string_view, FaultAction>, 11> ACTIONS = {{
     {"end-after", FaultAction::EndAfter},
     {"expire-after", FaultAction::ExpireAfter},
     {"compact", FaultAction::Compact},
+    {"stall", FaultAction::Stall},
 }};
 constexpr const char *ACTION_LIST = "conflict, throttle, error, timeout, drop, delay=D, delay-after-commit=D, "
-                                    "drop-after-commit, end-after=N, expire-after=N or compact";
+                                    "drop-after-commit, end-after=N, expire-after=N, stall or compact";
 
 // Actions that take a value (delay=200ms) and those that take none (conflict).
 bool takesValue(FaultAction action)
@@ -311,7 +312,8 @@ private:
         if (m_retryAfterGiven && m_rule.action != FaultAction::Throttle)
             return std::string("\"retry-after\" applies to \"throttle\" only");
         const std::string_view action = actionName(m_rule.action);
-        if (m_rule.action == FaultAction::EndAfter || m_rule.action == FaultAction::ExpireAfter) {
+        if (m_rule.action == FaultAction::EndAfter || m_rule.action == FaultAction::ExpireAfter
+            || m_rule.action == FaultAction::Stall) {
             if (m_rule.verbs != std::vector<std::string>{"watch"})
                 return "\"" + std::string(action) + "\" acts on watch streams: the verb must be watch";
         }
@@ -386,6 +388,7 @@ bool actsOn(FaultAction action, std::string_view verb)
         return verb != "watch";
     case FaultAction::EndAfter:
     case FaultAction::ExpireAfter:
+    case FaultAction::Stall:
         return verb == "watch";
     default:
         return true;
@@ -402,6 +405,7 @@ std::string actedOnVerbs(FaultAction action)
         return "replies (every verb but watch)";
     case FaultAction::EndAfter:
     case FaultAction::ExpireAfter:
+    case FaultAction::Stall:
         return "watch streams";
     default:
         return "every verb";

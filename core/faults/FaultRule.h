@@ -24,6 +24,7 @@ enum class FaultAction {
     EndAfter,         // a watch stream ends cleanly after N events
     ExpireAfter,      // a watch gets ERROR 410 Expired after N events, then ends
     Compact,          // the resource's storage is compacted to its current revision, then the request runs
+    Stall,            // a watch sends nothing more: its backlog grows until the backlog limit ends it
 };
 
 // The rule syntax's word for `action` ("conflict", "delay-after-commit", ...).

@@ -205,6 +205,26 @@ class Faults(unittest.TestCase):
             request(server, "POST", CONFIGMAPS, configmap("cut"))
         self.assertEqual(request(server, "GET", f"{CONFIGMAPS}/cut")[0], 200)
 
+    def test_a_stalled_watch_sends_nothing_until_its_backlog_closes_it(self):
+        server = self.serve("--watch-backlog", "4Ki", "--fault", "watch configmaps/default/* stall")
+        _, listed, _ = request(server, "GET", CONFIGMAPS)
+        conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+        conn.request("GET", f"{CONFIGMAPS}?watch=1&timeoutSeconds=30"
+                            f"&resourceVersion={listed['metadata']['resourceVersion']}")
+        response = conn.getresponse()
+        started = time.monotonic()
+        for i in range(8):  # about 8 KiB of events, twice the backlog limit
+            create(server, f"s{i}", data={"pad": "x" * 1000})
+        events = [json.loads(line) for line in response.read().splitlines() if line.strip()]
+        conn.close()
+        self.assertLess(time.monotonic() - started, 20, "ended by the backlog limit, not by timeoutSeconds")
+        self.assertEqual([e["type"] for e in events], ["ERROR"])  # nothing before it
+        status = events[0]["object"]
+        self.assertEqual((status["code"], status["reason"]), (410, "Expired"))
+        self.assertIn("(limit 4096)", status["message"])
+        # The server goes on serving; the write the stalled watch held back is there.
+        self.assertEqual(request(server, "GET", CONFIGMAPS + "/s0")[0], 200)
+
     def test_python_watch_gets_the_injected_410_and_relists(self):
         server = self.serve("--fault", "watch configmaps/default expire-after=2 once")
         api = core_api(server)

@@ -185,6 +185,7 @@ void TestFaultRule::testBadRules_data()
     QTest::newRow("end-after on updates") << "update cm end-after=3"
                                           << "\"end-after\" acts on watch streams: the verb must be watch";
     QTest::newRow("expire-after on every verb") << "* cm expire-after=3" << "the verb must be watch";
+    QTest::newRow("stall on a list") << "list cm stall" << "\"stall\" acts on watch streams: the verb must be watch";
     QTest::newRow("conflict on a read") << "get,update cm conflict"
                                         << "\"conflict\" acts on update, patch and delete: \"get\" is not one";
     QTest::newRow("conflict on a create") << "create cm conflict"

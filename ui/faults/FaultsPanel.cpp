@@ -28,7 +28,7 @@ FaultsPanel::FaultsPanel(engine::Engine &engine, QWidget *parent)
     m_entry->setPlaceholderText(tr("update configmaps/default/* every=3 conflict"));
     m_entry->setToolTip(tr("VERBS RESOURCE[/NAMESPACE[/NAME]] [every=N | probability=P] [once | times=N] ACTION\n"
                            "actions: conflict, throttle, error, timeout, drop, delay=D, delay-after-commit=D,\n"
-                           "drop-after-commit, compact, end-after=N, expire-after=N (README: Fault injection)"));
+                           "drop-after-commit, compact, stall, end-after=N, expire-after=N (README: Fault injection)"));
     m_add = new QPushButton(tr("&Add rule"));
     m_add->setObjectName(QStringLiteral("addFaultRule"));
     m_remove = new QPushButton(tr("&Remove"));
