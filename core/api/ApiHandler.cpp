@@ -79,9 +79,9 @@ QCoro::Task<ApiResponse> ApiHandler::handle(ApiRequest request)
         pending->startNs = startNs;
     }
     // Fault injection: the one place a resource request meets the rules (its own endpoint
-    // is no resource, so never subject to them).
+    // is no resource, so never subject to them; a method the path does not serve gets its 405).
     std::optional<faults::FaultFiring> fault;
-    if (!refused && scope.isResource() && !m_faults->empty())
+    if (!refused && scope.isResource() && scope.verb != Verb::Unsupported && !m_faults->empty())
         fault = m_faults->decide(faultRequestFor(scope, request));
     const faults::FaultAction action = fault ? fault->action : faults::FaultAction::Conflict;
     std::shared_ptr<storage::Storage> faultStorage;

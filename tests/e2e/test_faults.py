@@ -205,6 +205,12 @@ class Faults(unittest.TestCase):
             request(server, "POST", CONFIGMAPS, configmap("cut"))
         self.assertEqual(request(server, "GET", f"{CONFIGMAPS}/cut")[0], 200)
 
+    def test_a_method_the_path_does_not_serve_keeps_its_405(self):
+        server = self.serve("--fault", "* configmaps error")
+        status, body, _ = request(server, "POST", CONFIGMAPS + "/foo", configmap("foo"))
+        self.assertEqual((status, body["reason"]), (405, "MethodNotAllowed"))
+        self.assertEqual(request(server, "GET", CONFIGMAPS)[0], 500)  # a served verb: injected
+
     def test_a_stalled_watch_sends_nothing_until_its_backlog_closes_it(self):
         server = self.serve("--watch-backlog", "4Ki", "--fault", "watch configmaps/default/* stall")
         _, listed, _ = request(server, "GET", CONFIGMAPS)
