@@ -23,8 +23,6 @@ class TestTimelineView final : public QObject {
 
 private Q_SLOTS:
     void testConflictPaintsOneConflictMarker();
-    void testOwnershipConflictHasItsOwnMark();
-    void testInjectedConflictIsMarkedApart();
     void testBlindPutPaintsOneLostUpdateArrow();
     void testRemoteWriteIsARingedRevision();
     void testAxisSwitch();
@@ -99,46 +97,6 @@ void TestTimelineView::testConflictPaintsOneConflictMarker()
     // The on-screen paint reports the same.
     view.viewport()->repaint();
     QCOMPARE(view.visibleMarkerCount(MarkerKind::Conflict), 1);
-}
-
-// A server-side apply refused for another manager's field (journal reason
-// FieldManagerConflict) is not the stale-version square: its own mark and legend entry.
-void TestTimelineView::testOwnershipConflictHasItsOwnMark()
-{
-    TimelineView view;
-    showView(view);
-    OperationBatch batch;
-    batch << OperationBuilder(1, QStringLiteral("alice"), QStringLiteral("patch")).produced(7).at(0, 1 * rvscope::testing::MS);
-    batch << OperationBuilder(2, QStringLiteral("bob"), QStringLiteral("patch"))
-                 .at(2 * rvscope::testing::MS, 3 * rvscope::testing::MS)
-                 .status(409, QStringLiteral("FieldManagerConflict"));
-    view.appendOperations(batch);
-    view.renderToImage(view.viewport()->size());
-    QCOMPARE(view.visibleMarkerCount(MarkerKind::OwnershipConflict), 1);
-    QCOMPARE(view.visibleMarkerCount(MarkerKind::Conflict), 0);
-}
-
-// A 409 a fault rule answered keeps the conflict's square and gets the injected outline and
-// bolt on top, with its legend entry; the real one beside it does not.
-void TestTimelineView::testInjectedConflictIsMarkedApart()
-{
-    TimelineView view;
-    showView(view);
-    OperationBatch batch;
-    batch << OperationBuilder(1, QStringLiteral("alice"), QStringLiteral("update")).sent(6).produced(7).at(0, 1 * rvscope::testing::MS);
-    batch << OperationBuilder(2, QStringLiteral("bob"), QStringLiteral("update"))
-                 .sent(7)
-                 .at(2 * rvscope::testing::MS, 3 * rvscope::testing::MS)
-                 .status(409, QStringLiteral("Conflict"))
-                 .injected(QStringLiteral("conflict"));
-    batch << OperationBuilder(3, QStringLiteral("carol"), QStringLiteral("update"))
-                 .sent(6)
-                 .at(4 * rvscope::testing::MS, 5 * rvscope::testing::MS)
-                 .status(409, QStringLiteral("Conflict"));
-    view.appendOperations(batch);
-    view.renderToImage(view.viewport()->size());
-    QCOMPARE(view.visibleMarkerCount(MarkerKind::Conflict), 2);
-    QCOMPARE(view.visibleMarkerCount(MarkerKind::Injected), 1);
 }
 
 void TestTimelineView::testBlindPutPaintsOneLostUpdateArrow()
