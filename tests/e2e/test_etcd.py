@@ -103,11 +103,16 @@ class EtcdEndToEnd(unittest.TestCase):
 
     def test_watch_on_one_instance_sees_the_others_writes(self):
         a, b = self.start(), self.start()
+        # The barrier: once B's list shows it, the watch runs from that list's revision, so
+        # every write made after it must arrive (a watcher slow to start would otherwise list
+        # after the writes and never see them as events).
+        kubectl(a, "create", "configmap", "barrier")
         watcher = subprocess.Popen(["kubectl", f"--server={b.url}", "get", "configmaps", "--watch",
                                     "--output-watch-events", "-o", "jsonpath={.type} {.object.metadata.name}{\"\\n\"}"],
                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         try:
             lines = LineReader(watcher)
+            self.assertEqual(lines.until("barrier"), ["ADDED barrier"])
             kubectl(a, "create", "configmap", "first")
             kubectl(a, "create", "configmap", "second")
             kubectl(a, "delete", "configmap", "first")
