@@ -46,7 +46,7 @@ std::string Status::dump() const
     bool first = false;
     appendStringMember(out, first, "message", message);
     appendStringMember(out, first, "reason", reason);
-    if (!details.empty()) {
+    if (details.present || !details.empty()) {
         appendMember(out, first, "details");
         out += '{';
         bool firstDetail = true;
@@ -95,7 +95,7 @@ nlohmann::json Status::toJson() const
         json["message"] = message;
     if (!reason.empty())
         json["reason"] = reason;
-    if (!details.empty()) {
+    if (details.present || !details.empty()) {
         nlohmann::json d = nlohmann::json::object();
         if (!details.name.empty())
             d["name"] = details.name;
@@ -138,6 +138,7 @@ Status Status::fromJson(const nlohmann::json &json)
     status.reason = json.value("reason", "");
     status.message = json.value("message", "");
     if (auto it = json.find("details"); it != json.end() && it->is_object()) {
+        status.details.present = true;
         status.details.name = it->value("name", "");
         status.details.group = it->value("group", "");
         status.details.kind = it->value("kind", "");

@@ -34,6 +34,9 @@ struct StatusDetails final {
     std::string uid;
     std::vector<StatusCause> causes;
     int retryAfterSeconds = 0;
+    // Written even when empty ("details":{}), as Go writes a non-nil *StatusDetails (the
+    // request timeout's 504).
+    bool present = false;
 
     bool empty() const;
 };

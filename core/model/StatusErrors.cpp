@@ -150,8 +150,18 @@ Status requestEntityTooLarge(std::string message)
 
 Status requestTimeout()
 {
-    return make(504, "Timeout",
-                "Timeout: request did not complete within requested timeout - context deadline exceeded");
+    Status status = make(504, "Timeout",
+                         "Timeout: request did not complete within requested timeout - context deadline exceeded");
+    status.details.present = true; // apierrors.NewTimeoutError's empty details
+    return status;
+}
+
+Status internalError(std::string error)
+{
+    // apierrors.NewInternalError: the error as the message's tail and as the one cause.
+    Status status = make(500, "InternalError", "Internal error occurred: " + error);
+    status.details.causes.push_back(StatusCause{"", std::move(error), ""});
+    return status;
 }
 
 Status tooManyRequests(std::string message, int retryAfterSeconds)

@@ -46,6 +46,9 @@ Status tooLargeResourceVersion(std::int64_t requested, std::int64_t current);
 // 504 Timeout as the apiserver's request timeout filter answers a request that ran out of
 // time: "Timeout: request did not complete within requested timeout - context deadline exceeded".
 Status requestTimeout();
+// 500 InternalError as apierrors.NewInternalError words it: "Internal error occurred: <error>",
+// with <error> as its one cause.
+Status internalError(std::string error);
 Status requestEntityTooLarge(std::string message);
 Status tooManyRequests(std::string message, int retryAfterSeconds);
 Status pathNotFound(); // "the server could not find the requested resource"
