@@ -159,7 +159,13 @@ private:
             if (part.empty())
                 return "the target \"" + std::string(text) + "\" has an empty part (use * for any)";
         }
-        m_rule.resource = parts[0];
+        const std::size_t dot = parts[0].find('.');
+        m_rule.resource = parts[0].substr(0, dot);
+        if (dot != std::string::npos)
+            m_rule.group = parts[0].substr(dot + 1);
+        if (m_rule.resource.empty() || m_rule.group.empty())
+            return "the target \"" + std::string(text) + "\" has an empty resource or group";
+        m_rule.targetParts = int(parts.size());
         if (parts.size() > 1)
             m_rule.namespaceName = parts[1];
         if (parts.size() > 2)

@@ -47,7 +47,10 @@ std::string actedOnVerbs(FaultAction action);
 //   VERBS   get, list, watch, create, update, patch, delete, deletecollection, or *; several
 //           joined by commas ("update,patch")
 //   TARGET  RESOURCE[/NAMESPACE[/NAME]], each a glob (* and ?); a part left out is *. The
-//           resource is the plural ("deployments"); a create's name is its body's.
+//           resource is the plural ("deployments"), optionally with its group
+//           ("deployments.apps"); a cluster-scoped one's target is RESOURCE[/NAME]
+//           ("nodes/n1", resolved against the served types when the rule is added); a
+//           create's name is its body's.
 //   WORD    which requests:  subresource=GLOB (without it: the object itself, no
 //                            subresource), user=GLOB, agent=GLOB (the User-Agent's product,
 //                            up to the first '/'), client=GLOB (X-Rvscope-Client)
@@ -68,8 +71,10 @@ struct FaultRule final {
     std::string text; // as given, with runs of blanks made one space
     std::vector<std::string> verbs; // {"*"} or the verbs named
     std::string resource = "*";
+    std::string group = "*"; // "deployments.apps": "apps"; without a group: any
     std::string namespaceName = "*";
     std::string name = "*";
+    int targetParts = 1; // how many of RESOURCE/NAMESPACE/NAME the text gave
     std::optional<std::string> subresource; // nullopt: requests without one
     std::string user = "*";
     std::string agent = "*";

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "faults/Glob.h"
+#include "model/StatusErrors.h"
 
 namespace rvscope::faults {
 namespace {
@@ -15,22 +16,37 @@ double unitDraw(std::mt19937_64 &random)
 }
 } // namespace
 
-std::uint64_t FaultSet::add(FaultRule rule)
+std::uint64_t FaultSet::add(FaultRule rule, Origin origin)
 {
     Entry entry;
     entry.id = m_nextId++;
+    entry.origin = origin;
     entry.random.seed(rule.seed);
     entry.rule = std::move(rule);
     m_entries.push_back(std::move(entry));
     return m_entries.back().id;
 }
 
-model::Result<std::uint64_t> FaultSet::add(std::string_view text)
+model::Result<std::uint64_t> FaultSet::add(std::string_view text, Origin origin)
 {
     auto rule = parseFaultRule(text);
     if (!rule)
         return std::move(rule).error();
-    return add(std::move(rule).value());
+    if (m_targetCheck) {
+        if (auto problem = m_targetCheck(*rule))
+            return model::errors::badRequest("fault rule \"" + rule->text + "\": " + *problem);
+    }
+    return add(std::move(rule).value(), origin);
+}
+
+std::vector<std::string> FaultSet::carried() const
+{
+    std::vector<std::string> texts;
+    for (const Entry &entry : m_entries) {
+        if (entry.origin == Origin::User && !entry.spent())
+            texts.push_back(entry.rule.text);
+    }
+    return texts;
 }
 
 bool FaultSet::remove(std::uint64_t id)
@@ -44,7 +60,8 @@ bool FaultSet::names(const FaultRule &rule, const FaultRequest &request)
         return false;
     if (rule.subresource ? !globMatches(*rule.subresource, request.subresource) : !request.subresource.empty())
         return false;
-    return globMatches(rule.resource, request.resource) && globMatches(rule.namespaceName, request.namespaceName)
+    return globMatches(rule.resource, request.resource) && globMatches(rule.group, request.group)
+        && globMatches(rule.namespaceName, request.namespaceName)
         && globMatches(rule.name, request.name) && globMatches(rule.user, request.user)
         && globMatches(rule.agent, request.agent) && globMatches(rule.client, request.client);
 }
@@ -74,6 +91,39 @@ std::optional<FaultFiring> FaultSet::decide(const FaultRequest &request)
         firing = fired;
     }
     return firing;
+}
+
+void FaultSet::withdraw(std::uint64_t ruleId)
+{
+    for (Entry &entry : m_entries) {
+        if (entry.id == ruleId && entry.fired > 0)
+            --entry.fired;
+    }
+}
+
+std::string FaultSet::resourceKey(const FaultRequest &request)
+{
+    return request.group.empty() ? request.resource : request.resource + '.' + request.group;
+}
+
+void FaultSet::recordExpiry(std::uint64_t ruleId, const std::string &resource, std::int64_t oldest)
+{
+    for (Entry &entry : m_entries) {
+        if (entry.id == ruleId) {
+            std::int64_t &floor = entry.expiredBelow[resource];
+            floor = std::max(floor, oldest);
+        }
+    }
+}
+
+std::optional<FaultSet::Expiry> FaultSet::expiredFor(const std::string &resource, std::int64_t resourceVersion) const
+{
+    for (const Entry &entry : m_entries) {
+        auto it = entry.expiredBelow.find(resource);
+        if (it != entry.expiredBelow.end() && resourceVersion < it->second)
+            return Expiry{entry.id, it->second};
+    }
+    return std::nullopt;
 }
 
 } // namespace rvscope::faults

@@ -2,6 +2,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <optional>
 #include <random>
 #include <string>
@@ -18,6 +20,7 @@ struct FaultRequest final {
     FaultRequest() = default;
     std::string verb;          // get list watch create update patch delete deletecollection
     std::string resource;      // plural
+    std::string group;         // "" for the core group
     std::string namespaceName; // empty: cluster scope or every namespace
     std::string name;          // empty for a collection (a create: its body's name)
     std::string subresource;
@@ -34,6 +37,8 @@ struct FaultFiring final {
     int delayMs = 0;
     std::int64_t events = 0;
     int afterMs = 0;
+    // A watch resuming from before an expiry this rule caused: ends at once with this 410.
+    std::optional<model::Status> expireNow;
 };
 
 // The fault rules a server applies, in the order they were added, each with an id (from 1,
@@ -42,21 +47,37 @@ struct FaultFiring final {
 // opens. Core thread only.
 class FaultSet final {
 public:
+    // Who added a rule: a person (--fault, the endpoint, the window) or a scenario's step.
+    enum class Origin { User, Scenario };
+
     struct Entry {
         std::uint64_t id = 0;
+        Origin origin = Origin::User;
         FaultRule rule;
         std::uint64_t matched = 0; // requests it named
         std::uint64_t fired = 0;   // of those, the ones it acted on
         std::mt19937_64 random;    // probability and delay ranges, from the rule's seed
+        // expire-after: per resource ("deployments.apps"), the oldest resourceVersion left
+        // once the rule expired a watch there (see recordExpiry).
+        std::map<std::string, std::int64_t> expiredBelow;
 
         // Fired as many times as the rule's times=N allows.
         bool spent() const { return rule.times && fired >= std::uint64_t(*rule.times); }
     };
 
+    // Resolves a parsed rule's target against what is served before it is added: may
+    // rewrite it (a cluster-scoped "nodes/n1" names n1) or return why it names nothing
+    // ("unknown resource ..."). Unset: taken as parsed.
+    using TargetCheck = std::function<std::optional<std::string>(FaultRule &rule)>;
+    void setTargetCheck(TargetCheck check) { m_targetCheck = std::move(check); }
+
     // Adds a parsed rule; returns its id.
-    std::uint64_t add(FaultRule rule);
-    // Parses and adds; the 400 of parseFaultRule for a bad rule.
-    model::Result<std::uint64_t> add(std::string_view text);
+    std::uint64_t add(FaultRule rule, Origin origin = Origin::User);
+    // Parses, checks the target and adds; a 400 naming the rule and its problem otherwise.
+    model::Result<std::uint64_t> add(std::string_view text, Origin origin = Origin::User);
+    // What a fresh core (a scenario's rebuild) takes over: the texts of the rules a person
+    // added that are not spent, in order. A scenario's own rules stay with its run.
+    std::vector<std::string> carried() const;
     // False when no rule has that id.
     bool remove(std::uint64_t id);
     void clear() { m_entries.clear(); }
@@ -67,11 +88,27 @@ public:
     // first (oldest) such rule whose turn it is, if any. A rule that fires is counted as
     // fired only when it is the one that acts.
     std::optional<FaultFiring> decide(const FaultRequest &request);
+    // A firing that did not act after all (a conflict for an object that does not exist:
+    // the request runs and gets its own 404): no longer counted as fired.
+    void withdraw(std::uint64_t ruleId);
+
+    // Sticky expiry, as compaction is: once rule `ruleId` expired a watch of `resource`
+    // whose oldest resourceVersion left is `oldest`, a watch of it resuming from before
+    // that gets the same 410, for as long as the rule is listed.
+    void recordExpiry(std::uint64_t ruleId, const std::string &resource, std::int64_t oldest);
+    struct Expiry {
+        std::uint64_t ruleId = 0;
+        std::int64_t oldest = 0;
+    };
+    std::optional<Expiry> expiredFor(const std::string &resource, std::int64_t resourceVersion) const;
+    // The key recordExpiry and expiredFor take: "configmaps", "deployments.apps".
+    static std::string resourceKey(const FaultRequest &request);
 
 private:
     static bool names(const FaultRule &rule, const FaultRequest &request);
     std::vector<Entry> m_entries;
     std::uint64_t m_nextId = 1;
+    TargetCheck m_targetCheck;
 };
 
 } // namespace rvscope::faults

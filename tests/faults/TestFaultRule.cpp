@@ -78,6 +78,14 @@ void TestFaultRule::testTargetAndDefaults()
     QVERIFY(two->matchesVerb("patch"));
     QVERIFY(!two->matchesVerb("create"));
     QCOMPARE(two->name, std::string("cfg-*"));
+    QCOMPARE(two->targetParts, 3);
+    QCOMPARE(rule->targetParts, 2);
+    QCOMPARE(rule->group, std::string("*"));
+
+    auto grouped = parseFaultRule("get widgets.example.com/x error");
+    QVERIFY(grouped);
+    QCOMPARE(grouped->resource, std::string("widgets"));
+    QCOMPARE(grouped->group, std::string("example.com"));
 }
 
 void TestFaultRule::testEveryWordSetsItsField()
@@ -163,6 +171,7 @@ void TestFaultRule::testBadRules_data()
     QTest::newRow("key as target") << "get every=3 error" << "expected the target RESOURCE[/NAMESPACE[/NAME]] second";
     QTest::newRow("too deep target") << "get cm/ns/name/status error" << "has more than RESOURCE/NAMESPACE/NAME";
     QTest::newRow("empty target part") << "get cm//foo error" << "has an empty part (use * for any)";
+    QTest::newRow("empty group") << "get deployments./x error" << "has an empty resource or group";
     QTest::newRow("unknown word") << "get cm errror" << "unknown word \"errror\" (an action: conflict";
     QTest::newRow("two actions") << "get cm error timeout" << "two actions, \"error\" and \"timeout\"";
     QTest::newRow("every zero") << "get cm every=0 error" << "every expects a whole number of at least 1, got \"0\"";

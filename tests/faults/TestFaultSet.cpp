@@ -55,6 +55,10 @@ private Q_SLOTS:
     void testOldestRuleActs();
     void testDelayDrawnInRange();
     void testRemoveAndClear();
+    void testGroupNamesOnlyThatGroup();
+    void testTargetCheckRewritesOrRefuses();
+    void testWithdrawnFiringIsNotCounted();
+    void testExpiryStaysUntilTheRuleGoes();
 };
 
 void TestFaultSet::testMatchesOnlyWhatItNames()
@@ -219,6 +223,82 @@ void TestFaultSet::testRemoveAndClear()
     // Ids are not reused.
     QVERIFY(added(set, "get configmaps error") > b);
     QVERIFY(!set.add("get configmaps nonsense"));
+}
+
+void TestFaultSet::testGroupNamesOnlyThatGroup()
+{
+    FaultSet set;
+    added(set, "get deployments.apps error");
+    FaultRequest apps = request("get", "deployments", "x", "web");
+    apps.group = "apps";
+    FaultRequest other = apps;
+    other.group = "extensions";
+    QVERIFY(set.decide(apps));
+    QVERIFY(!set.decide(other));
+    // Without a group a rule names the resource in any group, the core group ("") included.
+    FaultSet any;
+    added(any, "get deployments error");
+    QVERIFY(any.decide(other));
+    added(any, "get configmaps error");
+    QVERIFY(any.decide(request("get", "configmaps", "x", "a")));
+}
+
+void TestFaultSet::testTargetCheckRewritesOrRefuses()
+{
+    FaultSet set;
+    set.setTargetCheck([](rvscope::faults::FaultRule &rule) -> std::optional<std::string> {
+        if (rule.resource == "nodes" && rule.targetParts == 2) {
+            rule.name = rule.namespaceName;
+            rule.namespaceName = "*";
+        }
+        if (rule.resource == "nodez")
+            return std::string("the server serves no resource \"nodez\"");
+        return std::nullopt;
+    });
+    added(set, "get nodes/n1 error");
+    QVERIFY(set.decide(request("get", "nodes", "", "n1")));
+    QVERIFY(!set.decide(request("get", "nodes", "", "n2")));
+    auto refused = set.add("get nodez/n1 error");
+    QVERIFY(!refused);
+    QCOMPARE(refused.error().code, 400);
+    QCOMPARE(QString::fromStdString(refused.error().message),
+             QStringLiteral("fault rule \"get nodez/n1 error\": the server serves no resource \"nodez\""));
+    QCOMPARE(set.entries().size(), std::size_t(1)); // nothing added
+}
+
+void TestFaultSet::testWithdrawnFiringIsNotCounted()
+{
+    FaultSet set;
+    const std::uint64_t id = added(set, "update configmaps conflict once");
+    QVERIFY(set.decide(request("update", "configmaps", "x", "missing")));
+    QVERIFY(set.entries().front().spent());
+    set.withdraw(id);
+    QCOMPARE(set.entries().front().fired, std::uint64_t(0));
+    QVERIFY(set.decide(request("update", "configmaps", "x", "there"))); // its one time is still to come
+}
+
+void TestFaultSet::testExpiryStaysUntilTheRuleGoes()
+{
+    FaultSet set;
+    const std::uint64_t id = added(set, "watch configmaps expire-after=2");
+    FaultRequest watch = request("watch", "configmaps", "x", "");
+    QCOMPARE(FaultSet::resourceKey(watch), std::string("configmaps"));
+    watch.group = "apps";
+    watch.resource = "deployments";
+    QCOMPARE(FaultSet::resourceKey(watch), std::string("deployments.apps"));
+    QVERIFY(!set.expiredFor("configmaps", 5));
+    set.recordExpiry(id, "configmaps", 10);
+    set.recordExpiry(id, "configmaps", 7); // never lowered
+    auto expired = set.expiredFor("configmaps", 9);
+    QVERIFY(expired);
+    QCOMPARE(expired->ruleId, id);
+    QCOMPARE(expired->oldest, std::int64_t(10));
+    QVERIFY(!set.expiredFor("configmaps", 10)); // what is left resumes
+    QVERIFY(!set.expiredFor("secrets", 1));     // another resource
+    set.recordExpiry(id + 1, "secrets", 10);    // no such rule: nothing
+    QVERIFY(!set.expiredFor("secrets", 1));
+    QVERIFY(set.remove(id));
+    QVERIFY(!set.expiredFor("configmaps", 9)); // gone with its rule
 }
 
 QTEST_GUILESS_MAIN(TestFaultSet)
