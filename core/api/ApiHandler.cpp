@@ -15,7 +15,7 @@
 #include "api/discovery/Discovery.h"
 #include "api/discovery/OpenApi.h"
 #include "bulk/BulkGet.h"
-#include "faults/FaultSet.h"
+#include "api/FaultInjector.h"
 #include "model/StatusErrors.h"
 #include "model/SteadyClock.h"
 #include "registry/Registry.h"
@@ -32,7 +32,7 @@ ApiHandler::ApiHandler(std::shared_ptr<registry::Registry> registry, Options opt
     : m_registry(std::move(registry))
     , m_options(std::move(options))
     , m_bulkGet(std::make_shared<bulk::BulkGet>(m_registry))
-    , m_faults(std::make_shared<faults::FaultSet>())
+    , m_faults(std::make_shared<FaultInjector>(m_registry))
 {
     m_openWatches->setMaxPerUser(m_options.maxWatchesPerUser);
     m_userRate.setRate(m_options.userRequestsPerSecond);
@@ -81,11 +81,25 @@ QCoro::Task<ApiResponse> ApiHandler::handle(ApiRequest request)
     // Fault injection: the one place a resource request meets the rules (its own endpoint
     // is no resource, so never subject to them; a method the path does not serve gets its 405).
     std::optional<faults::FaultFiring> fault;
-    if (!refused && scope.isResource() && scope.verb != Verb::Unsupported && !m_faults->empty())
-        fault = m_faults->decide(faultRequestFor(scope, request));
-    const faults::FaultAction action = fault ? fault->action : faults::FaultAction::Conflict;
+    faults::FaultRequest faultRequest;
+    std::string resourceVersionSent; // a watch's start, for the faults that shape it
+    if (!refused && scope.isResource() && scope.verb != Verb::Unsupported && !m_faults->empty()) {
+        faultRequest = faultRequestFor(scope, request);
+        if (const std::string *sent = request.queryValue("resourceVersion"))
+            resourceVersionSent = *sent;
+        fault = m_faults->decide(faultRequest, resourceVersionSent);
+        if (fault && fault->action == faults::FaultAction::Conflict) {
+            const bool exists = co_await objectExists(scope.route.entry->store, scope.route.namespaceName, scope.route.name);
+            if (!exists) {
+                // No conflict without an object: the request runs and gets its own 404 (or
+                // creates it, where an update may).
+                m_faults->rules().withdraw(fault->ruleId);
+                fault.reset();
+            }
+        }
+    }
     std::shared_ptr<storage::Storage> faultStorage;
-    if (fault && action == faults::FaultAction::Compact && scope.route.entry)
+    if (fault && scope.route.entry)
         faultStorage = scope.route.entry->type->storage;
     const std::string user = request.user; // (the request moves into its handler)
     ApiResponse response;
@@ -94,21 +108,11 @@ QCoro::Task<ApiResponse> ApiHandler::handle(ApiRequest request)
     try {
         if (refused) {
             response = statusResponse(*refused);
-        } else if (fault && faults::answersInstead(action)) {
-            response = injectedResponse(*fault, scope, request);
+        } else if (fault && faults::answersInstead(fault->action)) {
+            response = injectedResponse(*fault, scope, request, faultRequest);
         } else {
-            if (fault && action == faults::FaultAction::Delay)
-                co_await QCoro::sleepFor(std::chrono::milliseconds(fault->delayMs));
-            if (faultStorage) {
-                // Every resume from an older resourceVersion now gets 410, as after the
-                // apiserver's periodic compaction.
-                const auto current = co_await faultStorage->currentRevision();
-                if (current) {
-                    const auto compacted = co_await faultStorage->compact(*current);
-                    if (!compacted)
-                        qWarning("rvscope: injected compaction failed: %s", compacted.error().message.c_str());
-                }
-            }
+            if (fault)
+                co_await m_faults->before(*fault, faultStorage);
             response = co_await dispatch(std::move(scope), std::move(request));
         }
     } catch (const std::exception &error) {
@@ -117,21 +121,13 @@ QCoro::Task<ApiResponse> ApiHandler::handle(ApiRequest request)
     }
     if (fault) {
         // After the handler: the write (if any) has landed.
-        if (action == faults::FaultAction::DelayAfterCommit)
-            co_await QCoro::sleepFor(std::chrono::milliseconds(fault->delayMs));
-        else if (action == faults::FaultAction::DropAfterCommit)
+        co_await m_faults->after(*fault);
+        if (fault->action == faults::FaultAction::DropAfterCommit)
             response.dropConnection = true;
-        else if (response.watch && action == faults::FaultAction::Stall)
-            response.watch->stall();
-        else if (response.watch && (action == faults::FaultAction::EndAfter || action == faults::FaultAction::ExpireAfter)) {
-            const bool expire = action == faults::FaultAction::ExpireAfter;
-            if (fault->events > 0)
-                response.watch->limitEvents(fault->events, expire);
-            else
-                response.watch->limitTime(fault->afterMs, expire);
-        }
+        if (response.watch)
+            m_faults->shapeWatch(*response.watch, *fault, faultRequest, resourceVersionSent);
         if (pending) {
-            pending->injected = std::string(faults::actionName(action));
+            pending->injected = std::string(faults::actionName(fault->action));
             pending->faultRuleId = fault->ruleId;
         }
     }
@@ -143,6 +139,17 @@ QCoro::Task<ApiResponse> ApiHandler::handle(ApiRequest request)
             response.watch->setOperationId(id); // before any transport attaches
     }
     co_return response;
+}
+
+QCoro::Task<bool> ApiHandler::objectExists(std::shared_ptr<registry::Store> store, std::string ns, std::string name)
+{
+    const auto found = co_await store->get(std::move(ns), std::move(name));
+    co_return found || found.error().code != 404;
+}
+
+faults::FaultSet &ApiHandler::faults()
+{
+    return m_faults->rules();
 }
 
 OperationReport ApiHandler::pendingReport(const RequestScope &scope, const ApiRequest &request)
@@ -199,19 +206,14 @@ Watcher::Options ApiHandler::watcherOptions(std::shared_ptr<const registry::Reso
     return options;
 }
 
-std::uint64_t ApiHandler::reportWatch(const std::string &clientId, const std::string &key,
-                                      const std::string &resourceVersionSent) const
+std::uint64_t ApiHandler::reportWatch(OperationReport report) const
 {
     if (!m_observer || !m_deliveryObserver)
         return 0;
-    OperationReport report;
-    report.clientId = clientId;
     report.verb = "watch";
-    report.key = key;
-    report.startNs = model::steadyNowNs();
-    report.endNs = report.startNs;
-    report.statusCode = 200;
-    report.outcome.resourceVersionSent = resourceVersionSent;
+    if (report.startNs == 0)
+        report.startNs = model::steadyNowNs();
+    report.endNs = model::steadyNowNs();
     return m_observer(std::move(report));
 }
 
@@ -270,7 +272,7 @@ QCoro::Task<ApiResponse> ApiHandler::dispatch(RequestScope scope, ApiRequest req
         co_return jsonResponse(200, std::move(listed).value());
     }
     case Route::Kind::Faults:
-        co_return serveFaults(*m_faults, route, request);
+        co_return serveFaults(m_faults->rules(), route, request);
     case Route::Kind::NotFound:
         break;
     }

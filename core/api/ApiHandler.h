@@ -17,6 +17,7 @@
 
 namespace rvscope::registry {
 class Registry;
+class Store;
 struct ResourceType;
 }
 namespace rvscope::bulk {
@@ -29,6 +30,7 @@ class FaultSet;
 namespace rvscope::api {
 
 class AccessControl;
+class FaultInjector;
 
 // The Kubernetes REST API as a pure request -> response mapping (no sockets): discovery,
 // OpenAPI, every verb of the registry with the apiserver's status codes and Status bodies,
@@ -70,10 +72,10 @@ public:
         m_deliveryObserver = observer ? std::make_shared<const DeliveryObserver>(std::move(observer)) : nullptr;
     }
     // A watch opened elsewhere than an HTTP request (a bulk watch channel), reported like
-    // one (verb watch, `key` such as "secrets/default/db"): the id its deliveries carry, 0
-    // when nothing observes.
-    std::uint64_t reportWatch(const std::string &clientId, const std::string &key,
-                              const std::string &resourceVersionSent) const;
+    // one: `report` names the client, the key ("secrets/default/db"), the resourceVersion
+    // sent, its status (200 for an open channel), an injected fault; its verb is watch, its
+    // times now unless set. The id its deliveries carry, 0 when nothing observes.
+    std::uint64_t reportWatch(OperationReport report) const;
     // A watcher of `type` as this handler opens them (a watch request, a bulk channel): the
     // backlog bound when `bounded` (the transport can tell its backlog), bookmarks at the
     // handler's interval when asked for, journaled when something observes.
@@ -91,8 +93,9 @@ public:
     const Options &options() const { return m_options; }
     const std::shared_ptr<registry::Registry> &registry() const { return m_registry; }
     // The fault rules every resource request is matched against (empty: none), also served
-    // at /rvscope/v1/faults (api/FaultsEndpoint.h).
-    faults::FaultSet &faults() { return *m_faults; }
+    // at /rvscope/v1/faults (api/FaultsEndpoint.h), and what carries them out.
+    faults::FaultSet &faults();
+    FaultInjector &faultInjector() { return *m_faults; }
     // POST /apis/bulk.k8s.io/v1/bulkgetoperations (its authorizer is set there).
     bulk::BulkGet &bulkGet() { return *m_bulkGet; }
     void setProcessingDelay(int milliseconds) { m_options.processingDelayMs = milliseconds; }
@@ -106,6 +109,8 @@ public:
 
 private:
     QCoro::Task<ApiResponse> dispatch(RequestScope scope, ApiRequest request);
+    // Whether the object exists (or cannot be told not to: any error but 404).
+    static QCoro::Task<bool> objectExists(std::shared_ptr<registry::Store> store, std::string ns, std::string name);
     // What the journal records of a resource request, taken before the request runs: who,
     // the verb, the key resource[/namespace][/name][/subresource].
     static OperationReport pendingReport(const RequestScope &scope, const ApiRequest &request);
@@ -137,7 +142,7 @@ private:
     std::shared_ptr<bulk::BulkGet> m_bulkGet;
     std::shared_ptr<AccessControl> m_access;
     std::shared_ptr<OpenWatches> m_openWatches = std::make_shared<OpenWatches>();
-    std::shared_ptr<faults::FaultSet> m_faults;
+    std::shared_ptr<FaultInjector> m_faults;
     UserRateLimit m_userRate;
     // Discovery and OpenAPI bodies, rebuilt when the set of types changes.
     std::map<std::string, std::string> m_discoveryCache;

@@ -23,32 +23,34 @@ std::string bodyResourceVersion(const ApiRequest &request)
     return version.is_string() ? version.get<std::string>() : std::string();
 }
 
-ApiResponse injectedReply(const faults::FaultFiring &fault, const RequestScope &scope, const ApiRequest &request)
+ApiResponse injectedReply(const faults::FaultFiring &fault, const RequestScope &scope, const faults::FaultRequest &target)
 {
-    switch (fault.action) {
-    case faults::FaultAction::Conflict: {
-        const faults::FaultRequest target = faultRequestFor(scope, request);
-        return statusResponse(model::errors::conflict(scope.route.entry->type->groupResource(), target.name,
-                                                      model::errors::OPTIMISTIC_LOCK_ERROR_MSG));
-    }
-    case faults::FaultAction::Throttle:
-        return statusResponse(
-            model::errors::tooManyRequests("Too many requests, please try again later.", fault.retryAfterSeconds));
-    case faults::FaultAction::Error:
-        return statusResponse(model::Status::internalError(
-            "Internal error occurred: injected fault (rvscope fault rule " + std::to_string(fault.ruleId) + ")"));
-    case faults::FaultAction::Timeout:
-        return statusResponse(model::errors::requestTimeout());
-    default: {
-        ApiResponse dropped;
-        dropped.status = 0; // no reply: the client sees the connection close
-        dropped.dropConnection = true;
-        return dropped;
-    }
-    }
+    if (auto status = injectedStatus(fault, scope.route.entry->type->groupResource(), target.name))
+        return statusResponse(*status);
+    ApiResponse dropped;
+    dropped.status = 0; // no reply: the client sees the connection close
+    dropped.dropConnection = true;
+    return dropped;
 }
 
 } // namespace
+
+std::optional<model::Status> injectedStatus(const faults::FaultFiring &fault, const model::GroupResource &resource,
+                                            const std::string &name)
+{
+    switch (fault.action) {
+    case faults::FaultAction::Conflict:
+        return model::errors::conflict(resource, name, model::errors::OPTIMISTIC_LOCK_ERROR_MSG);
+    case faults::FaultAction::Throttle:
+        return model::errors::tooManyRequests("Too many requests, please try again later.", fault.retryAfterSeconds);
+    case faults::FaultAction::Error:
+        return model::errors::internalError("injected fault (rvscope fault rule " + std::to_string(fault.ruleId) + ")");
+    case faults::FaultAction::Timeout:
+        return model::errors::requestTimeout();
+    default:
+        return std::nullopt;
+    }
+}
 
 faults::FaultRequest faultRequestFor(const RequestScope &scope, const ApiRequest &request)
 {
@@ -56,6 +58,7 @@ faults::FaultRequest faultRequestFor(const RequestScope &scope, const ApiRequest
     faults::FaultRequest out;
     out.verb = scope.verbName;
     out.resource = route.resource;
+    out.group = route.group;
     out.namespaceName = route.namespaceName;
     out.name = route.name;
     out.subresource = route.subresource;
@@ -84,13 +87,14 @@ faults::FaultRequest faultRequestFor(const RequestScope &scope, const ApiRequest
     return out;
 }
 
-ApiResponse injectedResponse(const faults::FaultFiring &fault, const RequestScope &scope, const ApiRequest &request)
+ApiResponse injectedResponse(const faults::FaultFiring &fault, const RequestScope &scope, const ApiRequest &request,
+                             const faults::FaultRequest &target)
 {
-    ApiResponse response = injectedReply(fault, scope, request);
+    ApiResponse response = injectedReply(fault, scope, target);
     if (scope.verb == Verb::Update || scope.verb == Verb::Patch)
         response.outcome.resourceVersionSent = bodyResourceVersion(request);
     if (scope.verb == Verb::Create) // the journal's key names the object, as for a create that ran
-        response.outcome.objectName = faultRequestFor(scope, request).name;
+        response.outcome.objectName = target.name;
     return response;
 }
 

@@ -13,9 +13,17 @@ namespace rvscope::api {
 // body), subresource and client (user, User-Agent product, X-Rvscope-Client).
 faults::FaultRequest faultRequestFor(const RequestScope &scope, const ApiRequest &request);
 
+// The Status an action that answers in the handler's place sends for `name` of `resource`:
+// the apiserver's 409 optimistic-lock conflict, its 429 with Retry-After, a 500 InternalError,
+// its 504 request timeout; nullopt for drop (no reply at all).
+std::optional<model::Status> injectedStatus(const faults::FaultFiring &fault, const model::GroupResource &resource,
+                                            const std::string &name);
+
 // The reply of an action that answers in the handler's place (faults::answersInstead): the
 // apiserver's 409 optimistic-lock conflict for the target object, its 429 with Retry-After,
 // a 500 InternalError, its 504 request timeout, or no reply at all (dropConnection).
-ApiResponse injectedResponse(const faults::FaultFiring &fault, const RequestScope &scope, const ApiRequest &request);
+// `target` is faultRequestFor(scope, request).
+ApiResponse injectedResponse(const faults::FaultFiring &fault, const RequestScope &scope, const ApiRequest &request,
+                             const faults::FaultRequest &target);
 
 } // namespace rvscope::api

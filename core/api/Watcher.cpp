@@ -106,8 +106,19 @@ void Watcher::endAtLimit()
         const registry::WatchEvent error = errorEvent(model::errors::expired(
             "too old resource version: " + std::to_string(last) + " (" + std::to_string(last + 1) + ")"));
         hand(registry::watchEventJson(error), error);
+        if (auto expired = std::move(m_expiredAtLimit))
+            expired(last + 1);
     }
     finish(/*tooSlow=*/false);
+}
+
+void Watcher::expireNow(const model::Status &status)
+{
+    if (m_ended || m_finishPending)
+        return; // already ending with its own ERROR (a compacted start)
+    m_handle.stop();
+    m_pending.clear();
+    endWithError(status);
 }
 
 bool Watcher::endIfTooSlow()

@@ -142,6 +142,14 @@ public:
         m_limitMs = milliseconds;
         m_expireAtLimit = expire;
     }
+    // Told, when limitEvents or limitTime end the watch with its 410, the oldest
+    // resourceVersion the 410 says is left (the last one handed over, plus one; 1 when none
+    // was). The fault layer remembers it, as a compaction would be.
+    void onExpiredAtLimit(std::function<void(std::int64_t oldest)> expired) { m_expiredAtLimit = std::move(expired); }
+    // Ends the watch with an ERROR event carrying `status` instead of anything queued, and
+    // stops its storage watch: a resume from a resourceVersion that is gone (a sticky
+    // injected expiry). Before attach().
+    void expireNow(const model::Status &status);
     // Sends nothing more (the fault action stall): the events it holds back count as its
     // backlog, and past the backlog limit it ends as a too-slow watch does. Set before attach().
     void stall() { m_stalled = true; }
@@ -177,6 +185,7 @@ private:
     std::string m_lastRevision;    // the resourceVersion of the last object event handed over
     int m_limitMs = 0;             // limitTime: 0 for no limit
     bool m_expireAtLimit = false;
+    std::function<void(std::int64_t)> m_expiredAtLimit;
     bool m_stalled = false;
     std::size_t m_stalledBytes = 0; // stall: the bytes held back
     std::shared_ptr<WatchTransport> m_transport;

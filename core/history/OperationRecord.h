@@ -59,6 +59,8 @@ struct OperationRecord final {
     // nothing. (An injected late reply or drop after the commit is a write that landed.)
     bool refusedByFault() const
     {
+        if (injected.empty())
+            return false; // (most operations: no lookup)
         const auto action = faults::actionNamed(injected);
         return action && faults::answersInstead(*action);
     }
