@@ -5,6 +5,8 @@
 
 #include "api/AccessControl.h"
 #include "api/ApiHandler.h"
+#include "api/FaultInjection.h"
+#include "api/FaultInjector.h"
 #include "api/OpenWatches.h"
 #include "api/Watcher.h"
 #include "model/JsonParse.h"
@@ -156,6 +158,45 @@ QCoro::Task<> BulkWatchSession::openWatch(nlohmann::json requestId, bulk::Resour
         co_return;
     }
 
+    // The fault rules, as for a watch request of its own.
+    FaultInjector &faults = handler->faultInjector();
+    std::optional<faults::FaultFiring> fault;
+    faults::FaultRequest faultRequest;
+    if (!faults.empty()) {
+        faultRequest.verb = "watch";
+        faultRequest.resource = selector.resource.resource;
+        faultRequest.group = selector.resource.group;
+        faultRequest.namespaceName = selector.namespaceName;
+        faultRequest.name = selector.objectName();
+        faultRequest.user = m_options.user;
+        faultRequest.agent = m_options.agent.substr(0, m_options.agent.find('/'));
+        faultRequest.client = m_options.client;
+        fault = faults.decide(faultRequest, selector.options.resourceVersion);
+    }
+    if (fault && faults::answersInstead(fault->action)) {
+        OperationReport refused;
+        refused.clientId = "bulk:" + m_options.user;
+        refused.key = journalKey(selector.resource.resource, selector.namespaceName, selector.objectName());
+        refused.outcome.resourceVersionSent = selector.options.resourceVersion;
+        refused.injected = std::string(faults::actionName(fault->action));
+        refused.faultRuleId = fault->ruleId;
+        auto status = injectedStatus(*fault, entry->type->groupResource(), selector.objectName());
+        refused.statusCode = status ? status->code : 0;
+        if (status)
+            refused.outcome.reason = status->reason;
+        handler->reportWatch(std::move(refused));
+        if (status)
+            sendError(requestId, *status);
+        else if (m_options.drop)
+            m_options.drop(); // the whole connection, as a network drop takes every channel
+        co_return;
+    }
+    if (fault) {
+        co_await faults.before(*fault, entry->type->storage);
+        if (m_closed)
+            co_return;
+    }
+
     Channel channel;
     channel.namespaceName = selector.namespaceName;
     channel.name = selector.objectName();
@@ -188,9 +229,17 @@ QCoro::Task<> BulkWatchSession::openWatch(nlohmann::json requestId, bulk::Resour
         watcher->endWithError(handle.error());
     const std::int64_t id = m_nextChannel++;
     const model::GroupVersionResource &resource = selector.resource;
-    channel.journalId = handler->reportWatch("bulk:" + m_options.user,
-                                             journalKey(resource.resource, channel.namespaceName, channel.name),
-                                             channel.resourceVersion);
+    OperationReport opened;
+    opened.clientId = "bulk:" + m_options.user;
+    opened.key = journalKey(resource.resource, channel.namespaceName, channel.name);
+    opened.outcome.resourceVersionSent = channel.resourceVersion;
+    opened.statusCode = 200;
+    if (fault) {
+        opened.injected = std::string(faults::actionName(fault->action));
+        opened.faultRuleId = fault->ruleId;
+        faults.shapeWatch(*watcher, *fault, faultRequest, channel.resourceVersion);
+    }
+    channel.journalId = handler->reportWatch(std::move(opened));
     watcher->setOperationId(channel.journalId);
     watcher->setChannel(id);
     std::optional<auth::Attributes> attributes;

@@ -36,7 +36,9 @@ class Watcher;
 // its first event. An ERROR event (410 for a resourceVersion older than the history, the
 // re-check's 403) ends that channel only. A malformed frame gets
 // {"requestId":N|null,"error":<400 Status>} and changes nothing; a watch beyond maxChannels
-// gets a 429. close() (the socket went away) ends every channel.
+// gets a 429. close() (the socket went away) ends every channel. The handler's fault rules
+// apply to each watch request as to a watch of its own (verb watch; a rule that answers
+// instead answers that request with its Status; drop drops the whole connection).
 //
 // Core thread only. `send` is called synchronously with each frame, also from inside a
 // storage commit; it must not call back into the session.
@@ -66,6 +68,11 @@ public:
         // Bytes the socket holds unsent. An event for a channel while it exceeds the handler's
         // maxWatchBacklog ends that channel with ERROR 410 instead.
         std::function<std::size_t()> backlog;
+        // The handshake's User-Agent and X-Rvscope-Client, which fault rules name.
+        std::string agent;
+        std::string client;
+        // Drops the connection without a word (an injected drop); null: the session only closes.
+        std::function<void()> drop;
     };
 
     using Send = std::function<void(const std::string &frame)>;

@@ -460,7 +460,13 @@ void ApiServer::serveBulkWatch(std::unique_ptr<QWebSocket> socket)
     if (m_handler->accessControl())
         options.user = std::move(user).value();
     options.peer = peerAddress(*socket);
+    options.agent = handshake.header("user-agent");
+    options.client = handshake.header("x-rvscope-client");
     options.backlog = [guarded] { return guarded ? std::size_t(guarded->bytesToWrite()) : 0; };
+    options.drop = [guarded] {
+        if (guarded)
+            guarded->abort(); // an injected drop: the connection goes, nothing more is sent
+    };
     auto session = std::make_shared<api::BulkWatchSession>(m_handler, options, [guarded](const std::string &frame) {
         if (guarded)
             guarded->sendTextMessage(QString::fromStdString(frame));
