@@ -187,10 +187,11 @@ const OptionTable<EngineOptions> &serveOptions()
          }},
         {QStringLiteral("--fault"), QStringLiteral("RULE"),
          QStringLiteral("Inject a fault (repeatable), e.g. 'update deployments/x every=3 conflict' or 'watch "
-                        "deployments/x expire-after=5': VERBS RESOURCE[/NAMESPACE[/NAME]], which requests "
-                        "(subresource= user= agent= client=), when (every=N, probability=P seed=S, once, "
-                        "times=N) and one action (conflict, throttle [retry-after=S], error, timeout, drop, "
-                        "delay=D, delay-after-commit=D, drop-after-commit, end-after=N, expire-after=N, compact). "
+                        "deployments/x expire-after=5': VERBS RESOURCE[.GROUP][/NAMESPACE][/NAME] (RESOURCE is the "
+                        "plural, checked against the served types), which requests (subresource= user= agent= "
+                        "client=), when (every=N, probability=P seed=S, once, times=N) and one action (conflict, "
+                        "throttle [retry-after=S], error, timeout, drop, delay=D, delay-after-commit=D, "
+                        "drop-after-commit, end-after=N, expire-after=N, stall, compact). "
                         "Rules also come and go at /rvscope/v1/faults (README, \"Fault injection\")."),
          [](EngineOptions &o, const QString &value) {
              auto rule = faults::parseFaultRule(value.toStdString());

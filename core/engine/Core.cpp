@@ -144,10 +144,11 @@ QCoro::Task<Core> Core::build(EngineOptions options, bool durable)
     handlerOptions.userRequestsPerSecond = double(options.userRequestsPerSecond);
     core.handler = std::make_shared<api::ApiHandler>(core.registry, handlerOptions);
     for (const QString &rule : options.faults) {
-        // The command line checked them already; a rule that fails here is reported, not applied.
+        // The command line checked their syntax; what they name is checked here, against the
+        // served types (custom ones from a data directory included).
         auto added = core.handler->faults().add(rule.toStdString());
-        if (!added)
-            qWarning("rvscope: %s", added.error().message.c_str());
+        if (!added && core.faultError.isEmpty())
+            core.faultError = QStringLiteral("--fault: ") + QString::fromStdString(added.error().message);
     }
     std::weak_ptr<history::Journal> journal = core.journal;
     // A journal of size 0 is off: a plain fast apiserver, no history (and no GUI batches).

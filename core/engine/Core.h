@@ -42,6 +42,9 @@ struct Core final {
     // A --separate-storage type that is not served, a data directory that could not be
     // opened, or an etcd that does not answer: the server refuses to start with it.
     QString storageError;
+    // A --fault rule that names nothing served ("the server serves no resource ..."): the
+    // server refuses to start with it too, rather than run without the rule.
+    QString faultError;
 
     // The main storage first, then every separate one.
     std::vector<std::shared_ptr<storage::Storage>> allStorages() const;

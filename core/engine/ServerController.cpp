@@ -6,6 +6,7 @@
 #include "api/AccessControl.h"
 #include "api/ApiHandler.h"
 #include "api/BulkWatchSession.h"
+#include "api/FaultInjector.h"
 #include "engine/AccessController.h"
 #include "engine/Core.h"
 #include "engine/EngineOptions.h"
@@ -24,8 +25,14 @@ ServerController::ServerController(const EngineOptions &options, const Core &cor
 
 ServerController::~ServerController()
 {
-    if (m_server)
+    if (m_server) {
         m_server->closeWatches();
+        m_server.reset();
+    }
+    // The loop ends after this (the window closes, serve quits): requests in an injected
+    // delay finish now rather than leak.
+    if (m_core.handler)
+        m_core.handler->faultInjector().releaseDelays();
 }
 
 // As Go's runtime does, the soft limit on open files is raised to the hard one; the
@@ -76,8 +83,10 @@ void ServerController::start(const QHostAddress &address, quint16 port)
         Q_EMIT serverStateChanged(state);
         return;
     }
-    if (!m_access.error().isEmpty() || !m_core.storageError.isEmpty()) {
-        state.error = m_access.error().isEmpty() ? m_core.storageError : m_access.error();
+    if (!m_access.error().isEmpty() || !m_core.storageError.isEmpty() || !m_core.faultError.isEmpty()) {
+        state.error = !m_access.error().isEmpty() ? m_access.error()
+            : !m_core.storageError.isEmpty()      ? m_core.storageError
+                                                  : m_core.faultError;
         Q_EMIT serverStateChanged(state);
         return;
     }
@@ -121,6 +130,10 @@ void ServerController::stop()
         m_server->closeWatches();
         m_server.reset();
     }
+    // Requests waiting out an injected delay finish now, as a server draining on shutdown
+    // lets its requests finish, instead of waiting on a loop that may be about to end.
+    if (m_core.handler)
+        m_core.handler->faultInjector().releaseDelays();
     Q_EMIT serverStateChanged(ServerState{});
 }
 

@@ -120,7 +120,7 @@ std::function<model::Result<std::uint64_t>(const std::string &rule)> faultRulesO
             served->faults().clear();
             return std::uint64_t(0);
         }
-        return served->faults().add(rule);
+        return served->faults().add(rule, faults::FaultSet::Origin::Scenario);
     };
 }
 

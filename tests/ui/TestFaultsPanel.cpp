@@ -20,6 +20,7 @@ class TestFaultsPanel final : public QObject {
 
 private Q_SLOTS:
     void testAddRefuseRemoveAndClear();
+    void testAPersonsRulesOutliveAScenariosFreshCore();
 };
 
 void TestFaultsPanel::testAddRefuseRemoveAndClear()
@@ -58,6 +59,35 @@ void TestFaultsPanel::testAddRefuseRemoveAndClear()
     panel.findChild<QPushButton *>(QStringLiteral("clearFaultRules"))->click();
     QTRY_COMPARE(table->rowCount(), 0);
     QVERIFY(message->text().contains(QStringLiteral("No fault rules")));
+}
+
+void TestFaultsPanel::testAPersonsRulesOutliveAScenariosFreshCore()
+{
+    EngineOptions options;
+    options.faults = {QStringLiteral("watch configmaps expire-after=5")};
+    Engine engine(options);
+    FaultsPanel panel(engine);
+    panel.show();
+    auto *table = panel.findChild<QTableWidget *>(QStringLiteral("faultRuleTable"));
+    auto *entry = panel.findChild<QLineEdit *>(QStringLiteral("faultRuleEntry"));
+    QTRY_COMPARE(table->rowCount(), 1);
+    entry->setText(QStringLiteral("get secrets error once"));
+    panel.addEnteredRule();
+    QTRY_COMPARE(table->rowCount(), 2);
+    table->selectRow(0);
+    panel.findChild<QPushButton *>(QStringLiteral("removeFaultRule"))->click(); // the command line's, removed
+    QTRY_COMPARE(table->rowCount(), 1);
+
+    // A scenario runs on a fresh core: the rules in force stay (counts from 0 again), the one
+    // the person removed stays removed, and the panel is told.
+    QSignalSpy reported(&engine, &Engine::faultRulesReported);
+    engine.loadScenario(QStringLiteral("controller-under-fire"));
+    QTRY_VERIFY(!reported.isEmpty());
+    const auto rules = reported.takeFirst().at(0).value<rvscope::engine::FaultRuleList>();
+    QCOMPARE(rules.size(), 1);
+    QCOMPARE(rules.front().rule, QStringLiteral("get secrets error once"));
+    QCOMPARE(table->rowCount(), 1);
+    QCOMPARE(table->item(0, 1)->text(), QStringLiteral("get secrets error once"));
 }
 
 QTEST_MAIN(TestFaultsPanel)
