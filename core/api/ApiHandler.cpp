@@ -88,6 +88,11 @@ QCoro::Task<ApiResponse> ApiHandler::handle(ApiRequest request)
         if (const std::string *sent = request.queryValue("resourceVersion"))
             resourceVersionSent = *sent;
         fault = m_faults->decide(faultRequest, resourceVersionSent);
+        if (fault && fault->expireNow) {
+            const bool gone = co_await FaultInjector::stillGone(*fault, scope.route.entry->type->storage);
+            if (!gone) // a resume from the head: the rules as for any watch
+                fault = m_faults->rules().decide(faultRequest);
+        }
         if (fault && fault->action == faults::FaultAction::Conflict) {
             const bool exists = co_await objectExists(scope.route.entry->store, scope.route.namespaceName, scope.route.name);
             if (!exists) {

@@ -159,10 +159,10 @@ QCoro::Task<> BulkWatchSession::openWatch(nlohmann::json requestId, bulk::Resour
     }
 
     // The fault rules, as for a watch request of its own.
-    FaultInjector &faults = handler->faultInjector();
+    FaultInjector &injector = handler->faultInjector();
     std::optional<faults::FaultFiring> fault;
     faults::FaultRequest faultRequest;
-    if (!faults.empty()) {
+    if (!injector.empty()) {
         faultRequest.verb = "watch";
         faultRequest.resource = selector.resource.resource;
         faultRequest.group = selector.resource.group;
@@ -171,8 +171,19 @@ QCoro::Task<> BulkWatchSession::openWatch(nlohmann::json requestId, bulk::Resour
         faultRequest.user = m_options.user;
         faultRequest.agent = m_options.agent.substr(0, m_options.agent.find('/'));
         faultRequest.client = m_options.client;
-        fault = faults.decide(faultRequest, selector.options.resourceVersion);
+        fault = injector.decide(faultRequest, selector.options.resourceVersion);
     }
+    ++m_pendingWatches; // (what the fault waits for counts against the channel bound)
+    if (fault && fault->expireNow) {
+        const bool gone = co_await FaultInjector::stillGone(*fault, entry->type->storage);
+        if (!gone) // a resume from the head: the rules as for any watch
+            fault = injector.rules().decide(faultRequest);
+    }
+    if (fault && !faults::answersInstead(fault->action))
+        co_await injector.before(*fault, entry->type->storage);
+    --m_pendingWatches;
+    if (m_closed)
+        co_return;
     if (fault && faults::answersInstead(fault->action)) {
         OperationReport refused;
         refused.clientId = "bulk:" + m_options.user;
@@ -189,12 +200,9 @@ QCoro::Task<> BulkWatchSession::openWatch(nlohmann::json requestId, bulk::Resour
             sendError(requestId, *status);
         else if (m_options.drop)
             m_options.drop(); // the whole connection, as a network drop takes every channel
+        else
+            close();
         co_return;
-    }
-    if (fault) {
-        co_await faults.before(*fault, entry->type->storage);
-        if (m_closed)
-            co_return;
     }
 
     Channel channel;
@@ -237,7 +245,7 @@ QCoro::Task<> BulkWatchSession::openWatch(nlohmann::json requestId, bulk::Resour
     if (fault) {
         opened.injected = std::string(faults::actionName(fault->action));
         opened.faultRuleId = fault->ruleId;
-        faults.shapeWatch(*watcher, *fault, faultRequest, channel.resourceVersion);
+        injector.shapeWatch(*watcher, *fault, faultRequest, channel.resourceVersion);
     }
     channel.journalId = handler->reportWatch(std::move(opened));
     watcher->setOperationId(channel.journalId);

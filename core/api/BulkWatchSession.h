@@ -71,7 +71,7 @@ public:
         // The handshake's User-Agent and X-Rvscope-Client, which fault rules name.
         std::string agent;
         std::string client;
-        // Drops the connection without a word (an injected drop); null: the session only closes.
+        // Drops the connection without a word (an injected drop); null: the session closes.
         std::function<void()> drop;
     };
 

@@ -47,10 +47,11 @@ std::optional<faults::FaultFiring> FaultInjector::decide(const faults::FaultRequ
 {
     if (request.verb == "watch") {
         if (const std::int64_t from = resumedFrom(resourceVersion)) {
-            if (auto expiry = m_rules->expiredFor(faults::FaultSet::resourceKey(request), from)) {
+            if (auto expiry = m_rules->expiredFor(request, from)) {
                 faults::FaultFiring again;
                 again.ruleId = expiry->ruleId;
                 again.action = faults::FaultAction::ExpireAfter;
+                again.resumedFrom = from;
                 again.expireNow = model::errors::expired("too old resource version: " + std::to_string(from) + " ("
                                                          + std::to_string(expiry->oldest) + ")");
                 return again;
@@ -58,6 +59,16 @@ std::optional<faults::FaultFiring> FaultInjector::decide(const faults::FaultRequ
         }
     }
     return m_rules->decide(request);
+}
+
+QCoro::Task<bool> FaultInjector::stillGone(faults::FaultFiring fault, std::shared_ptr<storage::Storage> storage)
+{
+    if (!fault.expireNow || !storage)
+        co_return true;
+    // A compaction never takes the head: a watch from the current revision misses nothing
+    // (a client that relisted with nothing written since), so it goes on.
+    const auto current = co_await storage->currentRevision();
+    co_return !current || fault.resumedFrom < *current;
 }
 
 QCoro::Task<> FaultInjector::before(faults::FaultFiring fault, std::shared_ptr<storage::Storage> storage)
@@ -114,7 +125,9 @@ void FaultInjector::shapeWatch(Watcher &watcher, const faults::FaultFiring &faul
 }
 
 // One delay in flight: its timer and the coroutine waiting on it, resumed once, by the timer
-// or by releaseDelays(), whichever comes first.
+// or by releaseDelays(), whichever comes first. (When the timer resumes it, the request runs
+// on and the delay, timer included, goes inside the timer's own timeout signal, which
+// QObject::activate allows for a sender deleted by its slot; QCoro's sleepFor does the same.)
 struct FaultInjector::Delay {
     QTimer timer;
     std::coroutine_handle<> waiting;
@@ -140,7 +153,7 @@ public:
         Delay *delay = m_delay; // the connection goes with the timer, which goes with the delay
         delay->waiting = waiting;
         delay->timer.setSingleShot(true);
-        QObject::connect(&delay->timer, &QTimer::timeout, [delay] { delay->resume(); });
+        QObject::connect(&delay->timer, &QTimer::timeout, &delay->timer, [delay] { delay->resume(); });
         delay->timer.start(m_milliseconds);
     }
     void await_resume() const noexcept {}
@@ -152,24 +165,44 @@ private:
 
 QCoro::Task<> FaultInjector::sleep(std::shared_ptr<Delays> delays, int milliseconds)
 {
+    if (delays->draining)
+        co_return; // the server is going: no new waits
     auto delay = std::make_shared<Delay>();
-    delays->push_back(delay);
+    delays->pending.push_back(delay);
     co_await DelayAwaiter(delay.get(), milliseconds);
-    std::erase(*delays, delay);
+    std::erase(delays->pending, delay);
 }
 
 void FaultInjector::releaseDelays()
 {
     // A copy: each resumed request may end, and with it its entry.
-    const Delays pending = *m_delays;
+    const std::vector<std::shared_ptr<Delay>> pending = m_delays->pending;
     for (const std::shared_ptr<Delay> &delay : pending)
         delay->resume();
 }
 
+void FaultInjector::drain()
+{
+    m_delays->draining = true;
+    // A released request may meet another delay (its client's next request): no new one
+    // waits now, so each pass leaves fewer.
+    for (int pass = 0; pass < 100 && !m_delays->pending.empty(); ++pass)
+        releaseDelays();
+}
+
 std::optional<std::string> resolveFaultTarget(const registry::Registry &registry, faults::FaultRule &rule)
 {
-    if (isGlob(rule.resource))
-        return std::nullopt; // any resource: its parts keep their RESOURCE/NAMESPACE/NAME places
+    if (isGlob(rule.resource)) {
+        // Any resource: its parts keep their RESOURCE/NAMESPACE/NAME places. A group is
+        // still checked (a typo in it would name nothing).
+        const auto types = registry.types();
+        const bool served = rule.group == "*" || std::ranges::any_of(types, [&rule](const auto &type) {
+            return faults::globMatches(rule.group, type->gvr.group);
+        });
+        if (!served)
+            return "the server serves no group \"" + rule.group + "\"";
+        return std::nullopt;
+    }
     std::vector<std::shared_ptr<const registry::ResourceType>> named;
     std::string plural; // what a singular or short name stands for
     for (const auto &type : registry.types()) {
@@ -190,7 +223,11 @@ std::optional<std::string> resolveFaultTarget(const registry::Registry &registry
         return problem + " (a custom resource's definition must exist before its rules)";
     }
     const bool clusterScoped = std::ranges::none_of(named, [](const auto &type) { return type->namespaced(); });
-    if (!clusterScoped)
+    const bool namespaced = std::ranges::all_of(named, [](const auto &type) { return type->namespaced(); });
+    if (!clusterScoped && !namespaced)
+        return "\"" + rule.resource + "\" is namespaced in one group and cluster-scoped in another: name the group ("
+            + rule.resource + ".GROUP)";
+    if (namespaced)
         return std::nullopt;
     if (rule.targetParts > 2)
         return "\"" + rule.resource + "\" is cluster-scoped: its target is " + rule.resource + "[/NAME]";

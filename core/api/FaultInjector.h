@@ -51,16 +51,26 @@ public:
     void shapeWatch(Watcher &watcher, const faults::FaultFiring &fault, const faults::FaultRequest &request,
                     std::string_view resourceVersion);
     // Every delay in flight ends now, its request resumed at once (not on a later turn of
-    // the loop): the server stops, and its requests finish (drain) instead of waiting out
-    // their delays on a loop that may be about to end, which would leak them.
+    // the loop): the server stops, and its requests finish instead of waiting out their
+    // delays.
     void releaseDelays();
-    std::size_t delaysInFlight() const { return m_delays->size(); }
+    // The same until none is left, and no delay waits from now on: the loop is about to end
+    // (the window closes, serve quits), and a request left suspended would leak.
+    void drain();
+    std::size_t delaysInFlight() const { return m_delays->pending.size(); }
+
+    // Whether a firing that resumes a watch from before a sticky expiry (expireNow) still
+    // applies: not when the watch resumes from the current revision of `storage`.
+    static QCoro::Task<bool> stillGone(faults::FaultFiring fault, std::shared_ptr<storage::Storage> storage);
 
 private:
     struct Delay;
     class DelayAwaiter;
     // The delays in flight, shared with the sleeping coroutines.
-    using Delays = std::vector<std::shared_ptr<Delay>>;
+    struct Delays {
+        std::vector<std::shared_ptr<Delay>> pending;
+        bool draining = false;
+    };
     static QCoro::Task<> sleep(std::shared_ptr<Delays> delays, int milliseconds);
 
     std::shared_ptr<faults::FaultSet> m_rules = std::make_shared<faults::FaultSet>();

@@ -140,18 +140,14 @@ QCoro::Task<> CoreWorker::freshCore(std::function<void()> then)
     if (serving)
         m_server->stop();
     // The fault rules a person set (the command line's, the window's, the endpoint's) stay
-    // in force in the fresh lab, as a changed setting would; a scenario's own do not.
-    const std::vector<std::string> rules = m_core.handler->faults().carried();
+    // in force in the fresh lab, with their ids, as a changed setting would; a scenario's own
+    // do not.
+    const std::shared_ptr<api::ApiHandler> previous = m_core.handler;
     co_await buildCore(/*durable=*/false);
     if (!self)
         co_return;
-    faults::FaultSet &fresh = m_core.handler->faults();
-    fresh.clear();
+    m_core.handler->faults().takeOver(previous->faults());
     m_core.faultError.clear(); // the rules in force replace the command line's
-    for (const std::string &rule : rules) {
-        if (auto added = fresh.add(rule); !added)
-            Q_EMIT errorOccurred(QString::fromStdString(added.error().message));
-    }
     reportFaultRules(QString());
     Q_EMIT historyReset();
     if (serving)

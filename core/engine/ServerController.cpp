@@ -32,7 +32,7 @@ ServerController::~ServerController()
     // The loop ends after this (the window closes, serve quits): requests in an injected
     // delay finish now rather than leak.
     if (m_core.handler)
-        m_core.handler->faultInjector().releaseDelays();
+        m_core.handler->faultInjector().drain();
 }
 
 // As Go's runtime does, the soft limit on open files is raised to the hard one; the

@@ -39,16 +39,6 @@ model::Result<std::uint64_t> FaultSet::add(std::string_view text, Origin origin)
     return add(std::move(rule).value(), origin);
 }
 
-std::vector<std::string> FaultSet::carried() const
-{
-    std::vector<std::string> texts;
-    for (const Entry &entry : m_entries) {
-        if (entry.origin == Origin::User && !entry.spent())
-            texts.push_back(entry.rule.text);
-    }
-    return texts;
-}
-
 bool FaultSet::remove(std::uint64_t id)
 {
     return std::erase_if(m_entries, [id](const Entry &entry) { return entry.id == id; }) > 0;
@@ -116,14 +106,31 @@ void FaultSet::recordExpiry(std::uint64_t ruleId, const std::string &resource, s
     }
 }
 
-std::optional<FaultSet::Expiry> FaultSet::expiredFor(const std::string &resource, std::int64_t resourceVersion) const
+std::optional<FaultSet::Expiry> FaultSet::expiredFor(const FaultRequest &request, std::int64_t resourceVersion) const
 {
+    const std::string resource = resourceKey(request);
     for (const Entry &entry : m_entries) {
         auto it = entry.expiredBelow.find(resource);
-        if (it != entry.expiredBelow.end() && resourceVersion < it->second)
+        if (it != entry.expiredBelow.end() && resourceVersion < it->second && names(entry.rule, request))
             return Expiry{entry.id, it->second};
     }
     return std::nullopt;
+}
+
+void FaultSet::takeOver(const FaultSet &previous)
+{
+    m_entries.clear();
+    for (const Entry &old : previous.m_entries) {
+        if (old.origin != Origin::User || old.spent())
+            continue;
+        Entry entry;
+        entry.id = old.id;
+        entry.origin = old.origin;
+        entry.rule = old.rule;
+        entry.random.seed(old.rule.seed);
+        m_entries.push_back(std::move(entry));
+    }
+    m_nextId = previous.m_nextId;
 }
 
 } // namespace rvscope::faults

@@ -31,14 +31,17 @@ struct FaultRequest final {
 
 // A rule that fired on a request: what to do, with its delay drawn.
 struct FaultFiring final {
+    FaultFiring() = default; // (not an aggregate: QCoro/g++ 12 coroutine arguments, README)
     std::uint64_t ruleId = 0;
     FaultAction action = FaultAction::Conflict;
     int retryAfterSeconds = 1;
     int delayMs = 0;
     std::int64_t events = 0;
     int afterMs = 0;
-    // A watch resuming from before an expiry this rule caused: ends at once with this 410.
+    // A watch resuming from `resumedFrom`, before an expiry this rule caused: ends at once
+    // with this 410 (unless it resumes from the head: see FaultInjector).
     std::optional<model::Status> expireNow;
+    std::int64_t resumedFrom = 0;
 };
 
 // The fault rules a server applies, in the order they were added, each with an id (from 1,
@@ -75,12 +78,15 @@ public:
     std::uint64_t add(FaultRule rule, Origin origin = Origin::User);
     // Parses, checks the target and adds; a 400 naming the rule and its problem otherwise.
     model::Result<std::uint64_t> add(std::string_view text, Origin origin = Origin::User);
-    // What a fresh core (a scenario's rebuild) takes over: the texts of the rules a person
-    // added that are not spent, in order. A scenario's own rules stay with its run.
-    std::vector<std::string> carried() const;
+    // A fresh core's set (a scenario's rebuild) takes `previous`'s rules over: those a
+    // person added that are not spent, in order, with their ids (a test that holds one
+    // still names its rule) and their counts from 0; ids go on from where `previous` was.
+    // A scenario's own rules stay with its run.
+    void takeOver(const FaultSet &previous);
     // False when no rule has that id.
     bool remove(std::uint64_t id);
     void clear() { m_entries.clear(); }
+
     bool empty() const { return m_entries.empty(); }
     const std::vector<Entry> &entries() const { return m_entries; }
 
@@ -93,14 +99,15 @@ public:
     void withdraw(std::uint64_t ruleId);
 
     // Sticky expiry, as compaction is: once rule `ruleId` expired a watch of `resource`
-    // whose oldest resourceVersion left is `oldest`, a watch of it resuming from before
-    // that gets the same 410, for as long as the rule is listed.
+    // whose oldest resourceVersion left is `oldest`, a watch the rule names (its verbs,
+    // target and client) resuming from before that gets the same 410, for as long as the
+    // rule is listed (whether its turn comes or not).
     void recordExpiry(std::uint64_t ruleId, const std::string &resource, std::int64_t oldest);
     struct Expiry {
         std::uint64_t ruleId = 0;
         std::int64_t oldest = 0;
     };
-    std::optional<Expiry> expiredFor(const std::string &resource, std::int64_t resourceVersion) const;
+    std::optional<Expiry> expiredFor(const FaultRequest &watch, std::int64_t resourceVersion) const;
     // The key recordExpiry and expiredFor take: "configmaps", "deployments.apps".
     static std::string resourceKey(const FaultRequest &request);
 

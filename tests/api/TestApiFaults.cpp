@@ -64,6 +64,7 @@ private Q_SLOTS:
     void testNoInjectedConflictWithoutAnObject();
     void testInjectedStatusBodiesAreTheApiserversOwn();
     void testInjectedExpiryStaysForResumesFromBeforeIt();
+    void testAResumeFromTheHeadGoesOn();
 };
 
 void TestApiFaults::testTargetsAreResolvedAgainstTheServedTypes()
@@ -189,6 +190,30 @@ void TestApiFaults::testInjectedExpiryStaysForResumesFromBeforeIt()
     ended = false;
     seen = events(fixture.call("GET", CONFIGMAPS + "?watch=1&resourceVersion=" + start), &ended);
     QCOMPARE(seen.size(), std::size_t(3));
+    QVERIFY(!ended);
+}
+
+void TestApiFaults::testAResumeFromTheHeadGoesOn()
+{
+    // Nothing is written after the expiry: a client that relists gets the revision of the
+    // last event, and its watch from there must go on (a compaction never takes the head),
+    // or every relist would meet the 410 again until something is written.
+    Fixture fixture;
+    const std::string start = revisionOf(fixture.call("GET", CONFIGMAPS));
+    const std::string last = revisionOf(fixture.call("POST", CONFIGMAPS, configmap("a")));
+    addRule(fixture, "watch configmaps/default expire-after=1");
+    bool ended = false;
+    auto seen = events(fixture.call("GET", CONFIGMAPS + "?watch=1&resourceVersion=" + start), &ended);
+    QCOMPARE(seen.size(), std::size_t(2));
+    QCOMPARE(seen[1]["type"], "ERROR");
+    QCOMPARE(revisionOf(fixture.call("GET", CONFIGMAPS)), last); // the relist
+    ended = false;
+    seen = events(fixture.call("GET", CONFIGMAPS + "?watch=1&resourceVersion=" + last), &ended);
+    QVERIFY(seen.empty());
+    QVERIFY(!ended);
+    // Another namespace's watch is no resume the rule names.
+    ended = false;
+    seen = events(fixture.call("GET", "/api/v1/namespaces/kube-system/configmaps?watch=1&resourceVersion=" + start), &ended);
     QVERIFY(!ended);
 }
 

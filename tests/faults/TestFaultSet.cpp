@@ -59,6 +59,7 @@ private Q_SLOTS:
     void testTargetCheckRewritesOrRefuses();
     void testWithdrawnFiringIsNotCounted();
     void testExpiryStaysUntilTheRuleGoes();
+    void testFreshSetTakesOverAPersonsRules();
 };
 
 void TestFaultSet::testMatchesOnlyWhatItNames()
@@ -280,25 +281,57 @@ void TestFaultSet::testWithdrawnFiringIsNotCounted()
 void TestFaultSet::testExpiryStaysUntilTheRuleGoes()
 {
     FaultSet set;
-    const std::uint64_t id = added(set, "watch configmaps expire-after=2");
+    const std::uint64_t id = added(set, "watch configmaps/x client=ctrl expire-after=2");
     FaultRequest watch = request("watch", "configmaps", "x", "");
+    watch.client = "ctrl";
     QCOMPARE(FaultSet::resourceKey(watch), std::string("configmaps"));
-    watch.group = "apps";
-    watch.resource = "deployments";
-    QCOMPARE(FaultSet::resourceKey(watch), std::string("deployments.apps"));
-    QVERIFY(!set.expiredFor("configmaps", 5));
+    FaultRequest deployments = watch;
+    deployments.group = "apps";
+    deployments.resource = "deployments";
+    QCOMPARE(FaultSet::resourceKey(deployments), std::string("deployments.apps"));
+    QVERIFY(!set.expiredFor(watch, 5));
     set.recordExpiry(id, "configmaps", 10);
     set.recordExpiry(id, "configmaps", 7); // never lowered
-    auto expired = set.expiredFor("configmaps", 9);
+    auto expired = set.expiredFor(watch, 9);
     QVERIFY(expired);
     QCOMPARE(expired->ruleId, id);
     QCOMPARE(expired->oldest, std::int64_t(10));
-    QVERIFY(!set.expiredFor("configmaps", 10)); // what is left resumes
-    QVERIFY(!set.expiredFor("secrets", 1));     // another resource
-    set.recordExpiry(id + 1, "secrets", 10);    // no such rule: nothing
-    QVERIFY(!set.expiredFor("secrets", 1));
+    QVERIFY(!set.expiredFor(watch, 10)); // what is left resumes
+    // Only what the rule names: another namespace, another client, another verb.
+    FaultRequest elsewhere = watch;
+    elsewhere.namespaceName = "y";
+    QVERIFY(!set.expiredFor(elsewhere, 9));
+    FaultRequest other = watch;
+    other.client = "someone-else";
+    QVERIFY(!set.expiredFor(other, 9));
+    FaultRequest list = watch;
+    list.verb = "list";
+    QVERIFY(!set.expiredFor(list, 9));
+    set.recordExpiry(id + 1, "configmaps", 20); // no such rule: nothing
+    QVERIFY(!set.expiredFor(watch, 15));
     QVERIFY(set.remove(id));
-    QVERIFY(!set.expiredFor("configmaps", 9)); // gone with its rule
+    QVERIFY(!set.expiredFor(watch, 9)); // gone with its rule
+}
+
+void TestFaultSet::testFreshSetTakesOverAPersonsRules()
+{
+    FaultSet old;
+    added(old, "get configmaps error");
+    added(old, "get secrets error once");
+    const std::uint64_t kept = added(old, "list configmaps throttle");
+    QVERIFY(old.add("watch configmaps expire-after=1", FaultSet::Origin::Scenario));
+    QVERIFY(old.decide(request("get", "secrets", "x", "s"))); // spent now
+    QVERIFY(old.decide(request("list", "configmaps", "x", "")));
+    QVERIFY(old.remove(1));
+
+    FaultSet fresh;
+    added(fresh, "get configmaps error"); // what a fresh core's command line adds: replaced
+    fresh.takeOver(old);
+    QCOMPARE(fresh.entries().size(), std::size_t(1));
+    QCOMPARE(fresh.entries().front().id, kept);
+    QCOMPARE(fresh.entries().front().rule.text, std::string("list configmaps throttle"));
+    QCOMPARE(fresh.entries().front().matched, std::uint64_t(0));
+    QVERIFY(added(fresh, "get pods error") > 4); // ids go on, never reused
 }
 
 QTEST_GUILESS_MAIN(TestFaultSet)

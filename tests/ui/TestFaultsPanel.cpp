@@ -78,14 +78,15 @@ void TestFaultsPanel::testAPersonsRulesOutliveAScenariosFreshCore()
     panel.findChild<QPushButton *>(QStringLiteral("removeFaultRule"))->click(); // the command line's, removed
     QTRY_COMPARE(table->rowCount(), 1);
 
-    // A scenario runs on a fresh core: the rules in force stay (counts from 0 again), the one
-    // the person removed stays removed, and the panel is told.
+    // A scenario runs on a fresh core: the rules in force stay (their ids too, counts from 0
+    // again), the one the person removed stays removed, and the panel is told.
     QSignalSpy reported(&engine, &Engine::faultRulesReported);
     engine.loadScenario(QStringLiteral("controller-under-fire"));
     QTRY_VERIFY(!reported.isEmpty());
-    const auto rules = reported.takeFirst().at(0).value<rvscope::engine::FaultRuleList>();
+    const auto rules = reported.takeLast().at(0).value<rvscope::engine::FaultRuleList>();
     QCOMPARE(rules.size(), 1);
     QCOMPARE(rules.front().rule, QStringLiteral("get secrets error once"));
+    QCOMPARE(rules.front().id, quint64(2)); // an id a test holds still names its rule
     QCOMPARE(table->rowCount(), 1);
     QCOMPARE(table->item(0, 1)->text(), QStringLiteral("get secrets error once"));
 }
