@@ -11,6 +11,20 @@
 
 namespace rvscope::registry {
 namespace {
+// schema.GroupVersionKind.String() of an object's apiVersion and kind: "/v1, Kind=ConfigMap",
+// "apps/v1, Kind=Deployment".
+std::string goGroupVersionKind(const nlohmann::json &object)
+{
+    const auto text = [&object](const char *key) {
+        auto it = object.find(key);
+        return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
+    };
+    std::string apiVersion = text("apiVersion");
+    if (apiVersion.find('/') == std::string::npos)
+        apiVersion.insert(0, "/");
+    return apiVersion + ", Kind=" + text("kind");
+}
+
 const nlohmann::json &managedFieldsOf(const nlohmann::json &object)
 {
     static const nlohmann::json none;
@@ -176,6 +190,17 @@ void FieldManager::recordUpdate(const model::Object *before, model::Object &afte
 model::Result<model::Object> FieldManager::apply(const model::Object *live, const nlohmann::json &config,
                                                  const std::string &manager, bool force, const std::string &now) const
 {
+    if (auto metadata = config.find("metadata"); metadata != config.end() && !metadata->is_null()
+                                                  && !metadata->is_object()) {
+        // The apiserver's typed conversion of the configuration fails, and its error, no
+        // Status, is answered as a 500 without a reason (apierrors.ErrorToAPIStatus), like
+        // its "field not declared in schema".
+        model::Status status;
+        status.code = 500;
+        status.message = "failed to create typed patch object (/; " + goGroupVersionKind(config)
+            + "): .metadata: expected map";
+        return status;
+    }
     if (!managedFieldsOf(config).is_null())
         return model::errors::badRequest("metadata.managedFields must be nil");
     // The live object as it is: the merge and the comparisons pass over its managedFields

@@ -31,9 +31,33 @@ class TestApiManagedFields final : public QObject {
 
 private Q_SLOTS:
     void testOwnershipConflictIsJournaledApart();
+    void testApplyBodiesTheApiserverCannotReadAreRefused();
     void testJsonPatchReachesInsideManagedFields();
     void testPutCarryingManagedFieldsInGoOrder();
 };
+
+// Fuzzer findings: each threw out of the field manager, through the storage's
+// compare-and-swap, and came back as the handler's last-resort 500.
+void TestApiManagedFields::testApplyBodiesTheApiserverCannotReadAreRefused()
+{
+    Fixture fixture;
+    const std::string path = "/api/v1/namespaces/default/configmaps/odd?fieldManager=fuzz";
+    const std::string apply = "application/apply-patch+yaml";
+    const ApiResponse notUtf8 = fixture.call(
+        "PATCH", path, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: odd, finalizers: [\"a\x80\"]}\n", apply);
+    QCOMPARE(notUtf8.status, 400);
+    QCOMPARE(json(notUtf8)["message"], "error decoding YAML: yaml: invalid leading UTF-8 octet");
+    const ApiResponse listAsMetadata =
+        fixture.call("PATCH", path, R"({"apiVersion":"v1","kind":"ConfigMap","metadata":[]})", apply);
+    QCOMPARE(listAsMetadata.status, 500);
+    QCOMPARE(json(listAsMetadata)["message"],
+             "failed to create typed patch object (/; /v1, Kind=ConfigMap): .metadata: expected map");
+    QVERIFY(!json(listAsMetadata).contains("reason")); // apierrors' StatusReasonUnknown
+    const ApiResponse huge = fixture.call("PATCH", path,
+                                          "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: odd, labels: {a: 1e999}}\n", apply);
+    QCOMPARE(huge.status, 201); // beyond a double, go-yaml keeps the scalar a string
+    QCOMPARE(json(huge)["metadata"]["labels"]["a"], "1e999");
+}
 
 void TestApiManagedFields::testOwnershipConflictIsJournaledApart()
 {
