@@ -86,6 +86,11 @@ public:
     // False when no rule has that id.
     bool remove(std::uint64_t id);
     void clear() { m_entries.clear(); }
+    // Removes the rules of one origin (a scenario's "clear" step leaves a person's alone).
+    void clear(Origin origin)
+    {
+        std::erase_if(m_entries, [origin](const Entry &entry) { return entry.origin == origin; });
+    }
 
     bool empty() const { return m_entries.empty(); }
     const std::vector<Entry> &entries() const { return m_entries; }

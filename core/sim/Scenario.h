@@ -32,7 +32,7 @@ struct ScenarioStep final {
     ClientSpec workload;            // workload
     std::vector<WriteStrategy> sweepStrategies; // sweep: each strategy ...
     std::vector<int> sweepClients;  // ... at each client count, on fresh objects
-    std::string rule;               // fault: a fault rule to add (README "Fault injection"), or "clear"
+    std::string rule;               // fault: a fault rule to add (README "Fault injection"), or "clear" (its own)
     std::string explain;            // what happens and why, for the teacher to read
 
     static std::string actionName(Action action);

@@ -117,7 +117,7 @@ std::function<model::Result<std::uint64_t>(const std::string &rule)> faultRulesO
         if (!served)
             return model::Status::internalError("the server is gone");
         if (rule == "clear") {
-            served->faults().clear();
+            served->faults().clear(faults::FaultSet::Origin::Scenario); // a person's rules stay
             return std::uint64_t(0);
         }
         return served->faults().add(rule, faults::FaultSet::Origin::Scenario);
@@ -242,7 +242,7 @@ QCoro::Task<StepResult> ScenarioRunner::runStep(ScenarioStep step, std::size_t i
         auto added = m_context.fault(step.rule);
         result.status = added ? 200 : added.error().code;
         if (step.rule == "clear")
-            result.outcome = "fault rules removed: every request is served faithfully again";
+            result.outcome = "the scenario's fault rules removed: its requests are served faithfully again";
         else
             result.outcome = added ? "fault rule #" + std::to_string(*added) + " added: " + step.rule
                                    : "fault rule refused: " + added.error().message;

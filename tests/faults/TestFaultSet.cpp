@@ -3,6 +3,7 @@
 // probability, a number of times; the oldest rule whose turn it is acts.
 #include <QtTest/QtTest>
 
+#include <algorithm>
 #include <vector>
 
 #include "faults/FaultSet.h"
@@ -332,6 +333,13 @@ void TestFaultSet::testFreshSetTakesOverAPersonsRules()
     QCOMPARE(fresh.entries().front().rule.text, std::string("list configmaps throttle"));
     QCOMPARE(fresh.entries().front().matched, std::uint64_t(0));
     QVERIFY(added(fresh, "get pods error") > 4); // ids go on, never reused
+
+    // A scenario's "clear" step removes its own rules only.
+    QVERIFY(fresh.add("watch pods expire-after=1", FaultSet::Origin::Scenario));
+    fresh.clear(FaultSet::Origin::Scenario);
+    QCOMPARE(fresh.entries().size(), std::size_t(2));
+    QVERIFY(std::ranges::none_of(fresh.entries(),
+                                 [](const FaultSet::Entry &entry) { return entry.origin == FaultSet::Origin::Scenario; }));
 }
 
 QTEST_GUILESS_MAIN(TestFaultSet)
