@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: MIT
 """Starts `rvscope serve --listen 127.0.0.1:0` for an end-to-end test and stops it."""
+import json
 import os
 import re
 import select
@@ -127,3 +128,25 @@ class LineReader:
                 if not chunk:
                     raise AssertionError(f"the process ended before {wanted!r}: {lines!r}")
                 self.buffer += chunk
+
+
+class BulkSession:
+    """A bulk watch websocket (README "Bulk watch protocol"): watch requests out, frames in."""
+
+    def __init__(self, socket):
+        self.socket = socket
+
+    def watch(self, request_id, resource, name=None, namespace="default"):
+        """Opens a watch of core-group `resource` in `namespace` (of one object: `name`)."""
+        options = {"namespace": namespace}
+        if name:
+            options["fieldSelector"] = f"metadata.name={name}"
+        self.socket.send(json.dumps({"id": request_id, "watch": {"selector": {
+            "resource": {"group": "", "version": "v1", "resource": resource}, "options": options}}}))
+
+    def receive(self, predicate):
+        """The next frame `predicate` takes (frames before it are skipped)."""
+        while True:
+            frame = json.loads(self.socket.recv())
+            if predicate(frame):
+                return frame

@@ -13,7 +13,7 @@ import unittest
 import urllib.error
 import urllib.request
 
-from rvscope_server import RvscopeServer, kubectl
+from rvscope_server import BulkSession, RvscopeServer, kubectl
 
 BINARY = os.environ["RVSCOPE_BINARY"]
 
@@ -149,16 +149,12 @@ class AccessEndToEnd(unittest.TestCase):
         socket = websocket.create_connection(bulk.replace("https://", "wss://"), header=["Authorization: Bearer node-token"],
                                              sslopt={"cert_reqs": ssl.CERT_NONE, "check_hostname": False}, timeout=10)
 
-        def watch(request_id, name):
-            socket.send(json.dumps({"id": request_id, "watch": {"selector": {
-                "resource": {"group": "", "version": "v1", "resource": "secrets"},
-                "options": {"namespace": "default", "fieldSelector": f"metadata.name={name}"}}}}))
+        session = BulkSession(socket)
 
-        def receive(predicate):
-            while True:
-                frame = json.loads(socket.recv())
-                if predicate(frame):
-                    return frame
+        def watch(request_id, name):
+            session.watch(request_id, "secrets", name)
+
+        receive = session.receive
 
         watch(1, "s1")
         opened = receive(lambda f: f.get("requestId") == 1)

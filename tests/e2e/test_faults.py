@@ -19,7 +19,7 @@ import unittest
 from kubernetes import client, watch
 from kubernetes.client.rest import ApiException
 
-from rvscope_server import RvscopeServer, kubectl
+from rvscope_server import BulkSession, RvscopeServer, kubectl
 
 BINARY = os.environ["RVSCOPE_BINARY"]
 CONFIGMAPS = "/api/v1/namespaces/default/configmaps"
@@ -380,18 +380,8 @@ class Faults(unittest.TestCase):
         socket = websocket.create_connection(server.url.replace("http://", "ws://")
                                              + "/apis/bulk.k8s.io/v1/bulkgetoperations", timeout=10)
 
-        def watch(request_id, resource, name=None):
-            options = {"namespace": "default"}
-            if name:
-                options["fieldSelector"] = f"metadata.name={name}"
-            socket.send(json.dumps({"id": request_id, "watch": {"selector": {
-                "resource": {"group": "", "version": "v1", "resource": resource}, "options": options}}}))
-
-        def receive(predicate):
-            while True:
-                frame = json.loads(socket.recv())
-                if predicate(frame):
-                    return frame
+        session = BulkSession(socket)
+        watch, receive = session.watch, session.receive
 
         watch(1, "secrets")
         refused = receive(lambda f: f.get("requestId") == 1)["error"]
