@@ -56,6 +56,8 @@ Status invalid(const std::string &qualifiedKind, const std::string &name,
                const std::string &detailsGroup)
 {
     std::string message = qualifiedKind + ' ' + quoted(name) + " is invalid";
+    const std::size_t unlisted = causes.size() > MAX_LISTED_FIELD_ERRORS ? causes.size() - MAX_LISTED_FIELD_ERRORS : 0;
+    causes.resize(causes.size() - unlisted);
     if (!causes.empty()) {
         message += ": ";
         if (causes.size() > 1)
@@ -66,6 +68,8 @@ Status invalid(const std::string &qualifiedKind, const std::string &name,
             message += causes[i].field.empty() ? causes[i].message
                                                : causes[i].field + ": " + causes[i].message;
         }
+        if (unlisted > 0)
+            message += ", and " + std::to_string(unlisted) + " more errors";
         if (causes.size() > 1)
             message += ']';
     }

@@ -44,7 +44,7 @@ bool Strategy::generationChanged(const model::Object &object, const model::Objec
 
 std::vector<model::StatusCause> Strategy::validate(const model::Object &object) const
 {
-    return validateObjectMeta(object, namespaced(), nameFunction(nameRule()));
+    return validateObjectMeta(object, namespaced(), nameFunction(nameRule()), kubeFinalizerNames());
 }
 
 std::vector<model::StatusCause> Strategy::validateUpdate(const model::Object &object, const model::Object &old) const

@@ -32,6 +32,11 @@ public:
     virtual bool allowDeleteCollection() const { return true; }
     virtual bool supportsStrategicMerge() const { return true; }
     virtual NameRule nameRule() const { return NameRule::Dns1123Subdomain; }
+    // Whether core validation's rule for finalizer names applies (a name without a domain must
+    // be a standard finalizer): true for the types pkg/apis/core/validation's ValidateObjectMeta
+    // checks, false for CRDs and custom resources, which apiextensions checks with
+    // apimachinery's ValidateObjectMeta alone.
+    virtual bool kubeFinalizerNames() const { return true; }
 
     // Clears what a client may not set on create (status where the type has a /status
     // subresource) and fills defaults. Identity fields (uid, timestamps, generation) are the

@@ -70,16 +70,16 @@ class LostAnswers(unittest.TestCase):
         for n in range(1, WRITES + 1):
             patch = [{"op": "add", "path": f"/data/entry-{n}", "value": "x"},
                      {"op": "add", "path": "/metadata/finalizers", "value": []} if n == 1 else
-                     {"op": "test", "path": "/metadata/finalizers", "value": [f"f{i}" for i in range(1, n)]},
-                     {"op": "add", "path": "/metadata/finalizers/-", "value": f"f{n}"}]
+                     {"op": "test", "path": "/metadata/finalizers", "value": [f"example.com/f{i}" for i in range(1, n)]},
+                     {"op": "add", "path": "/metadata/finalizers/-", "value": f"example.com/f{n}"}]
             self.proxy.arm()
             status, body = call(self.server.port, "PATCH", f"{PATH}/log", patch,
                                 content_type="application/json-patch+json", timeout=30)
             self.assertEqual(self.proxy.cuts, n, "the proxy did not cut the write's answer")
             self.assertEqual(status, 200, json.dumps(body))
-            self.assertEqual(body["metadata"]["finalizers"], [f"f{i}" for i in range(1, n + 1)])
+            self.assertEqual(body["metadata"]["finalizers"], [f"example.com/f{i}" for i in range(1, n + 1)])
         status, final = call(self.server.port, "GET", f"{PATH}/log")
-        self.assertEqual(final["metadata"]["finalizers"], [f"f{i}" for i in range(1, WRITES + 1)])
+        self.assertEqual(final["metadata"]["finalizers"], [f"example.com/f{i}" for i in range(1, WRITES + 1)])
         self.assertTrue(watch.wait_for(rv(final)), f"the watch stopped: {watch.ended}")
         watch.close()
         self.assertEqual(len(watch.events), WRITES)

@@ -98,6 +98,13 @@ void TestStatus::testInvalidListsCauses()
                                                     {"FieldValueRequired", "Required value", "spec.x"}});
     QCOMPARE(two.message, std::string("Pod \"p\" is invalid: [spec.containers: Required value, spec.x: Required value]"));
     QCOMPARE(two.toJson()["details"]["causes"][1]["field"], "spec.x");
+
+    // Past MAX_LISTED_FIELD_ERRORS the rest is counted, not listed.
+    std::vector<StatusCause> many(errors::MAX_LISTED_FIELD_ERRORS + 5, {"FieldValueRequired", "Required value", "f"});
+    const Status bounded = errors::invalid("Pod", "p", std::move(many));
+    QCOMPARE(bounded.details.causes.size(), errors::MAX_LISTED_FIELD_ERRORS);
+    QVERIFY(bounded.message.ends_with("f: Required value, f: Required value, and 5 more errors]"));
+    QVERIFY(bounded.message.size() < 20 * errors::MAX_LISTED_FIELD_ERRORS + 100);
 }
 
 void TestStatus::testGroupResourceNames()

@@ -11,6 +11,7 @@ namespace rvscope::registry {
 // registry serves the new type as soon as the CRD is committed.
 class CustomResourceDefinitionStrategy final : public Strategy {
 public:
+    bool kubeFinalizerNames() const override { return false; }
     bool namespaced() const override { return false; }
     bool hasGeneration() const override { return true; }
     bool generationChanged(const model::Object &object, const model::Object &old) const override;

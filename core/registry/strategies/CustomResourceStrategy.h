@@ -15,6 +15,7 @@ public:
 
     CustomResourceStrategy(bool namespaced, bool statusSubresource, Endpoint endpoint = Endpoint::Main);
 
+    bool kubeFinalizerNames() const override { return false; }
     bool namespaced() const override { return m_namespaced; }
     bool allowUnconditionalUpdate() const override { return false; }
     bool supportsStrategicMerge() const override { return false; }

@@ -124,8 +124,46 @@ std::string_view metadataText(const model::Object &object, const char *field)
     return value.is_string() ? std::string_view(value.get_ref<const std::string &>()) : std::string_view();
 }
 
+std::vector<model::StatusCause> validateFinalizers(const nlohmann::json &finalizers, bool kubeNames)
+{
+    std::vector<model::StatusCause> causes;
+    if (!finalizers.is_array())
+        return causes;
+    bool orphan = false;
+    bool foreground = false;
+    for (const nlohmann::json &finalizer : finalizers) {
+        if (!finalizer.is_string())
+            continue;
+        const std::string &name = finalizer.get_ref<const std::string &>();
+        for (const std::string &message : isQualifiedName(name))
+            causes.push_back(invalidField("metadata.finalizers", name, message));
+        orphan = orphan || name == FINALIZER_ORPHAN_DEPENDENTS;
+        foreground = foreground || name == FINALIZER_DELETE_DEPENDENTS;
+    }
+    if (orphan && foreground) {
+        causes.push_back(invalidFieldJson("metadata.finalizers", finalizers,
+                                          std::string("finalizer ") + FINALIZER_ORPHAN_DEPENDENTS + " and " +
+                                              FINALIZER_DELETE_DEPENDENTS + " cannot be both set"));
+    }
+    if (!kubeNames)
+        return causes;
+    // Core validation's validateKubeFinalizerName, by index: a name without '/' must be one of
+    // the standard finalizers.
+    for (std::size_t i = 0; i < finalizers.size(); ++i) {
+        if (!finalizers[i].is_string())
+            continue;
+        const std::string &name = finalizers[i].get_ref<const std::string &>();
+        if (name.find('/') == std::string::npos && name != FINALIZER_KUBERNETES &&
+            name != FINALIZER_ORPHAN_DEPENDENTS && name != FINALIZER_DELETE_DEPENDENTS) {
+            causes.push_back(invalidField("metadata.finalizers[" + std::to_string(i) + ']', name,
+                                          "name is neither a standard finalizer name nor is it fully qualified"));
+        }
+    }
+    return causes;
+}
+
 std::vector<model::StatusCause> validateObjectMeta(const model::Object &object, bool namespaced,
-                                                   ValidateNameFunc validateName)
+                                                   ValidateNameFunc validateName, bool kubeFinalizerNames)
 {
     std::vector<model::StatusCause> causes;
     const std::string_view generateName = metadataText(object, "generateName");
@@ -150,6 +188,7 @@ std::vector<model::StatusCause> validateObjectMeta(const model::Object &object, 
     const nlohmann::json &metadata = model::member(object.json(), "metadata");
     append(causes, validateLabels(model::member(metadata, "labels"), FieldPath("metadata.labels")));
     append(causes, validateAnnotations(model::member(metadata, "annotations"), FieldPath("metadata.annotations")));
+    append(causes, validateFinalizers(model::member(metadata, "finalizers"), kubeFinalizerNames));
     return causes;
 }
 

@@ -41,6 +41,20 @@ std::vector<model::StatusCause> validateAnnotations(const std::map<std::string, 
 std::vector<model::StatusCause> validateLabels(const nlohmann::json &labels, const FieldPath &fieldPath);
 std::vector<model::StatusCause> validateAnnotations(const nlohmann::json &annotations, const FieldPath &fieldPath);
 
+// The finalizers the apiserver knows without a domain (core.FinalizerKubernetes and
+// metav1's FinalizerOrphanDependents and FinalizerDeleteDependents).
+inline constexpr const char *FINALIZER_KUBERNETES = "kubernetes";
+inline constexpr const char *FINALIZER_ORPHAN_DEPENDENTS = "orphan";
+inline constexpr const char *FINALIZER_DELETE_DEPENDENTS = "foregroundDeletion";
+
+// ValidateFinalizers on metadata.finalizers (read in place; a non-array has none): each name a
+// qualified name (errors on "metadata.finalizers", as upstream reports them), and "orphan"
+// with "foregroundDeletion" is invalid. With `kubeNames` (built-in types; core validation's
+// validateKubeFinalizerName) then, by index, a name without '/' must be a standard one:
+// `metadata.finalizers[0]: Invalid value: "a": name is neither a standard finalizer name nor
+// is it fully qualified`.
+std::vector<model::StatusCause> validateFinalizers(const nlohmann::json &finalizers, bool kubeNames);
+
 // metadata.<field> of `object` when it is a string, "" otherwise: Object::metadataString()
 // without the copy, valid while `object` is neither changed nor destroyed.
 std::string_view metadataText(const model::Object &object, const char *field);
@@ -51,10 +65,11 @@ std::string_view metadataText(const model::Object &object, const char *field);
 //   generates names before validating, so both were empty), else `validateName(name, false)`;
 // - metadata.namespace: required and a DNS-1123 label when `namespaced`, otherwise
 //   `Forbidden: not allowed on this type`;
-// - metadata.generation not negative; metadata.labels; metadata.annotations.
+// - metadata.generation not negative; metadata.labels; metadata.annotations;
+// - metadata.finalizers (validateFinalizers, with `kubeFinalizerNames` for built-in types).
 // Reads the object in place: it runs on every write.
-// Owner references, finalizers and managedFields are not checked.
+// Owner references and managedFields are not checked.
 std::vector<model::StatusCause> validateObjectMeta(const model::Object &object, bool namespaced,
-                                                   ValidateNameFunc validateName);
+                                                   ValidateNameFunc validateName, bool kubeFinalizerNames);
 
 } // namespace rvscope::registry

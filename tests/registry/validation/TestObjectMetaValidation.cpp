@@ -41,6 +41,9 @@ private slots:
     void validatesObjectMeta_data();
     void validatesObjectMeta();
     void wireContractInvalidNameMessage();
+    void validatesFinalizers_data();
+    void validatesFinalizers();
+    void finalizersComeAfterAnnotations();
     void annotationSizeLimitIsInclusive();
     void labelsReportKeyAndValueSeparately();
     void jsonMapsValidateLikeStringMaps();
@@ -127,14 +130,60 @@ void TestObjectMetaValidation::validatesObjectMeta()
     QFETCH(int, nameRule);
     QFETCH(QStringList, causes);
     const ValidateNameFunc rules[] = {nameIsDnsSubdomain, nameIsDnsLabel, nameIsDns1035Label};
-    QCOMPARE(describe(validateObjectMeta(objectFrom(object), namespaced, rules[nameRule])), causes);
+    QCOMPARE(describe(validateObjectMeta(objectFrom(object), namespaced, rules[nameRule], true)), causes);
+}
+
+void TestObjectMetaValidation::validatesFinalizers_data()
+{
+    QTest::addColumn<QByteArray>("finalizers");
+    QTest::addColumn<bool>("kubeNames");
+    QTest::addColumn<QStringList>("causes");
+    const QString neither = "name is neither a standard finalizer name nor is it fully qualified";
+    QTest::newRow("standard and qualified names")
+        << QByteArray(R"(["kubernetes","orphan","example.com/cleanup"])") << true << QStringList{};
+    QTest::newRow("foregroundDeletion alone")
+        << QByteArray(R"(["foregroundDeletion"])") << true << QStringList{};
+    QTest::newRow("unqualified, by index, on built-in types")
+        << QByteArray(R"(["example.com/a","a","b"])") << true
+        << QStringList{"FieldValueInvalid metadata.finalizers[1]: Invalid value: \"a\": " + neither,
+                       "FieldValueInvalid metadata.finalizers[2]: Invalid value: \"b\": " + neither};
+    QTest::newRow("unqualified is fine on custom resources")
+        << QByteArray(R"(["a"])") << false << QStringList{};
+    QTest::newRow("no qualified name: the generic error first, then the kube one")
+        << QByteArray(R"(["a b"])") << true
+        << QStringList{"FieldValueInvalid metadata.finalizers: Invalid value: \"a b\": " + NAME_PART_ERROR,
+                       "FieldValueInvalid metadata.finalizers[0]: Invalid value: \"a b\": " + neither};
+    QTest::newRow("orphan and foregroundDeletion")
+        << QByteArray(R"(["orphan","foregroundDeletion"])") << false
+        << QStringList{"FieldValueInvalid metadata.finalizers: Invalid value: [\"orphan\",\"foregroundDeletion\"]: "
+                       "finalizer orphan and foregroundDeletion cannot be both set"};
+    QTest::newRow("not a list") << QByteArray(R"("a")") << true << QStringList{};
+}
+
+void TestObjectMetaValidation::validatesFinalizers()
+{
+    QFETCH(QByteArray, finalizers);
+    QFETCH(bool, kubeNames);
+    QFETCH(QStringList, causes);
+    QCOMPARE(describe(validateFinalizers(nlohmann::json::parse(finalizers.toStdString()), kubeNames)), causes);
+}
+
+void TestObjectMetaValidation::finalizersComeAfterAnnotations()
+{
+    const char *object = R"({"metadata":{"name":"a","namespace":"d","finalizers":["x"],"annotations":{"-":""}}})";
+    const QStringList described = describe(validateObjectMeta(objectFrom(object), true, nameIsDnsSubdomain, true));
+    QCOMPARE(described.size(), 2);
+    QVERIFY(described[0].startsWith("FieldValueInvalid metadata.annotations: "));
+    QVERIFY(described[1].startsWith("FieldValueInvalid metadata.finalizers[0]: "));
+    QVERIFY(describe(validateObjectMeta(objectFrom(object), true, nameIsDnsSubdomain, false))[0].startsWith(
+        "FieldValueInvalid metadata.annotations: "));
 }
 
 void TestObjectMetaValidation::wireContractInvalidNameMessage()
 {
     // Wire contract §2.3: the full 422 text kubectl prints for a bad ConfigMap name.
     const auto causes = validateObjectMeta(objectFrom(R"({"metadata":{"name":"Bad_x","namespace":"default"}})"), true,
-                                           nameIsDnsSubdomain);
+                                           nameIsDnsSubdomain, true);
     const auto status = rvscope::model::errors::invalid("ConfigMap", "Bad_x", causes, "configmaps");
     QCOMPARE(status.code, 422);
     QCOMPARE(status.reason, std::string("Invalid"));
