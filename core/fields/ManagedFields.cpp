@@ -280,7 +280,7 @@ ApplyResult apply(const nlohmann::json &live, const nlohmann::json &config, std:
     }
     nlohmann::json merged = mergeApplied(live, config, schema);
     // What this manager applied before, no longer applies, and nobody else owns goes.
-    if (previous) {
+    if (previous && !(*previous == applied.fields)) { // (the same configuration again: nothing goes)
         previous->minus(applied.fields).forEach([&](const Path &path) {
             const bool owned = std::any_of(entries.begin(), entries.end(), [&](const ManagerEntry &entry) {
                 return !entry.sameIdentity(identity) && entry.fields.has(path);
@@ -304,13 +304,15 @@ ApplyResult apply(const nlohmann::json &live, const nlohmann::json &config, std:
         result.entries = std::move(entries);
         return result;
     }
-    result.conflicts.clear();
     // (Changes found settle it; else the fields no manager owns may still differ.)
     const bool objectChanged = !changed.empty() || !changes.removed.empty() || merged != live;
-    for (ManagerEntry &entry : entries) {
-        if (!entry.sameIdentity(identity))
-            entry.fields = entry.fields.minus(changed);
+    if (!result.conflicts.empty()) { // forced: the others lose what this apply changed
+        for (ManagerEntry &entry : entries) {
+            if (!entry.sameIdentity(identity))
+                entry.fields = entry.fields.minus(changed);
+        }
     }
+    result.conflicts.clear();
     ManagerEntry &mine = entryFor(entries, writer, "Apply");
     mine.apiVersion = writer.apiVersion;
     mine.fields = std::move(applied.fields);

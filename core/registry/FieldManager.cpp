@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "registry/FieldManager.h"
 
+#include <algorithm>
+
 #include "fields/ManagedFields.h"
 #include "fields/ObjectFields.h"
 #include "model/JsonAccess.h"
@@ -35,11 +37,36 @@ const nlohmann::json &managedFieldsOf(const nlohmann::json &object)
     return managed == metadata->end() ? none : *managed;
 }
 
-std::vector<fields::ManagerEntry> storedEntries(const model::Object *object)
+// The entries of a stored object's list (none when it has none or they do not decode),
+// remembered per thread for the last raw text: an object applied again and again keeps the
+// same text, so it is parsed once. The reference lasts until the next call on the thread.
+const std::vector<fields::ManagerEntry> &storedEntries(const model::Object *object)
 {
+    static const std::vector<fields::ManagerEntry> none;
     if (!object)
-        return {};
-    return fields::decodeManagedFields(managedFieldsOf(object->json())).value_or(std::vector<fields::ManagerEntry>());
+        return none;
+    const nlohmann::json &list = managedFieldsOf(object->json());
+    if (!model::isRawJson(list)) {
+        thread_local std::vector<fields::ManagerEntry> decoded;
+        decoded = fields::decodeManagedFields(list).value_or(std::vector<fields::ManagerEntry>());
+        return decoded;
+    }
+    thread_local std::string text;
+    thread_local std::vector<fields::ManagerEntry> entries;
+    const std::string_view raw = model::rawJsonText(list);
+    if (raw != text) {
+        text.assign(raw);
+        entries = fields::decodeManagedFields(list).value_or(std::vector<fields::ManagerEntry>());
+    }
+    return entries;
+}
+
+bool sameEntries(const std::vector<fields::ManagerEntry> &a, const std::vector<fields::ManagerEntry> &b)
+{
+    return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const auto &x, const auto &y) {
+        return x.manager == y.manager && x.operation == y.operation && x.apiVersion == y.apiVersion
+            && x.time == y.time && x.subresource == y.subresource && x.fields == y.fields;
+    });
 }
 
 void store(model::Object &object, const std::vector<fields::ManagerEntry> &entries)
@@ -207,7 +234,8 @@ model::Result<model::Object> FieldManager::apply(const model::Object *live, cons
     // (store() below replaces them), so no copy without them is needed.
     static const nlohmann::json none = nlohmann::json::object();
     const nlohmann::json &current = live ? live->json() : none;
-    fields::ApplyResult result = fields::apply(current, config, storedEntries(live),
+    const std::vector<fields::ManagerEntry> &stored = storedEntries(live);
+    fields::ApplyResult result = fields::apply(current, config, stored,
                                                fields::Writer{manager, m_apiVersion, m_subresource, now}, force,
                                                m_schema);
     if (!result.error.empty())
@@ -215,7 +243,12 @@ model::Result<model::Object> FieldManager::apply(const model::Object *live, cons
     if (!result.conflicts.empty())
         return fields::conflictStatus(result.conflicts);
     model::Object merged(std::move(result.object));
-    store(merged, result.entries);
+    // The merge keeps the live list (an applied configuration has none): when ownership
+    // did not change, as on most applies of the same configuration, it stays as it is.
+    const bool kept = live && !stored.empty() && sameEntries(result.entries, stored)
+        && sameRawText(managedFieldsOf(merged.json()), managedFieldsOf(live->json()));
+    if (!kept)
+        store(merged, result.entries);
     return merged;
 }
 

@@ -34,6 +34,7 @@ private Q_SLOTS:
     void testApplyBodiesTheApiserverCannotReadAreRefused();
     void testJsonPatchReachesInsideManagedFields();
     void testPutCarryingManagedFieldsInGoOrder();
+    void testReappliedListChangesOnlyWithOwnershipOrTime();
 };
 
 // Fuzzer findings: each threw out of the field manager, through the storage's
@@ -166,6 +167,47 @@ void TestApiManagedFields::testPutCarryingManagedFieldsInGoOrder()
     QCOMPARE(managers.size(), std::size_t(2));
     QCOMPARE(managers[1]["manager"], "bob");
     QCOMPARE(managers[1]["fieldsV1"], nlohmann::json::parse(R"({"f:data":{"f:a":{}}})"));
+}
+
+
+// An apply whose ownership and time are what is stored keeps the stored list (the field
+// manager then skips encoding it); anything else about it changes the list.
+void TestApiManagedFields::testReappliedListChangesOnlyWithOwnershipOrTime()
+{
+    Fixture fixture;
+    const std::string path = "/api/v1/namespaces/default/configmaps/re?fieldManager=alice";
+    const std::string apply = "application/apply-patch+yaml";
+    const auto applyData = [&](const char *data) {
+        const ApiResponse response = fixture.call(
+            "PATCH", path, std::string(R"({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"re"},"data":)") + data + "}",
+            apply);
+        if (response.status != 200 && response.status != 201)
+            qWarning("%s", response.body.c_str());
+        return json(response);
+    };
+    const nlohmann::json first = applyData(R"({"a":"1"})");
+    const nlohmann::json &list = first["metadata"]["managedFields"];
+    QCOMPARE(list.size(), std::size_t(1));
+    QCOMPARE(list[0]["fieldsV1"], nlohmann::json::parse(R"({"f:data":{"f:a":{}}})"));
+
+    const nlohmann::json sameSecond = applyData(R"({"a":"2"})");
+    QCOMPARE(sameSecond["data"]["a"], "2");
+    QCOMPARE(sameSecond["metadata"]["managedFields"], list);
+
+    fixture.registryFixture.now = "2026-11-21T10:00:07Z";
+    const nlohmann::json later = applyData(R"({"a":"3"})");
+    QCOMPARE(later["metadata"]["managedFields"][0]["time"], "2026-11-21T10:00:07Z");
+    QCOMPARE(later["metadata"]["managedFields"][0]["fieldsV1"], list[0]["fieldsV1"]);
+
+    const nlohmann::json more = applyData(R"({"a":"3","b":"x"})");
+    QCOMPARE(more["metadata"]["managedFields"][0]["fieldsV1"],
+             nlohmann::json::parse(R"({"f:data":{"f:a":{},"f:b":{}}})"));
+    const nlohmann::json fewer = applyData(R"({"b":"x"})");
+    QCOMPARE(fewer["data"], nlohmann::json::parse(R"({"b":"x"})"));
+    QCOMPARE(fewer["metadata"]["managedFields"][0]["fieldsV1"], nlohmann::json::parse(R"({"f:data":{"f:b":{}}})"));
+    const nlohmann::json stored =
+        json(fixture.call("GET", "/api/v1/namespaces/default/configmaps/re"))["metadata"]["managedFields"];
+    QCOMPARE(stored, fewer["metadata"]["managedFields"]);
 }
 
 QTEST_GUILESS_MAIN(TestApiManagedFields)

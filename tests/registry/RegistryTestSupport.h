@@ -8,20 +8,21 @@
 #include "storage/MemoryStorage.h"
 
 // A fresh registry on a MemoryStorage, bootstrapped like `rvscope serve` starts, with a fixed
-// clock and counting uids so that expectations can be written out.
+// (settable) clock and counting uids so that expectations can be written out.
 namespace rvscope::testing {
 
 struct RegistryFixture {
     std::shared_ptr<storage::MemoryStorage> storage = std::make_shared<storage::MemoryStorage>();
     std::unique_ptr<registry::Registry> registry;
     int uids = 0;
+    std::string now = "2026-11-21T10:00:00Z"; // the clock: a test may move it
 
     // `separate`: types kept in storages of their own (Registry::Options::separateStorage).
     explicit RegistryFixture(std::map<std::string, std::shared_ptr<storage::Storage>> separate = {})
     {
         registry::Registry::Options options;
         options.separateStorage = std::move(separate);
-        options.now = [] { return std::string("2026-11-21T10:00:00Z"); };
+        options.now = [this] { return now; };
         options.newUid = [this] { return "uid-" + std::to_string(++uids); };
         options.seed = 42;
         registry = std::make_unique<registry::Registry>(storage, options);
