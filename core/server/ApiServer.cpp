@@ -132,7 +132,7 @@ public:
         QTcpSocket *socket = Base::nextPendingConnection();
         if (!socket)
             return socket;
-        RequestHeadGuard *guard = RequestHeadGuard::install(socket);
+        RequestHeadGuard *guard = RequestHeadGuard::install(socket, m_count->headTimeoutMs);
         ++m_count->open;
         QObject::connect(socket, &QObject::destroyed, this, [count = m_count] { --count->open; });
         if (m_count->max != 0 && m_count->open > m_count->max)
@@ -156,6 +156,7 @@ ApiServer::ApiServer(std::shared_ptr<api::ApiHandler> handler, QObject *parent)
     , m_handler(std::move(handler))
 {
     m_connectionCount->max = m_limits.maxConnections;
+    m_connectionCount->headTimeoutMs = m_limits.requestHeadTimeoutMs;
     m_clock.start();
     connect(&m_idleSweep, &QTimer::timeout, this, &ApiServer::closeIdleConnections);
     // Qt accepts an upgrade only when this signal has a receiver.

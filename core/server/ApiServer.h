@@ -48,6 +48,7 @@ public:
     {
         m_limits = limits;
         m_connectionCount->max = limits.maxConnections;
+        m_connectionCount->headTimeoutMs = limits.requestHeadTimeoutMs;
         m_bulkOptions.maxChannels = limits.maxBulkChannels;
     }
     std::size_t openConnectionCount() const { return m_connectionCount->open; }
@@ -56,6 +57,7 @@ public:
     struct ConnectionCount {
         std::size_t open = 0;
         std::size_t max = 0;
+        int headTimeoutMs = HEAD_READ_TIMEOUT_MS; // what each connection's RequestHeadGuard waits
     };
     // Serves HTTPS with this PEM certificate and key (call before start()). False with
     // `error` set when they cannot be read.

@@ -55,19 +55,19 @@ bool wellFormedRequestLine(std::string_view start, std::string_view end, std::si
 }
 } // namespace
 
-RequestHeadGuard *RequestHeadGuard::install(QTcpSocket *socket)
+RequestHeadGuard *RequestHeadGuard::install(QTcpSocket *socket, int headTimeoutMs)
 {
-    return new RequestHeadGuard(socket);
+    return new RequestHeadGuard(socket, headTimeoutMs);
 }
 
-RequestHeadGuard::RequestHeadGuard(QTcpSocket *socket)
+RequestHeadGuard::RequestHeadGuard(QTcpSocket *socket, int headTimeoutMs)
     : QObject(socket)
     , m_socket(socket)
     , m_headTimer(new QTimer(this))
 {
     connect(socket, &QIODevice::readyRead, this, &RequestHeadGuard::handleReadyRead);
     m_headTimer->setSingleShot(true);
-    m_headTimer->setInterval(HEAD_READ_TIMEOUT_MS);
+    m_headTimer->setInterval(headTimeoutMs);
     connect(m_headTimer, &QTimer::timeout, this, [this] {
         if (m_part != Part::Rest) // no answer, as Go's server on a header read timeout
             m_socket->abort();

@@ -30,8 +30,9 @@ namespace rvscope::server {
 // bytes, a bad or second different Content-Length); HTTP/2+ gets 505, a transfer coding
 // other than chunked 501, more than 100 fields (Qt drops the rest) 431, and a
 // Content-Length over MAX_REQUEST_BODY_BYTES 413 before Qt buffers the body. A head not
-// complete HEAD_READ_TIMEOUT_MS after the connection opened (later requests: after their
-// first byte) closes the connection, as the apiserver's ReadHeaderTimeout does.
+// complete install()'s headTimeoutMs (HEAD_READ_TIMEOUT_MS by default) after the
+// connection opened (later requests: after their first byte) closes the connection, as the
+// apiserver's ReadHeaderTimeout does.
 // A request target whose path has a broken '%' escape gets 400 too (Go's url.ParseRequestURI
 // refuses it), and so does a WebSocket upgrade without Sec-WebSocket-Key (the apiserver's
 // x/net/websocket handshake answers it 400; Qt's would drop the connection without a word).
@@ -52,7 +53,7 @@ class RequestHeadGuard final : public QObject {
 public:
     // Starts guarding `socket`. Call before anything else connects to its readyRead, so
     // that an oversized head is refused before another reader sees it.
-    static RequestHeadGuard *install(QTcpSocket *socket);
+    static RequestHeadGuard *install(QTcpSocket *socket, int headTimeoutMs);
     // The request whose head was counted has been handed to the server: count the next.
     void nextRequest();
     // Answers the connection's first request with `status` and closes it (a connection past
@@ -60,7 +61,7 @@ public:
     void refuseConnection(model::Status status);
 
 private:
-    explicit RequestHeadGuard(QTcpSocket *socket);
+    RequestHeadGuard(QTcpSocket *socket, int headTimeoutMs);
     void handleReadyRead();
     // Counts `bytes`; false when a bound was passed (and the request refused).
     bool count(std::string_view bytes);
@@ -105,7 +106,7 @@ private:
     bool m_upgradeWebSocket = false;
     bool m_connectionUpgrade = false;
     bool m_webSocketKey = false;
-    // HEAD_READ_TIMEOUT_MS: running while a head is awaited (from the first byte on, after
+    // The head timeout: running while a head is awaited (from the first byte on, after
     // the first request).
     QTimer *m_headTimer = nullptr;
     bool m_awaitingFirstByte = false;

@@ -46,6 +46,9 @@ struct Limits {
     std::size_t maxRequestsInFlight = 400;         // GET, HEAD, OPTIONS; 0: none
     std::size_t maxMutatingRequestsInFlight = 200; // POST, PUT, PATCH, DELETE; 0: none
     std::size_t maxBulkChannels = api::BulkWatchSession::DEFAULT_MAX_CHANNELS; // channels of one bulk session
+    // How long a request head may take (`serve --request-head-timeout`); HEAD_READ_TIMEOUT_MS
+    // as the apiserver, shorter for tests that watch it happen.
+    int requestHeadTimeoutMs = HEAD_READ_TIMEOUT_MS;
 };
 
 } // namespace rvscope::server
