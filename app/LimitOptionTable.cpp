@@ -62,23 +62,15 @@ const OptionTable<EngineOptions> &limitOptions()
                         "a later request's first byte) is closed, as the apiserver's ReadHeaderTimeout (100ms "
                         "to 1h)."),
          [](EngineOptions &o, const QString &value) {
-             bool ok = false;
-             double ms = -1;
-             if (value.endsWith(u"ms"))
-                 ms = value.chopped(2).toDouble(&ok);
-             else if (value.endsWith(u's'))
-                 ms = value.chopped(1).toDouble(&ok) * 1000;
-             if (!ok || !(ms >= 100 && ms <= 3'600'000))
+             const int ms = periodMs(value, 100, 3'600'000);
+             if (ms < 0)
                  return QStringLiteral("--request-head-timeout expects a period such as 32s or 500ms (100ms to 1h), "
                                        "got '%1'")
                      .arg(value);
-             o.serverLimits.requestHeadTimeoutMs = int(ms);
+             o.serverLimits.requestHeadTimeoutMs = ms;
              return QString();
          },
-         [](const EngineOptions &o) {
-             const int ms = o.serverLimits.requestHeadTimeoutMs;
-             return ms % 1000 == 0 ? QStringLiteral("%1s").arg(ms / 1000) : QStringLiteral("%1ms").arg(ms);
-         }},
+         [](const EngineOptions &o) { return periodText(o.serverLimits.requestHeadTimeoutMs); }},
     };
     return table;
 }

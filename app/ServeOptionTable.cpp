@@ -81,6 +81,22 @@ QString number(std::size_t n)
     return QString::number(qulonglong(n));
 }
 
+int periodMs(const QString &value, int minMs, int maxMs)
+{
+    bool ok = false;
+    double ms = -1;
+    if (value.endsWith(u"ms"))
+        ms = value.chopped(2).toDouble(&ok);
+    else if (value.endsWith(u's'))
+        ms = value.chopped(1).toDouble(&ok) * 1000;
+    return ok && ms >= minMs && ms <= maxMs ? int(ms) : -1;
+}
+
+QString periodText(int ms)
+{
+    return ms % 1000 == 0 ? QStringLiteral("%1s").arg(ms / 1000) : QStringLiteral("%1ms").arg(ms);
+}
+
 // The options of `serve`, also taken by the window for its embedded server.
 const OptionTable<EngineOptions> &serveOptions()
 {
@@ -267,22 +283,14 @@ const OptionTable<EngineOptions> &serveOptions()
          QStringLiteral("Re-authorize open watches this often (10ms to 1h); a watch that lost access ends with an "
                         "ERROR event (403)."),
          [](EngineOptions &o, const QString &value) {
-             bool ok = false;
-             int ms = -1;
-             if (value.endsWith(u"ms"))
-                 ms = value.chopped(2).toInt(&ok);
-             else if (value.endsWith(u's'))
-                 ms = int(value.chopped(1).toDouble(&ok) * 1000);
-             if (!ok || ms < 10 || ms > 3'600'000)
+             const int ms = periodMs(value, 10, 3'600'000);
+             if (ms < 0)
                  return QStringLiteral("--acl-recheck expects a period such as 1s or 250ms (10ms to 1h), got '%1'")
                      .arg(value);
              o.aclRecheckMs = ms;
              return QString();
          },
-         [](const EngineOptions &o) {
-             return o.aclRecheckMs % 1000 == 0 ? QStringLiteral("%1s").arg(o.aclRecheckMs / 1000)
-                                               : QStringLiteral("%1ms").arg(o.aclRecheckMs);
-         }},
+         [](const EngineOptions &o) { return periodText(o.aclRecheckMs); }},
         {QStringLiteral("--tls-cert"), QStringLiteral("FILE"),
          QStringLiteral("Serve HTTPS with this PEM certificate (with --tls-key); kubectl sends tokens only over TLS."),
          [](EngineOptions &o, const QString &value) {

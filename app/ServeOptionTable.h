@@ -18,5 +18,10 @@ const OptionTable<engine::EngineOptions> &limitOptions();
 
 // A count as the help prints it.
 QString number(std::size_t n);
+// A period flag's value ("1s", "1.5s", "250ms") in milliseconds; -1 when it is none or lies
+// outside [minMs, maxMs].
+int periodMs(const QString &value, int minMs, int maxMs);
+// A period as the help prints it: "32s", "250ms".
+QString periodText(int ms);
 
 } // namespace rvscope::app

@@ -12,6 +12,7 @@ class TestCommandLine final : public QObject {
 private Q_SLOTS:
     void testNoArgumentsOpensGui();
     void testServeDefaults();
+    void testPeriodOptions();
     void testServeOptions_data();
     void testServeOptions();
     void testEtcdOptions();
@@ -44,6 +45,19 @@ void TestCommandLine::testServeDefaults()
     QCOMPARE(command.serve.address, QHostAddress(QHostAddress::LocalHost));
     QCOMPARE(command.serve.port, quint16(8001));
     QCOMPARE(command.serve.watchHistory, std::size_t(10000));
+    QCOMPARE(command.serve.serverLimits.requestHeadTimeoutMs, 32'000);
+    QCOMPARE(command.serve.aclRecheckMs, 1000);
+}
+
+void TestCommandLine::testPeriodOptions()
+{
+    const Command command =
+        parseCommandLine({"rvscope", "serve", "--request-head-timeout", "1.5s", "--acl-recheck=250ms"});
+    QCOMPARE(command.kind, Command::Kind::Serve);
+    QCOMPARE(command.serve.serverLimits.requestHeadTimeoutMs, 1500);
+    QCOMPARE(command.serve.aclRecheckMs, 250);
+    QCOMPARE(parseCommandLine({"rvscope", "serve", "--request-head-timeout", "100ms"}).serve.serverLimits.requestHeadTimeoutMs,
+             100);
 }
 
 void TestCommandLine::testServeOptions_data()
@@ -109,6 +123,10 @@ void TestCommandLine::testErrors_data()
     QTest::newRow("bad host") << QStringList{"serve", "--listen", "no.such.host:80"} << "not an IP address";
     QTest::newRow("missing value") << QStringList{"serve", "--listen"} << "needs a value";
     QTest::newRow("bad history") << QStringList{"serve", "--watch-history", "0"} << "positive number";
+    QTest::newRow("bad acl recheck") << QStringList{"serve", "--acl-recheck", "5"} << "such as 1s or 250ms (10ms to 1h)";
+    QTest::newRow("short head timeout") << QStringList{"serve", "--request-head-timeout", "50ms"}
+                                        << "--request-head-timeout expects a period such as 32s or 500ms (100ms to 1h), got '50ms'";
+    QTest::newRow("nan head timeout") << QStringList{"serve", "--request-head-timeout", "nans"} << "got 'nans'";
     QTest::newRow("bad backlog") << QStringList{"serve", "--watch-backlog", "8MB"} << "such as 8Mi";
     QTest::newRow("export, journal off") << QStringList{"serve", "--export", "h.jsonl", "--journal-size", "0"}
                                          << "--export writes the history journal, which --journal-size 0 turns off";
@@ -172,7 +190,7 @@ void TestCommandLine::testHelpMentionsEveryFlag()
                              "blind-put", "lease", "json-patch-test", "merge-patch-rv", "bulk-watch", "--token",
                              "--certificate-authority", "--insecure-skip-tls-verify", "--watch", "labelSelector",
                              "--separate-storage", "--watch-backlog", "--storage", "--etcd-endpoints",
-                             "--etcd-prefix", "--fault"})
+                             "--etcd-prefix", "--fault", "--request-head-timeout", "--acl-recheck"})
         QVERIFY2(usage.contains(QLatin1String(word)), word);
 }
 
