@@ -62,7 +62,7 @@ install_packages() {
 ASAN_DIR=${ASAN_DIR:-build-asan}
 asan_configure() {
     cmake -S . -B "$ASAN_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=clang++ \
-        -DRVSCOPE_FUZZ=ON -DRVSCOPE_BUILD_TESTS=ON >/dev/null
+        -DRVSCOPE_FUZZ=ON -DRVSCOPE_BUILD_TESTS=ON -DRVSCOPE_ETCD=ON >/dev/null
 }
 asan_build() {
     asan_configure

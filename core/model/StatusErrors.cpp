@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "model/StatusErrors.h"
 
+#include <unordered_set>
+
 namespace rvscope::model::errors {
 namespace {
 Status make(int code, std::string reason, std::string message)
@@ -56,21 +58,35 @@ Status invalid(const std::string &qualifiedKind, const std::string &name,
                const std::string &detailsGroup)
 {
     std::string message = qualifiedKind + ' ' + quoted(name) + " is invalid";
-    const std::size_t unlisted = causes.size() > MAX_LISTED_FIELD_ERRORS ? causes.size() - MAX_LISTED_FIELD_ERRORS : 0;
-    causes.resize(causes.size() - unlisted);
-    if (!causes.empty()) {
+    // The message is field.ErrorList.ToAggregate()'s: each distinct text once, bracketed when
+    // more than one remains.
+    std::vector<std::string> texts;
+    std::unordered_set<std::string> seen;
+    std::size_t unlisted = 0;
+    for (const StatusCause &cause : causes) {
+        std::string text = cause.field.empty() ? cause.message : cause.field + ": " + cause.message;
+        if (!seen.insert(text).second)
+            continue;
+        if (texts.size() < MAX_LISTED_FIELD_ERRORS)
+            texts.push_back(std::move(text));
+        else
+            ++unlisted;
+    }
+    if (causes.size() > MAX_LISTED_FIELD_ERRORS)
+        causes.resize(MAX_LISTED_FIELD_ERRORS);
+    if (!texts.empty()) {
         message += ": ";
-        if (causes.size() > 1)
+        const bool list = texts.size() > 1 || unlisted > 0;
+        if (list)
             message += '[';
-        for (std::size_t i = 0; i < causes.size(); ++i) {
+        for (std::size_t i = 0; i < texts.size(); ++i) {
             if (i > 0)
                 message += ", ";
-            message += causes[i].field.empty() ? causes[i].message
-                                               : causes[i].field + ": " + causes[i].message;
+            message += texts[i];
         }
         if (unlisted > 0)
             message += ", and " + std::to_string(unlisted) + " more errors";
-        if (causes.size() > 1)
+        if (list)
             message += ']';
     }
     Status status = make(422, "Invalid", std::move(message));

@@ -24,7 +24,8 @@ extern const char *const OPTIMISTIC_LOCK_ERROR_MSG;
 // 422 Invalid: "<kind> "<name>" is invalid: <field>: <cause message>[, ...]".
 // Upstream lists every field error; a body of a few MB can hold a million bad list items (a
 // finalizer or label each), so the Status lists the first MAX_LISTED_FIELD_ERRORS causes, and
-// its message those and then "and <n> more errors", to answer no more than ~150 KB.
+// its message (each distinct text once, as ToAggregate() writes it) that many texts and then
+// "and <n> more errors", to answer no more than ~150 KB.
 inline constexpr std::size_t MAX_LISTED_FIELD_ERRORS = 1000;
 Status invalid(const std::string &qualifiedKind, const std::string &name,
                std::vector<StatusCause> causes, const std::string &detailsKind = {},

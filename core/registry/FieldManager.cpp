@@ -55,8 +55,9 @@ const std::vector<fields::ManagerEntry> &storedEntries(const model::Object *obje
     thread_local std::vector<fields::ManagerEntry> entries;
     const std::string_view raw = model::rawJsonText(list);
     if (raw != text) {
-        text.assign(raw);
+        // Decoded first: a throw (bad_alloc) must not leave the new text over old entries.
         entries = fields::decodeManagedFields(list).value_or(std::vector<fields::ManagerEntry>());
+        text.assign(raw);
     }
     return entries;
 }
@@ -98,8 +99,9 @@ const nlohmann::json &storedTreeOf(const nlohmann::json &list)
     thread_local nlohmann::json tree;
     const std::string_view raw = model::rawJsonText(list);
     if (raw != text) {
-        text.assign(raw);
+        text.clear(); // (no stale pairing if the parse throws)
         treeOf(list, tree);
+        text.assign(raw);
     }
     return tree;
 }

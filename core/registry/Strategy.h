@@ -33,9 +33,10 @@ public:
     virtual bool supportsStrategicMerge() const { return true; }
     virtual NameRule nameRule() const { return NameRule::Dns1123Subdomain; }
     // Whether core validation's rule for finalizer names applies (a name without a domain must
-    // be a standard finalizer): true for the types pkg/apis/core/validation's ValidateObjectMeta
-    // checks, false for CRDs and custom resources, which apiextensions checks with
-    // apimachinery's ValidateObjectMeta alone.
+    // be a standard finalizer): true for the types whose validation runs
+    // pkg/apis/core/validation's ValidateObjectMeta; false for those that run apimachinery's
+    // alone (CRDs and custom resources, Leases, webhook configurations, APIServices) or check
+    // no metadata (PodDisruptionBudgets).
     virtual bool kubeFinalizerNames() const { return true; }
 
     // Clears what a client may not set on create (status where the type has a /status

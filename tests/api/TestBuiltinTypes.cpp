@@ -314,6 +314,21 @@ void TestBuiltinTypes::testDeclaredRules_data()
         << "/apis/batch/v1/namespaces/default/cronjobs"
         << R"({"apiVersion":"batch/v1","kind":"CronJob","metadata":{"name":"c"},"spec":{"schedule":"@hourly","jobTemplate":{"spec":{"template":{"spec":{"restartPolicy":"Never","containers":[{"name":"c","image":"i"}]}}}}}})"
         << 201 << R"("concurrencyPolicy":"Allow")";
+    QTest::newRow("finalizer without a domain, core validation")
+        << "/api/v1/namespaces/default/configmaps" << R"({"metadata":{"name":"f","finalizers":["kubernetes","a"]}})"
+        << 422 << R"(metadata.finalizers[1]: Invalid value: \"a\": name is neither a standard finalizer name nor is it fully qualified)";
+    QTest::newRow("finalizer without a domain, a Lease (apimachinery's checks)")
+        << "/apis/coordination.k8s.io/v1/namespaces/default/leases"
+        << R"({"apiVersion":"coordination.k8s.io/v1","kind":"Lease","metadata":{"name":"l","finalizers":["a"]}})"
+        << 201 << R"("finalizers":["a"])";
+    QTest::newRow("finalizer without a domain, a PodDisruptionBudget (no metadata checks)")
+        << "/apis/policy/v1/namespaces/default/poddisruptionbudgets"
+        << R"({"apiVersion":"policy/v1","kind":"PodDisruptionBudget","metadata":{"name":"p","finalizers":["a"]},"spec":{}})"
+        << 201 << R"("finalizers":["a"])";
+    QTest::newRow("orphan and foregroundDeletion")
+        << "/apis/coordination.k8s.io/v1/namespaces/default/leases"
+        << R"({"apiVersion":"coordination.k8s.io/v1","kind":"Lease","metadata":{"name":"l","finalizers":["orphan","foregroundDeletion"]}})"
+        << 422 << "finalizer orphan and foregroundDeletion cannot be both set";
     QTest::newRow("role rules need verbs and api groups")
         << "/apis/rbac.authorization.k8s.io/v1/namespaces/default/roles"
         << R"({"apiVersion":"rbac.authorization.k8s.io/v1","kind":"Role","metadata":{"name":"r"},"rules":[{"resources":["pods"]}]})"

@@ -29,6 +29,9 @@ struct TypeRules final {
     // stored status on update, and /status changes nothing but status.
     bool statusSplit = false;
     Strategy::NameRule nameRule = Strategy::NameRule::Dns1123Subdomain;
+    // Core validation's finalizer-name rule (Strategy::kubeFinalizerNames); false for the
+    // types whose validation upstream does not run core's ValidateObjectMeta.
+    bool kubeFinalizerNames = true;
     // The status struct's integer fields without omitempty, which Go writes as 0 when unset
     // and typed clients require (the Python client refuses a ReplicaSetStatus without
     // `replicas`). Kept present on every write. Null-terminated; nullptr for none.
@@ -53,6 +56,7 @@ public:
     bool allowCreateOnUpdate() const override { return m_rules.createOnUpdate; }
     bool allowUnconditionalUpdate() const override { return m_rules.unconditionalUpdate; }
     NameRule nameRule() const override { return m_rules.nameRule; }
+    bool kubeFinalizerNames() const override { return m_rules.kubeFinalizerNames; }
     bool hasGeneration() const override { return m_rules.generation != TypeRules::Generation::None; }
     // Semantic comparison (apiequality.Semantic.DeepEqual): a client that re-sends the
     // same spec with nulls or empty structs filled in changes nothing.
@@ -78,6 +82,7 @@ public:
 
     bool namespaced() const override { return m_rules.namespaced; }
     NameRule nameRule() const override { return m_rules.nameRule; }
+    bool kubeFinalizerNames() const override { return m_rules.kubeFinalizerNames; }
     bool hasGeneration() const override { return m_rules.generation != TypeRules::Generation::None; }
     bool generationChanged(const model::Object &, const model::Object &) const override { return false; }
     void prepareForUpdate(model::Object &object, const model::Object &old) const override;

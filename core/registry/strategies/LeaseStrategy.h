@@ -12,6 +12,7 @@ namespace rvscope::registry {
 // (`spec.leaseDurationSeconds: Invalid value: 0: must be greater than 0`).
 class LeaseStrategy final : public Strategy {
 public:
+    bool kubeFinalizerNames() const override { return false; } // apimachinery's ValidateObjectMeta
     bool namespaced() const override { return true; }
     bool allowCreateOnUpdate() const override { return true; }
     bool allowUnconditionalUpdate() const override { return false; }

@@ -308,8 +308,9 @@ TypeRules networkPolicy()
 
 TypeRules podDisruptionBudget()
 {
-    return {.generation = Generation::Spec, .statusSplit = true, .statusCounters = BUDGET_COUNTS,
-            .validate = validatePodDisruptionBudget};
+    // (Upstream's ValidatePodDisruptionBudget checks no object metadata.)
+    return {.generation = Generation::Spec, .statusSplit = true, .kubeFinalizerNames = false,
+            .statusCounters = BUDGET_COUNTS, .validate = validatePodDisruptionBudget};
 }
 
 TypeRules horizontalPodAutoscaler()
@@ -332,14 +333,15 @@ TypeRules priorityClass()
 
 TypeRules webhookConfiguration()
 {
-    return {.namespaced = false, .generation = Generation::Spec};
+    // (admissionregistration validates metadata with apimachinery's ValidateObjectMeta.)
+    return {.namespaced = false, .generation = Generation::Spec, .kubeFinalizerNames = false};
 }
 
 // Named "<version>.<group>", "v1." for the core group: a path segment, not a DNS name.
 TypeRules apiService()
 {
     return {.namespaced = false, .statusSplit = true, .nameRule = Strategy::NameRule::PathSegment,
-            .validate = validateApiService};
+            .kubeFinalizerNames = false, .validate = validateApiService};
 }
 
 } // namespace rvscope::registry::rules
