@@ -45,17 +45,12 @@ const std::vector<fields::ManagerEntry> &storedEntries(const model::Object *obje
     static const std::vector<fields::ManagerEntry> none;
     if (!object)
         return none;
-    const nlohmann::json &list = managedFieldsOf(object->json());
-    if (!model::isRawJson(list)) {
-        thread_local std::vector<fields::ManagerEntry> decoded;
-        decoded = fields::decodeManagedFields(list).value_or(std::vector<fields::ManagerEntry>());
-        return decoded;
-    }
-    thread_local std::string text;
+    thread_local std::string text; // the raw text `entries` were decoded from; "" for none
     thread_local std::vector<fields::ManagerEntry> entries;
-    const std::string_view raw = model::rawJsonText(list);
-    if (raw != text) {
-        // Decoded first: a throw (bad_alloc) must not leave the new text over old entries.
+    const nlohmann::json &list = managedFieldsOf(object->json());
+    const std::string_view raw = model::isRawJson(list) ? model::rawJsonText(list) : std::string_view();
+    if (raw.empty() || raw != text) {
+        text.clear(); // (no stale pairing if the decode throws)
         entries = fields::decodeManagedFields(list).value_or(std::vector<fields::ManagerEntry>());
         text.assign(raw);
     }
