@@ -10,6 +10,7 @@
 #include "model/Object.h"
 #include "model/StatusErrors.h"
 #include "registry/FieldManager.h"
+#include "registry/validation/FieldErrors.h"
 
 namespace rvscope::api {
 namespace {
@@ -130,6 +131,21 @@ model::Result<registry::WriteOptions> writeOptionsFrom(const ApiRequest &request
     if (!force)
         return std::move(force).error();
     options.force = force->value_or(false);
+    const std::string *validation = request.queryValue("fieldValidation");
+    auto directive = registry::parseFieldValidation(validation ? *validation : std::string());
+    if (!directive) {
+        // ValidateFieldValidation, on the options of the request's verb.
+        const std::string kind = request.method == "POST" ? "CreateOptions"
+            : request.method == "PUT"                      ? "UpdateOptions"
+                                                           : "PatchOptions";
+        return model::errors::invalid(kind + ".meta.k8s.io", "",
+                                      {{"FieldValueNotSupported",
+                                        "Unsupported value: " + registry::goQuote(*validation)
+                                            + ": supported values: \"\", \"Ignore\", \"Strict\", \"Warn\"",
+                                        "fieldValidation"}},
+                                      kind, "meta.k8s.io");
+    }
+    options.fieldValidation = *directive;
     return options;
 }
 

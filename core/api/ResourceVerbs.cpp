@@ -82,6 +82,7 @@ model::Status patchOptionsInvalid(model::StatusCause cause)
 struct UpdateIntent {
     std::shared_ptr<const registry::UpdatedObjectInfo> info;
     std::string sent;
+    std::vector<std::string> warnings; // a PUT body's (a PATCH's come from info)
 };
 
 model::Result<UpdateIntent> decodeUpdate(const ApiRequest &request, const registry::ObjectStore &target,
@@ -89,24 +90,27 @@ model::Result<UpdateIntent> decodeUpdate(const ApiRequest &request, const regist
 {
     const std::string kind = target.kind();
     if (request.method == "PUT") {
-        auto object = decodeBody(request, kind, target.apiVersion(), maxBodyBytes);
+        std::vector<std::string> warnings;
+        auto object = decodeBody(request, kind, target.apiVersion(), maxBodyBytes, options.fieldValidation, warnings);
         if (!object)
             return std::move(object).error();
         std::string sent = object->resourceVersion();
-        return UpdateIntent{std::make_shared<registry::PutObjectInfo>(std::move(object).value()), std::move(sent)};
+        return UpdateIntent{std::make_shared<registry::PutObjectInfo>(std::move(object).value()), std::move(sent),
+                            std::move(warnings)};
     }
     if (request.body.size() > maxBodyBytes)
         return model::errors::requestEntityTooLarge("Request entity too large");
     const std::string contentType = request.header("content-type");
     const auto patchType = patch::parsePatchType(contentType);
     const bool applying = patchType && *patchType == patch::PatchType::ApplyPatch;
-    auto patch = registry::makePatchInfo(kind, target.supportsStrategicMerge(), contentType, request.body);
+    const registry::FieldDecoding decoding{registry::KnownFields::find(target.apiVersion(), kind), options.fieldValidation};
+    auto patch = registry::makePatchInfo(kind, target.supportsStrategicMerge(), contentType, request.body, decoding);
     // A JSON patch whose strings are not UTF-8 reads as Go reads it (see decodeBody); YAML
     // (apply) refuses such bytes in Go too.
     std::string coerced;
     if (!patch && !applying && !model::isUtf8(request.body)) {
         coerced = model::coerceToUtf8(request.body);
-        if (auto retried = registry::makePatchInfo(kind, target.supportsStrategicMerge(), contentType, coerced))
+        if (auto retried = registry::makePatchInfo(kind, target.supportsStrategicMerge(), contentType, coerced, decoding))
             patch = std::move(retried);
         else
             coerced.clear();
@@ -120,7 +124,7 @@ model::Result<UpdateIntent> decodeUpdate(const ApiRequest &request, const regist
         return patchOptionsInvalid({"FieldValueForbidden", "Forbidden: may not be specified for non-apply patch", "force"});
     if (applying)
         options.forceAllowCreate = true;
-    return UpdateIntent{std::move(patch).value(), patchResourceVersion(coerced.empty() ? request.body : coerced)};
+    return UpdateIntent{std::move(patch).value(), patchResourceVersion(coerced.empty() ? request.body : coerced), {}};
 }
 
 ApiResponse updatedResponse(const registry::UpdateResponse &updated, std::string resourceVersionSent)
@@ -206,7 +210,9 @@ QCoro::Task<ApiResponse> ApiHandler::create(RequestScope scope, ApiRequest reque
     auto options = writeOptionsFrom(request);
     if (!options)
         co_return statusResponse(options.error());
-    auto object = decodeBody(request, type.kind, type.apiVersion(), m_options.maxBodyBytes);
+    std::vector<std::string> warnings;
+    auto object = decodeBody(request, type.kind, type.apiVersion(), m_options.maxBodyBytes, options->fieldValidation,
+                             warnings);
     if (!object)
         co_return statusResponse(object.error());
     const std::string name = object->name();
@@ -214,6 +220,7 @@ QCoro::Task<ApiResponse> ApiHandler::create(RequestScope scope, ApiRequest reque
     auto created = co_await store->create(scope.route.namespaceName, std::move(object).value(), *options);
     ApiResponse response = created ? objectResponse(*created, 201) : statusResponse(created.error());
     response.outcome.objectName = created ? (*created)->name() : name;
+    addWarnings(response, warnings);
     co_return response;
 }
 
@@ -260,12 +267,15 @@ QCoro::Task<ApiResponse> ApiHandler::update(RequestScope scope, ApiRequest reque
     auto intent = decodeUpdate(request, *target, *options, m_options.maxBodyBytes);
     if (!intent)
         co_return statusResponse(intent.error());
-    std::shared_ptr<const registry::UpdatedObjectInfo> info = withDelay(std::move(intent->info), m_options.processingDelayMs);
+    std::shared_ptr<const registry::UpdatedObjectInfo> requested = std::move(intent->info);
+    std::shared_ptr<const registry::UpdatedObjectInfo> info = withDelay(requested, m_options.processingDelayMs);
     const std::string sent = std::move(intent->sent);
+    const std::vector<std::string> bodyWarnings = std::move(intent->warnings);
     auto updated = co_await target->update(scope.route.namespaceName, scope.route.name, std::move(info), *options);
-    if (!updated)
-        co_return withResourceVersionSent(statusResponse(updated.error()), sent);
-    co_return updatedResponse(*updated, sent);
+    ApiResponse response = updated ? updatedResponse(*updated, sent)
+                                   : withResourceVersionSent(statusResponse(updated.error()), sent);
+    addWarnings(response, bodyWarnings.empty() ? requested->warnings() : bodyWarnings);
+    co_return response;
 }
 
 QCoro::Task<ApiResponse> ApiHandler::remove(RequestScope scope, ApiRequest request)

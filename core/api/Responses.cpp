@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "api/Responses.h"
 
+#include <set>
+
 #include <nlohmann/json.hpp>
 
 #include "api/protobuf/ProtobufBody.h"
@@ -133,7 +135,8 @@ std::string mediaType(const std::string &contentType)
 } // namespace
 
 model::Result<model::Object> decodeBody(const ApiRequest &request, const std::string &kind,
-                                        const std::string &apiVersion, std::size_t maxBytes)
+                                        const std::string &apiVersion, std::size_t maxBytes,
+                                        registry::FieldValidation validation, std::vector<std::string> &warnings)
 {
     if (request.body.size() > maxBytes)
         return model::errors::requestEntityTooLarge("Request entity too large: limit is " + std::to_string(maxBytes));
@@ -145,13 +148,19 @@ model::Result<model::Object> decodeBody(const ApiRequest &request, const std::st
             return std::move(decoded).error();
         json = std::move(decoded).value();
     } else if (media.empty() || media == "application/json" || media == "*/*") {
-        std::optional<nlohmann::json> parsed = model::parseObjectJson(request.body);
+        bool duplicateKeys = false;
+        std::string_view text = request.body;
+        std::string coerced;
+        std::optional<nlohmann::json> parsed = model::parseObjectJson(text, &duplicateKeys);
         // Go's decoder reads each byte of a string that is not UTF-8 as U+FFFD (encoding/json's
         // unquote) where parseJson, like nlohmann, refuses the text: a body that fails for no
         // other reason parses once those bytes are replaced. Outside strings they stay a
         // syntax error, reported on the body as sent.
-        if (!parsed && !model::isUtf8(request.body))
-            parsed = model::parseObjectJson(model::coerceToUtf8(request.body));
+        if (!parsed && !model::isUtf8(request.body)) {
+            coerced = model::coerceToUtf8(request.body);
+            text = coerced;
+            parsed = model::parseObjectJson(text, &duplicateKeys);
+        }
         if (!parsed)
             return unrecognized(kind, model::goJsonSyntaxError(request.body), request.body);
         if (parsed->is_null())
@@ -162,6 +171,18 @@ model::Result<model::Object> decodeBody(const ApiRequest &request, const std::st
                                 request.body);
         }
         json = std::move(*parsed);
+        if (const registry::KnownFields *known = registry::KnownFields::find(apiVersion, kind)) {
+            const bool unknown = !known->prune(json).empty();
+            if ((unknown || duplicateKeys) && validation != registry::FieldValidation::Ignore) {
+                std::vector<std::string> errors = known->strictErrors(text);
+                if (validation == registry::FieldValidation::Strict && !errors.empty()) {
+                    const std::string version = model::splitApiVersion(apiVersion).second;
+                    return model::errors::badRequest(kind + " in version \"" + version + "\" cannot be handled as a "
+                                                     + kind + ": " + registry::strictDecodingMessage(errors));
+                }
+                warnings = std::move(errors);
+            }
+        }
     } else {
         return model::errors::unsupportedMediaType(
             "the body of the request was in an unknown format - accepted media types include: application/json, "
@@ -194,6 +215,48 @@ model::Result<model::Object> decodeBody(const ApiRequest &request, const std::st
                                          + ": " + why);
     }
     return model::Object(std::move(json));
+}
+
+void addWarnings(ApiResponse &response, const std::vector<std::string> &warnings)
+{
+    // k8s.io/apiserver's warning recorder: duplicates dropped; over 4 KiB in all, each
+    // text is cut to 256 characters and what still does not fit is left out.
+    constexpr std::size_t TOTAL = 4 * 1024;
+    constexpr std::size_t ITEM = 256;
+    std::vector<std::string> unique;
+    std::set<std::string_view> seen;
+    std::size_t total = 0;
+    for (const std::string &warning : warnings) {
+        if (seen.insert(warning).second) {
+            unique.push_back(warning);
+            total += warning.size();
+        }
+    }
+    if (total > TOTAL) {
+        for (std::string &warning : unique) {
+            if (warning.size() > ITEM) {
+                std::size_t cut = ITEM;
+                while (cut > 0 && (static_cast<unsigned char>(warning[cut]) & 0xC0) == 0x80)
+                    --cut; // not inside a UTF-8 sequence
+                warning.resize(cut);
+            }
+        }
+    }
+    total = 0;
+    for (const std::string &warning : unique) {
+        if (total + warning.size() > TOTAL)
+            break;
+        total += warning.size();
+        std::string value = "299 - \"";
+        for (const char c : warning) {
+            if (c == '"' || c == '\\')
+                value += '\\';
+            // A header line ends at CR or LF: a key holding them must not end it.
+            value += static_cast<unsigned char>(c) < 0x20 || c == 0x7f ? ' ' : c;
+        }
+        value += '"';
+        response.headers.emplace_back("Warning", std::move(value));
+    }
 }
 
 } // namespace rvscope::api

@@ -194,8 +194,12 @@ public:
                     return value;
                 }
                 Frame &frame = m_frames.back();
-                if (frame.isObject)
-                    frame.value.get_ref<json::object_t &>().insert_or_assign(std::move(frame.key), std::move(value));
+                if (frame.isObject) {
+                    if (!frame.value.get_ref<json::object_t &>()
+                             .insert_or_assign(std::move(frame.key), std::move(value))
+                             .second)
+                        m_duplicateKeys = true;
+                }
                 else
                     frame.value.get_ref<json::array_t &>().push_back(std::move(value));
                 skipWhitespace();
@@ -214,6 +218,8 @@ public:
             }
         }
     }
+
+    bool duplicateKeys() const { return m_duplicateKeys; }
 
 private:
     struct Frame {
@@ -523,18 +529,27 @@ private:
     const char *m_end;
     Raw m_raw = Raw::None;
     std::vector<Frame> m_frames;
+    bool m_duplicateKeys = false; // an object repeated a key
 };
 
 } // namespace
 
-std::optional<json> parseJson(std::string_view text)
+std::optional<json> parseJson(std::string_view text, bool *duplicateKeys)
 {
-    return Parser(text, Parser::Raw::None).parse();
+    Parser parser(text, Parser::Raw::None);
+    std::optional<json> parsed = parser.parse();
+    if (duplicateKeys)
+        *duplicateKeys = parser.duplicateKeys();
+    return parsed;
 }
 
-std::optional<json> parseObjectJson(std::string_view text)
+std::optional<json> parseObjectJson(std::string_view text, bool *duplicateKeys)
 {
-    return Parser(text, Parser::Raw::ManagedFields).parse();
+    Parser parser(text, Parser::Raw::ManagedFields);
+    std::optional<json> parsed = parser.parse();
+    if (duplicateKeys)
+        *duplicateKeys = parser.duplicateKeys();
+    return parsed;
 }
 
 std::optional<json> parseManagedFieldsJson(std::string_view text)

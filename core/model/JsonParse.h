@@ -22,11 +22,13 @@ namespace rvscope::model {
 // request body is parsed on the core thread, and nlohmann's lexer reads one character at
 // a time through a callback and appends each to its token buffer. The parser itself keeps
 // its own stack, so no depth can overflow the thread's stack while parsing.
-std::optional<nlohmann::json> parseJson(std::string_view text);
+std::optional<nlohmann::json> parseJson(std::string_view text, bool *duplicateKeys = nullptr);
 
 // The same for a Kubernetes object, keeping its metadata.managedFields, when that is a list,
-// as a raw node of its text (see JsonWrite.h): validated, not built.
-std::optional<nlohmann::json> parseObjectJson(std::string_view text);
+// as a raw node of its text (see JsonWrite.h): validated, not built. For both, `duplicateKeys`,
+// when given, says whether any object repeated a key (the later one won): the cue for strict
+// decoding's duplicate-field check (registry/validation/KnownFields.h), free to take here.
+std::optional<nlohmann::json> parseObjectJson(std::string_view text, bool *duplicateKeys = nullptr);
 // The same for such a list's text, keeping each entry's fieldsV1 map raw (for the field
 // manager, which reads the entries but not the sets inside).
 std::optional<nlohmann::json> parseManagedFieldsJson(std::string_view text);

@@ -13,6 +13,7 @@
 #include "model/GroupVersion.h"
 #include "model/Object.h"
 #include "model/Status.h"
+#include "registry/validation/KnownFields.h"
 #include "storage/StorageTypes.h"
 
 namespace rvscope::registry {
@@ -28,6 +29,8 @@ struct WriteOptions final {
     // Who writes, for managedFields: fieldManager, else the User-Agent's product.
     std::string manager = "unknown";
     bool force = false; // ?force=true: a server-side apply takes fields others own
+    // ?fieldValidation=: what unknown and duplicate fields in the body get (KnownFields.h).
+    FieldValidation fieldValidation = FieldValidation::Warn;
     // Update creates a missing object even if the type does not allow create-on-update
     // (server-side apply).
     bool forceAllowCreate = false;

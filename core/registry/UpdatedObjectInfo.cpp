@@ -37,10 +37,13 @@ QCoro::Task<model::Result<model::Object>> PutObjectInfo::updatedObject(model::Ob
     co_return model::Object(m_object); // a copy: QCoro moves from a co_returned lvalue
 }
 
-PatchObjectInfo::PatchObjectInfo(patch::PatchType type, nlohmann::json patch, std::string kind)
+PatchObjectInfo::PatchObjectInfo(patch::PatchType type, nlohmann::json patch, std::string kind,
+                                 FieldDecoding decoding, std::vector<std::string> patchErrors)
     : m_type(type)
     , m_patch(std::move(patch))
     , m_kind(std::move(kind))
+    , m_decoding(decoding)
+    , m_patchErrors(std::move(patchErrors))
 {
 }
 
@@ -53,6 +56,50 @@ bool touchesManagedFields(const nlohmann::json &jsonPatch)
         for (const char *field : {"path", "from"}) {
             const nlohmann::json &pointer = model::member(operation, field);
             if (pointer.is_string() && pointer.get_ref<const std::string &>().find("/managedFields") != std::string::npos)
+                return true;
+        }
+    }
+    return false;
+}
+
+// structured-merge-diff's "field not declared in schema", one error or a list of them, as
+// the apiserver answers it (500, no reason: a plain error).
+model::Status undeclaredInApply(const nlohmann::json &config, const std::vector<std::string> &paths)
+{
+    const auto text = [](const nlohmann::json &object, const char *key) {
+        const nlohmann::json &value = model::member(object, key);
+        return value.is_string() ? value.get<std::string>() : std::string();
+    };
+    const nlohmann::json &metadata = model::member(config, "metadata");
+    std::string apiVersion = text(config, "apiVersion");
+    if (apiVersion.find('/') == std::string::npos)
+        apiVersion.insert(0, "/");
+    std::string message = "failed to create typed patch object (" + text(metadata, "namespace") + '/'
+        + text(metadata, "name") + "; " + apiVersion + ", Kind=" + text(config, "kind") + "): ";
+    if (paths.size() > 1)
+        message += "errors:";
+    const std::size_t listed = std::min(paths.size(), model::errors::MAX_LISTED_FIELD_ERRORS);
+    for (std::size_t i = 0; i < listed; ++i) {
+        if (paths.size() > 1)
+            message += "\n  ";
+        message += '.' + paths[i] + ": field not declared in schema";
+    }
+    model::Status status;
+    status.code = 500;
+    status.message = std::move(message);
+    return status;
+}
+
+bool hasUnknownOperationMember(const nlohmann::json &jsonPatch)
+{
+    if (!jsonPatch.is_array())
+        return false;
+    for (const nlohmann::json &operation : jsonPatch) {
+        if (!operation.is_object())
+            continue;
+        for (auto it = operation.begin(); it != operation.end(); ++it) {
+            const std::string &name = it.key();
+            if (name != "op" && name != "path" && name != "from" && name != "value")
                 return true;
         }
     }
@@ -96,6 +143,21 @@ QCoro::Task<model::Result<model::Object>> PatchObjectInfo::updatedObject(model::
         co_return model::errors::badRequest("the patched object is not a JSON object");
     if (auto undecodable = checkPatchedDecodable(*patched, m_kind, m_type, m_patch))
         co_return *undecodable;
+    // The result is decoded into the kind's struct: undeclared fields are dropped (in Go's
+    // map order, as the patched map is encoded), after the patch's own errors.
+    m_warnings.clear();
+    if (m_decoding.known) {
+        std::vector<std::string> errors;
+        if (m_decoding.validation != FieldValidation::Ignore)
+            errors = m_patchErrors;
+        for (std::string &path : m_decoding.known->prune(*patched)) {
+            if (m_decoding.validation != FieldValidation::Ignore)
+                errors.push_back("unknown field \"" + path + '"');
+        }
+        if (m_decoding.validation == FieldValidation::Strict && !errors.empty())
+            co_return model::errors::badRequest(strictDecodingMessage(errors));
+        m_warnings = std::move(errors);
+    }
     co_return model::Object(std::move(patched).value());
 }
 
@@ -108,12 +170,13 @@ model::Result<std::shared_ptr<const UpdatedObjectInfo>> makePatchInfo(const Reso
 
 model::Result<std::shared_ptr<const UpdatedObjectInfo>> makePatchInfo(std::string kind, bool strategicMerge,
                                                                       std::string_view contentType,
-                                                                      std::string_view body)
+                                                                      std::string_view body, FieldDecoding decoding)
 {
     auto patchType = patch::patchTypeForRequest(contentType, strategicMerge);
     if (!patchType)
         return std::move(patchType).error();
-    std::optional<nlohmann::json> parsed = model::parseJson(body);
+    bool duplicateKeys = false;
+    std::optional<nlohmann::json> parsed = model::parseJson(body, &duplicateKeys);
     if (!parsed && *patchType == patch::PatchType::ApplyPatch) {
         // YAML (JSON is YAML too: kubectl sends JSON, people send YAML).
         auto yaml = model::parseYaml(body);
@@ -129,8 +192,24 @@ model::Result<std::shared_ptr<const UpdatedObjectInfo>> makePatchInfo(std::strin
             return model::errors::badRequest("Invalid JSON Patch");
         return model::errors::badRequest(model::goJsonSyntaxError(body));
     }
-    return std::shared_ptr<const UpdatedObjectInfo>(
-        std::make_shared<PatchObjectInfo>(*patchType, std::move(*parsed), std::move(kind)));
+    // An applied configuration is converted to the kind's typed value whatever fieldValidation
+    // says, and in 1.32 a field the kind does not declare fails that with a 500 (reference
+    // server-side-apply §4.1; structured-merge-diff names each field, its lists by index here).
+    if (decoding.known && *patchType == patch::PatchType::ApplyPatch) {
+        nlohmann::json pruned = *parsed;
+        if (const std::vector<std::string> removed = decoding.known->prune(pruned); !removed.empty())
+            return undeclaredInApply(*parsed, removed);
+    }
+    // The patch's own text, decoded strictly (into a map; a JSON patch into its operations).
+    std::vector<std::string> patchErrors;
+    if (decoding.known && decoding.validation != FieldValidation::Ignore) {
+        if (*patchType == patch::PatchType::JsonPatch && (duplicateKeys || hasUnknownOperationMember(*parsed)))
+            patchErrors = jsonPatchFieldErrors(body);
+        else if (*patchType != patch::PatchType::ApplyPatch && duplicateKeys)
+            patchErrors = duplicateFields(body);
+    }
+    return std::shared_ptr<const UpdatedObjectInfo>(std::make_shared<PatchObjectInfo>(
+        *patchType, std::move(*parsed), std::move(kind), decoding, std::move(patchErrors)));
 }
 
 DelayedObjectInfo::DelayedObjectInfo(std::shared_ptr<const UpdatedObjectInfo> inner, int delayMs)

@@ -11,6 +11,7 @@
 #include "model/Object.h"
 #include "model/Result.h"
 #include "patch/PatchType.h"
+#include "registry/validation/KnownFields.h"
 #include "storage/StorageTypes.h"
 
 namespace rvscope::registry {
@@ -35,6 +36,16 @@ public:
     // A server-side apply's configuration (the Store merges it by ownership instead of
     // calling updatedObject), else null.
     virtual const nlohmann::json *applyConfiguration() const { return nullptr; }
+    // What the last updatedObject() found to warn about (unknown and duplicate fields under
+    // fieldValidation=Warn), for the response's Warning headers.
+    virtual std::vector<std::string> warnings() const { return {}; }
+};
+
+// How a PATCH's result is decoded: the kind's declared fields (null: keep everything) and
+// what unknown and duplicate fields get (KnownFields.h).
+struct FieldDecoding final {
+    const KnownFields *known = nullptr;
+    FieldValidation validation = FieldValidation::Warn;
 };
 
 // PUT: the client's object, unchanged whatever is stored.
@@ -54,17 +65,24 @@ private:
 // resourceVersion unless the patch sets (or nulls) it.
 class PatchObjectInfo final : public UpdatedObjectInfo {
 public:
-    PatchObjectInfo(patch::PatchType type, nlohmann::json patch, std::string kind);
+    // `patchErrors`: what strict decoding found in the patch's own text (repeated keys,
+    // a JSON patch operation's unknown members), reported before the result's.
+    PatchObjectInfo(patch::PatchType type, nlohmann::json patch, std::string kind, FieldDecoding decoding = {},
+                    std::vector<std::string> patchErrors = {});
     QCoro::Task<model::Result<model::Object>> updatedObject(model::ObjectPtr existing) const override;
     const nlohmann::json *applyConfiguration() const override
     {
         return m_type == patch::PatchType::ApplyPatch ? &m_patch : nullptr;
     }
+    std::vector<std::string> warnings() const override { return m_warnings; }
 
 private:
     patch::PatchType m_type;
     nlohmann::json m_patch;
     std::string m_kind;
+    FieldDecoding m_decoding;
+    std::vector<std::string> m_patchErrors;
+    mutable std::vector<std::string> m_warnings; // the last attempt's (core thread only)
 };
 
 struct ResourceType;
@@ -79,7 +97,8 @@ model::Result<std::shared_ptr<const UpdatedObjectInfo>> makePatchInfo(const Reso
 // The same for an object of `kind` (a subresource's "Scale"), with strategic merge allowed or not.
 model::Result<std::shared_ptr<const UpdatedObjectInfo>> makePatchInfo(std::string kind, bool strategicMerge,
                                                                       std::string_view contentType,
-                                                                      std::string_view body);
+                                                                      std::string_view body,
+                                                                      FieldDecoding decoding = {});
 
 // The lab's server-side processing delay (admission/webhook latency) wrapped around any
 // update: awaited inside the compare-and-swap loop, so that concurrent writers visibly
@@ -90,6 +109,7 @@ public:
     storage::Preconditions preconditions() const override { return m_inner->preconditions(); }
     QCoro::Task<model::Result<model::Object>> updatedObject(model::ObjectPtr existing) const override;
     const nlohmann::json *applyConfiguration() const override { return m_inner->applyConfiguration(); }
+    std::vector<std::string> warnings() const override { return m_inner->warnings(); }
 
 private:
     std::shared_ptr<const UpdatedObjectInfo> m_inner;

@@ -38,10 +38,11 @@ OP_CONTINUATION, OP_TEXT, OP_BINARY, OP_CLOSE, OP_PING, OP_PONG = 0, 1, 2, 8, 9,
 # HTTP over raw sockets and http.client
 
 class Response:
-    def __init__(self, status, headers, body):
+    def __init__(self, status, headers, body, warnings=()):
         self.status = status
         self.headers = headers  # lower-cased names
         self.body = body
+        self.warnings = list(warnings)  # every Warning header's value, in order
 
     def json(self):
         return json.loads(self.body)
@@ -113,7 +114,8 @@ def call(port, method, path, body=None, content_type="application/json", headers
             body = json.dumps(body)
         connection.request(method, path, body=body, headers=all_headers)
         response = connection.getresponse()
-        return Response(response.status, {k.lower(): v for k, v in response.getheaders()}, response.read())
+        return Response(response.status, {k.lower(): v for k, v in response.getheaders()}, response.read(),
+                        response.headers.get_all("Warning") or [])
     finally:
         connection.close()
 

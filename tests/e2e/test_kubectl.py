@@ -52,6 +52,33 @@ class KubectlEndToEnd(KubectlTestCase):
         self.assertIn("unchanged", self.k("apply", "-f", self.write(changed)).stdout)
         self.assertEqual(json.loads(self.k("get", "cm", "app", "-o", "json").stdout)["data"], {"x": "1", "z": "3"})
 
+    def test_unknown_fields_refused_warned_or_failing_apply(self):
+        """A typo in a manifest, as kubectl 1.32 meets it on a real apiserver: create (it sends
+        fieldValidation=Strict) refuses it, --validate=warn prints each field and stores the
+        object without them, a server-side apply fails in its typed conversion (1.32's 500)."""
+        manifest = ("apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: typo\nspec:\n  replica: 3\n"
+                    "  selector: {matchLabels: {app: t}}\n  template:\n    metadata: {labels: {app: t}}\n"
+                    "    spec:\n      containers: [{name: c, image: nginx, imagePullPolicyy: Always}]\n")
+        path = self.write(manifest)
+        refused = self.k("create", "-f", path, check=False)
+        self.assertNotEqual(refused.returncode, 0)
+        self.assertIn('Deployment in version "v1" cannot be handled as a Deployment: strict decoding error: '
+                      'unknown field "spec.replica", unknown field "spec.template.spec.containers[0].imagePullPolicyy"',
+                      refused.stderr)
+        self.assertNotEqual(self.k("get", "deploy", "typo", check=False).returncode, 0)
+
+        warned = self.k("create", "-f", path, "--validate=warn")
+        self.assertIn('Warning: unknown field "spec.replica"', warned.stderr)
+        self.assertIn('Warning: unknown field "spec.template.spec.containers[0].imagePullPolicyy"', warned.stderr)
+        stored = json.loads(self.k("get", "deploy", "typo", "-o", "json").stdout)
+        self.assertNotIn("replica", stored["spec"])
+        self.assertEqual(stored["spec"]["replicas"], 1)  # defaulted: the typo set nothing
+        self.assertNotIn("imagePullPolicyy", stored["spec"]["template"]["spec"]["containers"][0])
+
+        applied = self.k("apply", "--server-side", "-f", path, "--validate=false", check=False)
+        self.assertNotEqual(applied.returncode, 0)
+        self.assertIn(".spec.replica: field not declared in schema", applied.stderr)
+
     def test_patch_types(self):
         self.k("create", "configmap", "foo", "--from-literal=a=1")
         self.k("patch", "cm", "foo", "--type", "merge", "-p", '{"data":{"m":"1"}}')

@@ -89,7 +89,18 @@ model::Result<model::Object> decode(std::string_view body, const registry::Resou
     request.method = "POST";
     request.headers["content-type"] = "application/json";
     request.body = std::string(body);
-    return api::decodeBody(request, type.kind, type.apiVersion(), MAX_BODY_BYTES);
+    // Strict: a body with unknown or repeated fields is a 400 (checked as any client error);
+    // then Warn, the default, drops them and decodes what is left.
+    std::vector<std::string> warnings;
+    auto strict = api::decodeBody(request, type.kind, type.apiVersion(), MAX_BODY_BYTES,
+                                  registry::FieldValidation::Strict, warnings);
+    if (!strict)
+        expectClientError("strict decoding", strict.error());
+    auto decoded = api::decodeBody(request, type.kind, type.apiVersion(), MAX_BODY_BYTES,
+                                   registry::FieldValidation::Warn, warnings);
+    if (strict && (!decoded || !warnings.empty()))
+        std::abort(); // Strict took what Warn refuses or warns about
+    return decoded;
 }
 
 void checkServed(const model::ObjectPtr &object)

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+// What the apiserver's typed decoding does with fields a kind does not declare, and with
+// repeated keys. Go decodes a body into the kind's struct: a field the struct lacks is
+// dropped, at any depth, and sigs.k8s.io/json's UnmarshalStrict names it, as it names a
+// key given twice (the later one wins). The request's `fieldValidation` then decides:
+// Ignore says nothing, Warn (the default) sends each as a `Warning` header, Strict refuses
+// the request with 400 `strict decoding error: unknown field "spec.x", duplicate field
+// "data.a"`. rvscope has no Go structs; it reads the fields each built-in kind declares
+// from Kubernetes 1.32's OpenAPI (resources/schemas/fields-v1.32.json, written by
+// resources/schemas/generate.py). Custom resources have no table here: they keep what they
+// are sent.
+namespace rvscope::registry {
+
+enum class FieldValidation { Ignore, Warn, Strict };
+
+// `?fieldValidation=` as the apiserver reads it: empty means Warn; anything but the three
+// names is nullopt (a 422 on the request's options).
+std::optional<FieldValidation> parseFieldValidation(std::string_view value);
+
+class KnownFields final {
+public:
+    // The declared fields of `kind` in `apiVersion`, or null (custom resources, kinds
+    // without a table). Built once, shared by all threads.
+    static const KnownFields *find(std::string_view apiVersion, std::string_view kind);
+
+    // Removes every field the kind does not declare, at every level, and returns their
+    // paths in Go's map order, as decoding a patched object names them
+    // (`spec.template.spec.containers[0].foo`; a map's keys and a list's indexes are steps).
+    std::vector<std::string> prune(nlohmann::json &object) const;
+    // What UnmarshalStrict reports for a JSON text of this kind, in document order:
+    // `unknown field "<path>"` (once per field; a repeated unknown field is only unknown)
+    // and `duplicate field "<path>"` for a declared field or map key given again.
+    std::vector<std::string> strictErrors(std::string_view text) const;
+
+    struct Ref; // a field's type: lists and maps around a scalar, anything, or a struct
+    struct Tables;
+
+private:
+    KnownFields(const Tables *tables, int rootType);
+    static const Tables &loadTables();
+    const Tables *m_tables;
+    int m_rootType;
+};
+
+// `duplicate field "<path>"` for each key a JSON text repeats, at any depth, in document
+// order: a merge or strategic merge patch decoded strictly into a map.
+std::vector<std::string> duplicateFields(std::string_view text);
+// A JSON patch's operations checked as json-patch decodes them strictly: `json patch unknown
+// field "[0].foo"` for a member other than op, path, from and value, `json patch duplicate
+// field "[1].path"` for one given twice.
+std::vector<std::string> jsonPatchFieldErrors(std::string_view text);
+
+// The strict decoding errors of a request as one message, at most MAX_LISTED_FIELD_ERRORS
+// of them ("strict decoding error: unknown field \"x\", duplicate field \"y\"").
+std::string strictDecodingMessage(const std::vector<std::string> &errors);
+
+} // namespace rvscope::registry

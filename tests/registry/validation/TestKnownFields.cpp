@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: MIT
+#include <QTest>
+
+#include <nlohmann/json.hpp>
+
+#include "model/JsonParse.h"
+#include "registry/validation/KnownFields.h"
+
+using namespace rvscope::registry;
+
+namespace {
+// The body of kubernetes' field validation integration test (test/integration/apiserver/
+// field_validation_test.go, invalidBodyJSON), whose answers the apiserver is held to.
+constexpr const char *INVALID_DEPLOYMENT = R"({
+  "apiVersion": "apps/v1", "kind": "Deployment",
+  "metadata": {"name": "dupename", "name": "d", "labels": {"app": "nginx"}, "unknownMeta": "metaVal"},
+  "spec": {
+    "unknown1": "val1", "unknownDupe": "valDupe", "unknownDupe": "valDupe2",
+    "paused": true, "paused": false,
+    "selector": {"matchLabels": {"app": "nginx"}},
+    "template": {
+      "metadata": {"labels": {"app": "nginx"}},
+      "spec": {"containers": [{"name": "nginx", "image": "nginx:latest", "unknownNested": "val1",
+                               "imagePullPolicy": "Always", "imagePullPolicy": "Never"}]}
+    }
+  }
+})";
+
+std::vector<std::string> strings(std::initializer_list<const char *> texts)
+{
+    return std::vector<std::string>(texts.begin(), texts.end());
+}
+} // namespace
+
+// The fields each built-in kind declares, and strict decoding's unknown and duplicate fields
+// named as sigs.k8s.io/json names them.
+class TestKnownFields final : public QObject {
+    Q_OBJECT
+
+private slots:
+    void everyServedKindHasItsTable();
+    void strictErrorsInDocumentOrderAsTheApiserver();
+    void pruneDropsUndeclaredFieldsAtEveryLevel();
+    void valuesOfAnyShapeKeepEverything();
+    void wrongShapesAreLeftToDecodingChecks();
+    void duplicatesOfAPatchAtAnyDepth();
+    void jsonPatchOperationMembers();
+    void deepNestingDoesNotRecurse();
+    void fieldValidationDirectives();
+    void strictMessageIsBounded();
+};
+
+void TestKnownFields::everyServedKindHasItsTable()
+{
+    for (const auto &[apiVersion, kind] : std::vector<std::pair<const char *, const char *>>{
+             {"v1", "ConfigMap"}, {"v1", "Pod"}, {"v1", "Event"}, {"apps/v1", "Deployment"},
+             {"autoscaling/v1", "HorizontalPodAutoscaler"}, {"autoscaling/v2", "HorizontalPodAutoscaler"},
+             {"autoscaling/v1", "Scale"}, {"apiextensions.k8s.io/v1", "CustomResourceDefinition"},
+             {"apiregistration.k8s.io/v1", "APIService"}, {"coordination.k8s.io/v1", "Lease"}})
+        QVERIFY2(KnownFields::find(apiVersion, kind), kind);
+    QVERIFY(!KnownFields::find("example.com/v1", "Widget")); // custom resources keep all
+    QVERIFY(!KnownFields::find("apps/v1", "ConfigMap"));
+}
+
+void TestKnownFields::strictErrorsInDocumentOrderAsTheApiserver()
+{
+    const KnownFields *deployment = KnownFields::find("apps/v1", "Deployment");
+    QVERIFY(deployment);
+    // post-strict-validation's expected message, item for item (a repeated unknown field is
+    // only unknown).
+    QCOMPARE(deployment->strictErrors(INVALID_DEPLOYMENT),
+             strings({R"(duplicate field "metadata.name")", R"(unknown field "metadata.unknownMeta")",
+                      R"(unknown field "spec.unknown1")", R"(unknown field "spec.unknownDupe")",
+                      R"(duplicate field "spec.paused")",
+                      R"(unknown field "spec.template.spec.containers[0].unknownNested")",
+                      R"(duplicate field "spec.template.spec.containers[0].imagePullPolicy")"}));
+    QCOMPARE(strictDecodingMessage({R"(unknown field "a")", R"(duplicate field "b")"}),
+             std::string(R"(strict decoding error: unknown field "a", duplicate field "b")"));
+
+    const KnownFields *configMap = KnownFields::find("v1", "ConfigMap");
+    QCOMPARE(configMap->strictErrors(R"({"metadata":{"name":"x"},"data":{"a":"1","a":"2"}})"),
+             strings({R"(duplicate field "data.a")"}));
+    QVERIFY(configMap->strictErrors(R"({"metadata":{"name":"x","labels":{"a":"b"}},"data":{"a":"1"}})").empty());
+}
+
+void TestKnownFields::pruneDropsUndeclaredFieldsAtEveryLevel()
+{
+    const KnownFields *deployment = KnownFields::find("apps/v1", "Deployment");
+    nlohmann::json object = *rvscope::model::parseJson(INVALID_DEPLOYMENT);
+    // Go's map order, as a patched object is encoded and decoded.
+    QCOMPARE(deployment->prune(object),
+             strings({"metadata.unknownMeta", "spec.template.spec.containers[0].unknownNested", "spec.unknown1",
+                      "spec.unknownDupe"}));
+    QVERIFY(!object["metadata"].contains("unknownMeta"));
+    QVERIFY(!object["spec"].contains("unknown1"));
+    QVERIFY(object["spec"]["paused"] == nlohmann::json(false)); // the later one won
+    QVERIFY(object["spec"]["template"]["spec"]["containers"][0]
+            == nlohmann::json({{"name", "nginx"}, {"image", "nginx:latest"}, {"imagePullPolicy", "Never"}}));
+    QVERIFY(object["metadata"]["labels"] == nlohmann::json({{"app", "nginx"}})); // map keys are free
+    QVERIFY(deployment->prune(object).empty());
+
+    // Status and nested structs of other kinds: the Pod's status, a Service's ports.
+    nlohmann::json pod = {{"metadata", {{"name", "p"}}},
+                          {"status", {{"phase", "Running"}, {"phaze", "x"},
+                                      {"conditions", {{{"type", "Ready"}, {"status", "True"}, {"why", 1}}}}}}};
+    QCOMPARE(KnownFields::find("v1", "Pod")->prune(pod), strings({"status.conditions[0].why", "status.phaze"}));
+    nlohmann::json service = {{"spec", {{"ports", {{{"port", 80}, {"targetPort", "http"}, {"nodeport", 1}}}}}}};
+    QCOMPARE(KnownFields::find("v1", "Service")->prune(service), strings({"spec.ports[0].nodeport"}));
+}
+
+void TestKnownFields::valuesOfAnyShapeKeepEverything()
+{
+    // RawExtension, fieldsV1 and a CRD's JSON schema values are not typed below them.
+    nlohmann::json revision = {{"metadata", {{"name", "r"}}}, {"revision", 1},
+                               {"data", {{"spec", {{"anything", {{"goes", true}}}}}}}};
+    QVERIFY(KnownFields::find("apps/v1", "ControllerRevision")->prune(revision).empty());
+    QVERIFY(revision["data"]["spec"]["anything"]["goes"] == nlohmann::json(true));
+
+    nlohmann::json managed = {{"metadata", {{"name", "m"}, {"managedFields", {{{"manager", "a"},
+                                                                              {"fieldsV1", {{"f:data", {{"f:x", nlohmann::json::object()}}}}},
+                                                                              {"bogus", 1}}}}}}};
+    QCOMPARE(KnownFields::find("v1", "ConfigMap")->prune(managed), strings({"metadata.managedFields[0].bogus"}));
+    QVERIFY(managed["metadata"]["managedFields"][0]["fieldsV1"].contains("f:data"));
+
+    const std::string crd = R"({"spec":{"versions":[{"name":"v1","schema":{"openAPIV3Schema":{"type":"object",
+        "properties":{"spec":{"type":"object","default":{"a":1,"a":2}}}}}}]}})";
+    // Inside a value of any shape, a repeated key is still a duplicate (a map of interfaces).
+    QCOMPARE(KnownFields::find("apiextensions.k8s.io/v1", "CustomResourceDefinition")->strictErrors(crd),
+             strings({R"(duplicate field "spec.versions[0].schema.openAPIV3Schema.properties.spec.default.a")"}));
+}
+
+void TestKnownFields::wrongShapesAreLeftToDecodingChecks()
+{
+    // A list where a struct belongs, a string where a map belongs: decoding refuses those
+    // elsewhere (ObjectDecoding.h); nothing inside them is named or dropped here.
+    const KnownFields *configMap = KnownFields::find("v1", "ConfigMap");
+    nlohmann::json object = {{"metadata", {{{"x", 1}}}}, {"data", "text"}};
+    QVERIFY(configMap->prune(object).empty());
+    QVERIFY(configMap->strictErrors(R"({"metadata":[{"x":1,"x":2}],"data":"text"})").empty());
+}
+
+void TestKnownFields::duplicatesOfAPatchAtAnyDepth()
+{
+    QCOMPARE(duplicateFields(R"({"spec":{"unknownDupe":1,"unknownDupe":2,"paused":true,"paused":false,
+                                 "template":{"spec":{"containers":[{"name":"n","imagePullPolicy":"A","imagePullPolicy":"B"}]}}}})"),
+             strings({R"(duplicate field "spec.unknownDupe")", R"(duplicate field "spec.paused")",
+                      R"(duplicate field "spec.template.spec.containers[0].imagePullPolicy")"}));
+    QVERIFY(duplicateFields(R"({"a":{"b":1},"c":{"b":1}})").empty());
+}
+
+void TestKnownFields::jsonPatchOperationMembers()
+{
+    // json-patch-strict-validation's first two items.
+    QCOMPARE(jsonPatchFieldErrors(R"([{"op":"add","path":"/spec/unknown1","value":"val1","foo":"bar"},
+                                      {"op":"add","path":"/spec/unknown2","path":"/spec/unknown3","value":"val1"},
+                                      {"op":"add","path":"/x","value":{"a":1,"a":2}}])"),
+             strings({R"(json patch unknown field "[0].foo")", R"(json patch duplicate field "[1].path")"}));
+}
+
+void TestKnownFields::deepNestingDoesNotRecurse()
+{
+    // The body parser takes 10,000 levels; the scan beside it must not overflow a stack.
+    const int depth = 10000;
+    std::string text = R"({"metadata":{"name":"x"},"data":{"a":"1"},"bogus":)";
+    text += std::string(depth, '[') + std::string(depth, ']') + "}";
+    QCOMPARE(KnownFields::find("v1", "ConfigMap")->strictErrors(text), strings({R"(unknown field "bogus")"}));
+    std::string patch = R"({"x":)" + std::string(depth, '[') + std::string(depth, ']') + R"(,"x":1})";
+    QCOMPARE(duplicateFields(patch), strings({R"(duplicate field "x")"}));
+
+    // A CRD's schema is typed all the way down (JSONSchemaProps in JSONSchemaProps): the
+    // pruning walk follows it 4,990 levels deep without a stack of its own frames.
+    const int levels = 4990;
+    std::string schema;
+    for (int i = 0; i < levels; ++i)
+        schema += R"({"properties":{"a":)";
+    schema += R"({"type":"string","bogus":1})" + std::string(std::size_t(levels) * 2, '}');
+    std::optional<nlohmann::json> parsed = rvscope::model::parseJson(
+        R"({"spec":{"versions":[{"name":"v1","schema":{"openAPIV3Schema":)" + schema + "}}]}}");
+    QVERIFY(parsed); // within the parser's 10,000 levels
+    nlohmann::json crd = std::move(*parsed);
+    const std::vector<std::string> removed =
+        KnownFields::find("apiextensions.k8s.io/v1", "CustomResourceDefinition")->prune(crd);
+    QCOMPARE(removed.size(), std::size_t(1));
+    QVERIFY(removed[0].ends_with(".properties.a.bogus"));
+}
+
+void TestKnownFields::fieldValidationDirectives()
+{
+    QCOMPARE(parseFieldValidation(""), std::optional<FieldValidation>(FieldValidation::Warn));
+    QCOMPARE(parseFieldValidation("Warn"), std::optional<FieldValidation>(FieldValidation::Warn));
+    QCOMPARE(parseFieldValidation("Strict"), std::optional<FieldValidation>(FieldValidation::Strict));
+    QCOMPARE(parseFieldValidation("Ignore"), std::optional<FieldValidation>(FieldValidation::Ignore));
+    QCOMPARE(parseFieldValidation("strict"), std::optional<FieldValidation>()); // case matters upstream too
+}
+
+void TestKnownFields::strictMessageIsBounded()
+{
+    std::vector<std::string> many(1500, R"(unknown field "x")");
+    const std::string message = strictDecodingMessage(many);
+    QVERIFY(message.ends_with(", and 500 more errors"));
+    QVERIFY(message.size() < 1000 * 24);
+}
+
+QTEST_GUILESS_MAIN(TestKnownFields)
+#include "TestKnownFields.moc"
