@@ -103,6 +103,11 @@ model::Result<UpdateIntent> decodeUpdate(const ApiRequest &request, const regist
     const std::string contentType = request.header("content-type");
     const auto patchType = patch::parsePatchType(contentType);
     const bool applying = patchType && *patchType == patch::PatchType::ApplyPatch;
+    // The options first (ValidatePatchOptions), then the body.
+    if (applying && options.fieldManager.empty())
+        return patchOptionsInvalid({"FieldValueRequired", "Required value: is required for apply patch", "fieldManager"});
+    if (patchType && !applying && request.queryValue("force"))
+        return patchOptionsInvalid({"FieldValueForbidden", "Forbidden: may not be specified for non-apply patch", "force"});
     const registry::FieldDecoding decoding{registry::KnownFields::find(target.apiVersion(), kind), options.fieldValidation};
     auto patch = registry::makePatchInfo(kind, target.supportsStrategicMerge(), contentType, request.body, decoding);
     // A JSON patch whose strings are not UTF-8 reads as Go reads it (see decodeBody); YAML
@@ -118,10 +123,6 @@ model::Result<UpdateIntent> decodeUpdate(const ApiRequest &request, const regist
     if (!patch)
         return std::move(patch).error();
     // Server-side apply creates missing objects (kubectl apply --server-side sends no GET first).
-    if (applying && options.fieldManager.empty())
-        return patchOptionsInvalid({"FieldValueRequired", "Required value: is required for apply patch", "fieldManager"});
-    if (!applying && request.queryValue("force"))
-        return patchOptionsInvalid({"FieldValueForbidden", "Forbidden: may not be specified for non-apply patch", "force"});
     if (applying)
         options.forceAllowCreate = true;
     return UpdateIntent{std::move(patch).value(), patchResourceVersion(coerced.empty() ? request.body : coerced), {}};

@@ -11,6 +11,7 @@
 #include "model/StatusErrors.h"
 #include "model/Utf8.h"
 #include "patch/PatchErrors.h"
+#include "registry/validation/ObjectDecoding.h"
 
 namespace rvscope::api {
 
@@ -142,6 +143,9 @@ model::Result<model::Object> decodeBody(const ApiRequest &request, const std::st
         return model::errors::requestEntityTooLarge("Request entity too large: limit is " + std::to_string(maxBytes));
     const std::string media = mediaType(request.header("content-type"));
     nlohmann::json json;
+    bool found = false; // undeclared fields were dropped, or a key was repeated
+    std::string_view strictText; // the JSON text they are named from
+    std::string coerced;
     if (isKubernetesProtobuf(media)) {
         auto decoded = decodeKubernetesProtobuf(request.body);
         if (!decoded)
@@ -150,7 +154,6 @@ model::Result<model::Object> decodeBody(const ApiRequest &request, const std::st
     } else if (media.empty() || media == "application/json" || media == "*/*") {
         bool duplicateKeys = false;
         std::string_view text = request.body;
-        std::string coerced;
         std::optional<nlohmann::json> parsed = model::parseObjectJson(text, &duplicateKeys);
         // Go's decoder reads each byte of a string that is not UTF-8 as U+FFFD (encoding/json's
         // unquote) where parseJson, like nlohmann, refuses the text: a body that fails for no
@@ -172,16 +175,10 @@ model::Result<model::Object> decodeBody(const ApiRequest &request, const std::st
         }
         json = std::move(*parsed);
         if (const registry::KnownFields *known = registry::KnownFields::find(apiVersion, kind)) {
-            const bool unknown = !known->prune(json).empty();
-            if ((unknown || duplicateKeys) && validation != registry::FieldValidation::Ignore) {
-                std::vector<std::string> errors = known->strictErrors(text);
-                if (validation == registry::FieldValidation::Strict && !errors.empty()) {
-                    const std::string version = model::splitApiVersion(apiVersion).second;
-                    return model::errors::badRequest(kind + " in version \"" + version + "\" cannot be handled as a "
-                                                     + kind + ": " + registry::strictDecodingMessage(errors));
-                }
-                warnings = std::move(errors);
-            }
+            found = !known->prune(json).empty() || duplicateKeys;
+            strictText = text;
+            if (!coerced.empty())
+                strictText = std::move(coerced);
         }
     } else {
         return model::errors::unsupportedMediaType(
@@ -214,7 +211,20 @@ model::Result<model::Object> decodeBody(const ApiRequest &request, const std::st
         return model::errors::badRequest(bodyKind + " in version \"" + version + "\" cannot be handled as a " + kind
                                          + ": " + why);
     }
-    return model::Object(std::move(json));
+    model::Object object(std::move(json));
+    if (found && validation != registry::FieldValidation::Ignore) {
+        // Decoding that fails outright answers alone: no strict errors, no warnings.
+        if (auto undecodable = registry::checkDecodable(object, kind, apiVersion))
+            return *undecodable;
+        std::vector<std::string> errors = registry::KnownFields::find(apiVersion, kind)->strictErrors(strictText);
+        if (validation == registry::FieldValidation::Strict && !errors.empty()) {
+            const std::string version = model::splitApiVersion(apiVersion).second;
+            return model::errors::badRequest(kind + " in version \"" + version + "\" cannot be handled as a " + kind
+                                             + ": " + registry::strictDecodingMessage(errors));
+        }
+        warnings = std::move(errors);
+    }
+    return object;
 }
 
 void addWarnings(ApiResponse &response, const std::vector<std::string> &warnings)

@@ -14,6 +14,7 @@
 #include "patch/JsonPatch.h"
 #include "patch/MergePatch.h"
 #include "patch/StrategicMergePatch.h"
+#include "registry/validation/FieldErrors.h"
 #include "registry/validation/ObjectDecoding.h"
 #include "registry/ResourceType.h"
 
@@ -107,35 +108,52 @@ bool hasUnknownOperationMember(const nlohmann::json &jsonPatch)
 }
 } // namespace
 
-QCoro::Task<model::Result<model::Object>> PatchObjectInfo::updatedObject(model::ObjectPtr existing) const
+model::Result<nlohmann::json> PatchObjectInfo::patchedJson(const nlohmann::json &original) const
 {
-    // A patch to a missing object is a 404 (the Store asks only types that allow
-    // create-on-update, where the patch applies to an empty object).
-    static const nlohmann::json empty = nlohmann::json::object();
-    const nlohmann::json &original = existing ? existing->json() : empty;
-    model::Result<nlohmann::json> patched = model::errors::badRequest("unsupported patch type");
     switch (m_type) {
     case patch::PatchType::JsonPatch:
         if (touchesManagedFields(m_patch)) {
             // Its operations address inside fieldsV1, which objects keep raw: expand them.
             nlohmann::json expanded = original;
             model::expandRawJson(expanded);
-            patched = patch::applyJsonPatch(expanded, m_patch);
-        } else {
-            patched = patch::applyJsonPatch(original, m_patch);
+            return patch::applyJsonPatch(expanded, m_patch);
         }
-        break;
+        return patch::applyJsonPatch(original, m_patch);
     case patch::PatchType::MergePatch:
-        patched = patch::applyMergePatchToObject(original, m_patch);
-        break;
+        return patch::applyMergePatchToObject(original, m_patch);
     case patch::PatchType::StrategicMergePatch:
-        patched = patch::applyStrategicMergePatch(original, m_patch, m_kind);
-        break;
     case patch::PatchType::ApplyPatch:
         // The Store merges an apply by ownership (applyConfiguration); only a caller outside
         // it gets here, and gets the merge without ownership.
-        patched = patch::applyStrategicMergePatch(original, m_patch, m_kind);
-        break;
+        return patch::applyStrategicMergePatch(original, m_patch, m_kind);
+    }
+    return model::errors::badRequest("unsupported patch type");
+}
+
+QCoro::Task<model::Result<model::Object>> PatchObjectInfo::updatedObject(model::ObjectPtr existing) const
+{
+    // A patch to a missing object is a 404 (the Store asks only types that allow
+    // create-on-update, where the patch applies to an empty object).
+    static const nlohmann::json empty = nlohmann::json::object();
+    const nlohmann::json &original = existing ? existing->json() : empty;
+    m_warnings.clear();
+    model::Result<nlohmann::json> patched = patchedJson(original);
+    // The result is decoded into the kind's struct: undeclared fields are dropped, and named
+    // (in Go's map order, as the patched map is encoded) after the patch's own errors.
+    std::vector<std::string> removed;
+    if (patched && patched->is_object() && m_decoding.known) {
+        removed = m_decoding.known->prune(*patched);
+        if (!removed.empty() && existing) {
+            // Undeclared fields already stored (written before rvscope knew the kind's
+            // fields, or restored) are dropped silently, as decoding the stored object drops
+            // them upstream: the patch applies to the object without them.
+            nlohmann::json declared = original;
+            if (!m_decoding.known->prune(declared).empty()) {
+                patched = patchedJson(declared);
+                if (patched && patched->is_object())
+                    removed = m_decoding.known->prune(*patched);
+            }
+        }
     }
     if (!patched)
         co_return std::move(patched).error();
@@ -143,16 +161,11 @@ QCoro::Task<model::Result<model::Object>> PatchObjectInfo::updatedObject(model::
         co_return model::errors::badRequest("the patched object is not a JSON object");
     if (auto undecodable = checkPatchedDecodable(*patched, m_kind, m_type, m_patch))
         co_return *undecodable;
-    // The result is decoded into the kind's struct: undeclared fields are dropped (in Go's
-    // map order, as the patched map is encoded), after the patch's own errors.
-    m_warnings.clear();
-    if (m_decoding.known) {
-        std::vector<std::string> errors;
-        if (m_decoding.validation != FieldValidation::Ignore)
-            errors = m_patchErrors;
-        for (std::string &path : m_decoding.known->prune(*patched)) {
-            if (m_decoding.validation != FieldValidation::Ignore)
-                errors.push_back("unknown field \"" + path + '"');
+    if (m_decoding.known && m_decoding.validation != FieldValidation::Ignore) {
+        std::vector<std::string> errors = m_patchErrors;
+        for (const std::string &path : removed) {
+            if (errors.size() < MAX_STRICT_ERRORS)
+                errors.push_back("unknown field " + goQuote(path));
         }
         if (m_decoding.validation == FieldValidation::Strict && !errors.empty())
             co_return model::errors::badRequest(strictDecodingMessage(errors));

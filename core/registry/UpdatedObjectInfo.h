@@ -77,6 +77,8 @@ public:
     std::vector<std::string> warnings() const override { return m_warnings; }
 
 private:
+    model::Result<nlohmann::json> patchedJson(const nlohmann::json &original) const;
+
     patch::PatchType m_type;
     nlohmann::json m_patch;
     std::string m_kind;

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "model/StatusErrors.h"
+#include "registry/validation/FieldErrors.h"
 
 namespace rvscope::registry {
 
@@ -13,7 +14,9 @@ namespace rvscope::registry {
 extern const char *const KNOWN_FIELDS_JSON;
 
 struct KnownFields::Ref {
-    enum class Terminal { Scalar, Any, Struct };
+    // Any: taken raw (RawExtension, JSON, FieldsV1: nothing inside is looked at); Interface:
+    // decoded into interface{} (no unknown fields, but repeated keys count).
+    enum class Terminal { Scalar, Any, Interface, Struct };
     std::string containers; // '[' a list, '{' a map with string keys, outermost first
     Terminal terminal = Terminal::Scalar;
     int type = -1; // Struct: index into Tables::types
@@ -44,13 +47,10 @@ Ref refFrom(std::string_view text, const std::map<std::string, int, std::less<>>
     return ref;
 }
 
+// sigs.k8s.io/json's strict error text: the path as %q prints it.
 std::string quoted(std::string_view what, std::string_view path)
 {
-    std::string out(what);
-    out += " \"";
-    out += path;
-    out += '"';
-    return out;
+    return std::string(what) + ' ' + goQuote(path);
 }
 
 // Walks a JSON text's events (nlohmann's SAX parser, which keeps its own stack: any depth
@@ -73,6 +73,16 @@ public:
     }
 
     std::vector<std::string> errors;
+
+    // saveStrictError: each text once, and no more than MAX_STRICT_ERRORS of them.
+    void save(std::string what)
+    {
+        if (errors.size() >= MAX_STRICT_ERRORS)
+            return;
+        std::string text = quoted(m_prefix + what, m_path);
+        if (m_saved.insert(text).second)
+            errors.push_back(std::move(text));
+    }
 
     bool null() override { return value(); }
     bool boolean(bool) override { return value(); }
@@ -101,7 +111,7 @@ public:
         if (node.mode == Node::Mode::Any || node.depth < node.ref->containers.size()) {
             // A map: any key, each once.
             if (!frame.seen.insert(name).second)
-                errors.push_back(quoted(m_prefix + "duplicate field", m_path));
+                save("duplicate field");
             m_next = node.mode == Node::Mode::Any ? node : Node{Node::Mode::Typed, node.ref, node.depth + 1};
             return true;
         }
@@ -110,11 +120,11 @@ public:
         auto field = fields.find(name);
         if (field == fields.end()) {
             if (frame.unknown.insert(name).second)
-                errors.push_back(quoted(m_prefix + "unknown field", m_path));
+                save("unknown field");
             return true; // its value is not looked at
         }
         if (!frame.seen.insert(name).second)
-            errors.push_back(quoted(m_prefix + "duplicate field", m_path));
+            save("duplicate field");
         m_next = Node{Node::Mode::Typed, &field->second, 0};
         return true;
     }
@@ -160,7 +170,7 @@ private:
         // elsewhere (checkDecodable) and nothing inside is looked at.
         if (node.mode == Node::Mode::Typed) {
             const Ref &ref = *node.ref;
-            if (node.depth == ref.containers.size() && ref.terminal == Ref::Terminal::Any) {
+            if (node.depth == ref.containers.size() && ref.terminal == Ref::Terminal::Interface) {
                 node = Node{Node::Mode::Any, nullptr, 0};
             } else {
                 const bool list = node.depth < ref.containers.size() && ref.containers[node.depth] == '[';
@@ -191,6 +201,7 @@ private:
     std::vector<Frame> m_frames;
     std::string m_path;
     Node m_next;
+    std::set<std::string, std::less<>> m_saved;
 };
 
 std::vector<std::string> scan(std::string_view text, const KnownFields::Tables *tables, StrictScan::Node root,
@@ -270,7 +281,8 @@ void pruneTree(nlohmann::json &root, const Ref &rootRef, const KnownFields::Tabl
             }
             auto field = fields.find(member->first);
             if (field == fields.end()) {
-                removed.push_back(path);
+                if (removed.size() < MAX_STRICT_ERRORS)
+                    removed.push_back(path);
                 step.next = members.erase(member);
                 continue;
             }
@@ -327,8 +339,9 @@ std::vector<std::string> jsonPatchFieldErrors(std::string_view text)
     static const KnownFields::Tables operation = [] {
         KnownFields::Tables tables;
         tables.types.resize(1);
-        for (const char *field : {"op", "path", "from", "value"})
+        for (const char *field : {"op", "path", "from"})
             tables.types[0][field] = Ref{};
+        tables.types[0]["value"] = Ref{"", Ref::Terminal::Interface, -1}; // an interface{}
         return tables;
     }();
     static const Ref operations{"[", Ref::Terminal::Struct, 0};
@@ -349,14 +362,11 @@ std::optional<FieldValidation> parseFieldValidation(std::string_view value)
 std::string strictDecodingMessage(const std::vector<std::string> &errors)
 {
     std::string message = "strict decoding error: ";
-    const std::size_t listed = std::min(errors.size(), model::errors::MAX_LISTED_FIELD_ERRORS);
-    for (std::size_t i = 0; i < listed; ++i) {
+    for (std::size_t i = 0; i < errors.size(); ++i) {
         if (i > 0)
             message += ", ";
         message += errors[i];
     }
-    if (errors.size() > listed)
-        message += ", and " + std::to_string(errors.size() - listed) + " more errors";
     return message;
 }
 

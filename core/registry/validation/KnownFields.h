@@ -22,6 +22,9 @@ namespace rvscope::registry {
 
 enum class FieldValidation { Ignore, Warn, Strict };
 
+// sigs.k8s.io/json keeps at most 100 strict errors per decoding, each text once.
+inline constexpr std::size_t MAX_STRICT_ERRORS = 100;
+
 // `?fieldValidation=` as the apiserver reads it: empty means Warn; anything but the three
 // names is nullopt (a 422 on the request's options).
 std::optional<FieldValidation> parseFieldValidation(std::string_view value);
@@ -34,11 +37,13 @@ public:
 
     // Removes every field the kind does not declare, at every level, and returns their
     // paths in Go's map order, as decoding a patched object names them
-    // (`spec.template.spec.containers[0].foo`; a map's keys and a list's indexes are steps).
+    // (`spec.template.spec.containers[0].foo`; a map's keys and a list's indexes are steps):
+    // the first MAX_STRICT_ERRORS of them.
     std::vector<std::string> prune(nlohmann::json &object) const;
     // What UnmarshalStrict reports for a JSON text of this kind, in document order:
     // `unknown field "<path>"` (once per field; a repeated unknown field is only unknown)
-    // and `duplicate field "<path>"` for a declared field or map key given again.
+    // and `duplicate field "<path>"` for a declared field or map key given again; each text
+    // once, at most MAX_STRICT_ERRORS. Inside raw values (RawExtension, JSON) nothing counts.
     std::vector<std::string> strictErrors(std::string_view text) const;
 
     struct Ref; // a field's type: lists and maps around a scalar, anything, or a struct
@@ -59,8 +64,8 @@ std::vector<std::string> duplicateFields(std::string_view text);
 // field "[1].path"` for one given twice.
 std::vector<std::string> jsonPatchFieldErrors(std::string_view text);
 
-// The strict decoding errors of a request as one message, at most MAX_LISTED_FIELD_ERRORS
-// of them ("strict decoding error: unknown field \"x\", duplicate field \"y\"").
+// The strict decoding errors of a request as one message ("strict decoding error: unknown
+// field \"x\", duplicate field \"y\"").
 std::string strictDecodingMessage(const std::vector<std::string> &errors);
 
 } // namespace rvscope::registry
