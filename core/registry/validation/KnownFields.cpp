@@ -221,14 +221,33 @@ void pruneTree(nlohmann::json &root, const Ref &rootRef, const KnownFields::Tabl
     struct Step {
         nlohmann::json *value;
         const Ref *ref;
-        std::size_t depth;       // containers of ref already entered
-        std::size_t pathLength;  // the path up to this value
+        std::size_t depth;         // containers of ref already entered
+        const std::string *key;    // how the parent reaches it: a member's name,
+        std::size_t item;          // else a list's index (the root: neither)
         bool started = false;
         std::size_t index = 0;   // a list's next item
         nlohmann::json::object_t::iterator next = {}; // a map's or struct's next member
     };
-    std::string path;
-    std::vector<Step> steps{{&root, &rootRef, 0, 0}};
+    static thread_local std::vector<Step> steps; // kept between calls: no allocation per body
+    steps.clear();
+    steps.push_back(Step{&root, &rootRef, 0, nullptr, 0});
+    // The steps are the path to the current value: a removed field's path is spelled only
+    // when it is named, not on every member the walk passes.
+    auto pathTo = [](const std::string &name) {
+        std::string path;
+        for (std::size_t i = 1; i < steps.size(); ++i) {
+            if (steps[i].key) {
+                if (!path.empty())
+                    path += '.';
+                path += *steps[i].key;
+            } else {
+                path += '[' + std::to_string(steps[i].item) + ']';
+            }
+        }
+        if (!path.empty())
+            path += '.';
+        return path + name;
+    };
     auto descends = [](const Ref &ref, std::size_t depth) {
         return depth < ref.containers.size() || ref.terminal == Ref::Terminal::Struct;
     };
@@ -249,16 +268,13 @@ void pruneTree(nlohmann::json &root, const Ref &rootRef, const KnownFields::Tabl
             if (!list)
                 step.next = value.get_ref<nlohmann::json::object_t &>().begin();
         }
-        const std::size_t base = step.pathLength;
         if (list) {
             if (step.index == value.size() || !descends(ref, step.depth + 1)) {
                 steps.pop_back();
                 continue;
             }
             const std::size_t i = step.index++;
-            path.resize(base);
-            path += '[' + std::to_string(i) + ']';
-            Step child{&value[i], &ref, step.depth + 1, path.size()};
+            Step child{&value[i], &ref, step.depth + 1, nullptr, i};
             steps.push_back(child);
             continue;
         }
@@ -267,14 +283,10 @@ void pruneTree(nlohmann::json &root, const Ref &rootRef, const KnownFields::Tabl
         bool pushed = false;
         while (!pushed && step.next != members.end()) { // `step` dangles once a child is pushed
             auto member = step.next;
-            path.resize(base);
-            if (base > 0)
-                path += '.';
-            path += member->first;
             if (map) {
                 ++step.next;
                 if (descends(ref, step.depth + 1)) {
-                    steps.push_back(Step{&member->second, &ref, step.depth + 1, path.size()});
+                    steps.push_back(Step{&member->second, &ref, step.depth + 1, &member->first, 0});
                     pushed = true;
                 }
                 continue;
@@ -282,13 +294,13 @@ void pruneTree(nlohmann::json &root, const Ref &rootRef, const KnownFields::Tabl
             auto field = fields.find(member->first);
             if (field == fields.end()) {
                 if (removed.size() < MAX_STRICT_ERRORS)
-                    removed.push_back(path);
+                    removed.push_back(pathTo(member->first));
                 step.next = members.erase(member);
                 continue;
             }
             ++step.next;
             if (descends(field->second, 0)) {
-                steps.push_back(Step{&member->second, &field->second, 0, path.size()});
+                steps.push_back(Step{&member->second, &field->second, 0, &member->first, 0});
                 pushed = true;
             }
         }
