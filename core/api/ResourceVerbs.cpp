@@ -91,7 +91,8 @@ model::Result<UpdateIntent> decodeUpdate(const ApiRequest &request, const regist
     const std::string kind = target.kind();
     if (request.method == "PUT") {
         std::vector<std::string> warnings;
-        auto object = decodeBody(request, kind, target.apiVersion(), maxBodyBytes, options.fieldValidation, warnings);
+        auto object = decodeBody(request, kind, target.apiVersion(), maxBodyBytes, target.knownFields(),
+                                 options.fieldValidation, warnings);
         if (!object)
             return std::move(object).error();
         std::string sent = object->resourceVersion();
@@ -108,7 +109,7 @@ model::Result<UpdateIntent> decodeUpdate(const ApiRequest &request, const regist
         return patchOptionsInvalid({"FieldValueRequired", "Required value: is required for apply patch", "fieldManager"});
     if (patchType && !applying && request.queryValue("force"))
         return patchOptionsInvalid({"FieldValueForbidden", "Forbidden: may not be specified for non-apply patch", "force"});
-    const registry::FieldDecoding decoding{registry::KnownFields::find(target.apiVersion(), kind), options.fieldValidation};
+    const registry::FieldDecoding decoding{target.knownFields(), options.fieldValidation};
     auto patch = registry::makePatchInfo(kind, target.supportsStrategicMerge(), contentType, request.body, decoding);
     // A JSON patch whose strings are not UTF-8 reads as Go reads it (see decodeBody); YAML
     // (apply) refuses such bytes in Go too.
@@ -212,8 +213,8 @@ QCoro::Task<ApiResponse> ApiHandler::create(RequestScope scope, ApiRequest reque
     if (!options)
         co_return statusResponse(options.error());
     std::vector<std::string> warnings;
-    auto object = decodeBody(request, type.kind, type.apiVersion(), m_options.maxBodyBytes, options->fieldValidation,
-                             warnings);
+    auto object = decodeBody(request, type.kind, type.apiVersion(), m_options.maxBodyBytes,
+                             scope.route.entry->store->knownFields(), options->fieldValidation, warnings);
     if (!object)
         co_return statusResponse(object.error());
     const std::string name = object->name();

@@ -137,7 +137,8 @@ std::string mediaType(const std::string &contentType)
 
 model::Result<model::Object> decodeBody(const ApiRequest &request, const std::string &kind,
                                         const std::string &apiVersion, std::size_t maxBytes,
-                                        registry::FieldValidation validation, std::vector<std::string> &warnings)
+                                        const registry::KnownFields *known, registry::FieldValidation validation,
+                                        std::vector<std::string> &warnings)
 {
     if (request.body.size() > maxBytes)
         return model::errors::requestEntityTooLarge("Request entity too large: limit is " + std::to_string(maxBytes));
@@ -174,7 +175,7 @@ model::Result<model::Object> decodeBody(const ApiRequest &request, const std::st
                                 request.body);
         }
         json = std::move(*parsed);
-        if (const registry::KnownFields *known = registry::KnownFields::find(apiVersion, kind)) {
+        if (known) {
             found = !known->prune(json).empty() || duplicateKeys;
             strictText = text;
             if (!coerced.empty())
@@ -216,7 +217,7 @@ model::Result<model::Object> decodeBody(const ApiRequest &request, const std::st
         // Decoding that fails outright answers alone: no strict errors, no warnings.
         if (auto undecodable = registry::checkDecodable(object, kind, apiVersion))
             return *undecodable;
-        std::vector<std::string> errors = registry::KnownFields::find(apiVersion, kind)->strictErrors(strictText);
+        std::vector<std::string> errors = known->strictErrors(strictText);
         if (validation == registry::FieldValidation::Strict && !errors.empty()) {
             const std::string version = model::splitApiVersion(apiVersion).second;
             return model::errors::badRequest(kind + " in version \"" + version + "\" cannot be handled as a " + kind

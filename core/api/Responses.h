@@ -24,12 +24,13 @@ ApiResponse deleteResponse(const registry::ResourceType &type, const registry::D
 // The request body as an object of `kind`/`apiVersion` (JSON, or Kubernetes protobuf as
 // kubectl's imperative commands send it): 413 over `maxBytes`, 415 for other media types,
 // 400 when it does not decode or names another kind.
-// A JSON body loses the fields `kind` does not declare, as Go's decoder drops them
+// A JSON body loses the fields `known` does not declare, as Go's decoder drops them
 // (registry/validation/KnownFields.h); what that and repeated keys come to is answered as
 // `validation` says: a 400 (Strict) or `warnings` (Warn).
 model::Result<model::Object> decodeBody(const ApiRequest &request, const std::string &kind,
                                         const std::string &apiVersion, std::size_t maxBytes,
-                                        registry::FieldValidation validation, std::vector<std::string> &warnings);
+                                        const registry::KnownFields *known, registry::FieldValidation validation,
+                                        std::vector<std::string> &warnings);
 
 // Each warning once as a `Warning: 299 - "<text>"` header, within the apiserver's bounds (4 KiB
 // in all; past it, each text cut to 256 characters, then the rest left out).

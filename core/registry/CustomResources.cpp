@@ -68,6 +68,7 @@ std::vector<std::shared_ptr<ResourceType>> customResourceTypes(const model::Obje
         if (name != storageVersion)
             type->conversion = toStorageVersion;
         type->openApiSchema = memberAt(version, "schema", "openAPIV3Schema");
+        type->customFields = KnownFields::fromOpenApi(type->openApiSchema);
         type->printerColumns = member(version, "additionalPrinterColumns");
         type->hasStatus = memberAt(version, "subresources", "status").is_object();
         type->strategy = std::make_shared<CustomResourceStrategy>(namespaced, type->hasStatus);

@@ -7,6 +7,7 @@
 #include <qcoro/qcorotask.h>
 
 #include "registry/StoreTypes.h"
+#include "registry/validation/KnownFields.h"
 #include "registry/UpdatedObjectInfo.h"
 
 namespace rvscope::registry {
@@ -25,6 +26,8 @@ public:
     virtual std::string apiVersion() const = 0;
     // Whether a strategic merge patch applies to its objects (not to custom resources).
     virtual bool supportsStrategicMerge() const = 0;
+    // The fields its objects may have (a body's others are dropped), or null: keep all.
+    virtual const KnownFields *knownFields() const { return KnownFields::find(apiVersion(), kind()); }
 
     virtual QCoro::Task<model::Result<ObjectPtr>> get(std::string ns, std::string name) = 0;
     // `info` produces the new object from the current one (a PUT body or a PATCH).

@@ -12,6 +12,7 @@
 #include "model/Object.h"
 #include "model/Status.h"
 #include "registry/Strategy.h"
+#include "registry/validation/KnownFields.h"
 
 namespace rvscope::storage {
 class Storage;
@@ -50,6 +51,7 @@ struct ResourceType final {
     bool hasScale = false;
     bool custom = false; // defined by a CustomResourceDefinition
     nlohmann::json openApiSchema; // custom resources: the version's openAPIV3Schema (null: none)
+    std::shared_ptr<const KnownFields> customFields; // custom resources: what openApiSchema declares
     nlohmann::json printerColumns; // custom resources: the version's additionalPrinterColumns
     // Set when objects are stored in another version than the one served (null: the same).
     std::shared_ptr<const VersionConversion> conversion;

@@ -36,6 +36,10 @@ public:
     const ResourceType &type() const { return *m_type; }
     std::string kind() const override { return m_type->kind; }
     std::string apiVersion() const override { return m_type->apiVersion(); }
+    const KnownFields *knownFields() const override
+    {
+        return m_type->custom ? m_type->customFields.get() : ObjectStore::knownFields();
+    }
     bool supportsStrategicMerge() const override { return m_strategy->supportsStrategicMerge(); }
     // Whether DELETE of the collection is served (not for namespaces, which go one by one).
     bool allowsDeleteCollection() const { return m_strategy->allowDeleteCollection(); }

@@ -79,6 +79,31 @@ class KubectlEndToEnd(KubectlTestCase):
         self.assertNotEqual(applied.returncode, 0)
         self.assertIn(".spec.replica: field not declared in schema", applied.stderr)
 
+    def test_custom_resource_pruned_by_its_schema(self):
+        """A custom resource keeps what its CRD's schema declares (and what it marks
+        x-kubernetes-preserve-unknown-fields), as apiextensions prunes it."""
+        crd = ("apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: widgets.example.com}\n"
+               "spec:\n  group: example.com\n  scope: Namespaced\n"
+               "  names: {plural: widgets, singular: widget, kind: Widget}\n"
+               "  versions:\n  - name: v1\n    served: true\n    storage: true\n    schema:\n      openAPIV3Schema:\n"
+               "        type: object\n        properties:\n          spec:\n            type: object\n"
+               "            properties:\n              size: {type: integer}\n"
+               "              extra: {type: object, x-kubernetes-preserve-unknown-fields: true}\n")
+        self.k("create", "-f", self.write(crd))
+        widget = ("apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\n"
+                  "spec: {size: 3, colour: red, extra: {anything: goes}}\n")
+        path = self.write(widget)
+        for _ in range(50):  # the new type is served once the CRD is established
+            refused = self.k("create", "-f", path, check=False)
+            if "the server doesn't have a resource type" not in refused.stderr and "no matches" not in refused.stderr:
+                break
+        self.assertNotEqual(refused.returncode, 0)
+        self.assertIn('strict decoding error: unknown field "spec.colour"', refused.stderr)
+        warned = self.k("create", "-f", path, "--validate=warn")
+        self.assertIn('Warning: unknown field "spec.colour"', warned.stderr)
+        stored = json.loads(self.k("get", "widget", "w", "-o", "json").stdout)
+        self.assertEqual(stored["spec"], {"size": 3, "extra": {"anything": "goes"}})
+
     def test_patch_types(self):
         self.k("create", "configmap", "foo", "--from-literal=a=1")
         self.k("patch", "cm", "foo", "--type", "merge", "-p", '{"data":{"m":"1"}}')

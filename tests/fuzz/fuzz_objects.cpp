@@ -92,11 +92,13 @@ model::Result<model::Object> decode(std::string_view body, const registry::Resou
     // Strict: a body with unknown or repeated fields is a 400 (checked as any client error);
     // then Warn, the default, drops them and decodes what is left.
     std::vector<std::string> warnings;
-    auto strict = api::decodeBody(request, type.kind, type.apiVersion(), MAX_BODY_BYTES,
+    const registry::KnownFields *known = type.custom ? type.customFields.get()
+                                                     : registry::KnownFields::find(type.apiVersion(), type.kind);
+    auto strict = api::decodeBody(request, type.kind, type.apiVersion(), MAX_BODY_BYTES, known,
                                   registry::FieldValidation::Strict, warnings);
     if (!strict)
         expectClientError("strict decoding", strict.error());
-    auto decoded = api::decodeBody(request, type.kind, type.apiVersion(), MAX_BODY_BYTES,
+    auto decoded = api::decodeBody(request, type.kind, type.apiVersion(), MAX_BODY_BYTES, known,
                                    registry::FieldValidation::Warn, warnings);
     if (strict && (!decoded || !warnings.empty()))
         std::abort(); // Strict took what Warn refuses or warns about

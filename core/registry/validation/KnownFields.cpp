@@ -5,6 +5,7 @@
 #include <memory>
 #include <set>
 
+#include "model/JsonParse.h"
 #include "model/StatusErrors.h"
 #include "registry/validation/FieldErrors.h"
 
@@ -24,6 +25,9 @@ struct KnownFields::Ref {
 
 struct KnownFields::Tables {
     std::vector<std::map<std::string, Ref, std::less<>>> types;
+    std::vector<char> preserveUnknown; // per type: x-kubernetes-preserve-unknown-fields
+    bool custom = false; // a custom resource's: errors in apiextensions' order
+    int objectMeta = -1; // a custom resource's ObjectMeta: an embedded one is pruned last
     std::vector<Ref> structs; // a Ref to each type, for scans that start at one
     std::map<std::string, KnownFields, std::less<>> kinds; // "apps/v1/Deployment"
 };
@@ -116,8 +120,15 @@ public:
             return true;
         }
         // A struct: its declared fields, each once.
-        const auto &fields = m_tables->types[static_cast<std::size_t>(node.ref->type)];
+        const auto type = static_cast<std::size_t>(node.ref->type);
+        const auto &fields = m_tables->types[type];
         auto field = fields.find(name);
+        if (field == fields.end() && type < m_tables->preserveUnknown.size() && m_tables->preserveUnknown[type]) {
+            if (!frame.seen.insert(name).second)
+                save("duplicate field");
+            m_next = Node{Node::Mode::Any, nullptr, 0};
+            return true;
+        }
         if (field == fields.end()) {
             if (frame.unknown.insert(name).second)
                 save("unknown field");
@@ -229,6 +240,7 @@ void pruneTree(nlohmann::json &root, const Ref &rootRef, const KnownFields::Tabl
         nlohmann::json::object_t::iterator next = {}; // a map's or struct's next member
     };
     static thread_local std::vector<Step> steps; // kept between calls: no allocation per body
+    std::vector<std::string> late;
     steps.clear();
     steps.push_back(Step{&root, &rootRef, 0, nullptr, 0});
     // The steps are the path to the current value: a removed field's path is spelled only
@@ -279,7 +291,9 @@ void pruneTree(nlohmann::json &root, const Ref &rootRef, const KnownFields::Tabl
             continue;
         }
         auto &members = value.get_ref<nlohmann::json::object_t &>();
-        const auto &fields = tables.types[static_cast<std::size_t>(ref.type < 0 ? 0 : ref.type)];
+        const std::size_t type = static_cast<std::size_t>(ref.type < 0 ? 0 : ref.type);
+        const auto &fields = tables.types[type];
+        const bool preserve = type < tables.preserveUnknown.size() && tables.preserveUnknown[type];
         bool pushed = false;
         while (!pushed && step.next != members.end()) { // `step` dangles once a child is pushed
             auto member = step.next;
@@ -292,9 +306,16 @@ void pruneTree(nlohmann::json &root, const Ref &rootRef, const KnownFields::Tabl
                 continue;
             }
             auto field = fields.find(member->first);
+            if (field == fields.end() && preserve) {
+                ++step.next;
+                continue;
+            }
             if (field == fields.end()) {
-                if (removed.size() < MAX_STRICT_ERRORS)
-                    removed.push_back(pathTo(member->first));
+                // apiextensions prunes an embedded resource's metadata in a pass of its own,
+                // after the schema's: those come last.
+                const bool embeddedMeta = static_cast<int>(type) == tables.objectMeta && steps.size() > 2;
+                if (removed.size() + late.size() < MAX_STRICT_ERRORS)
+                    (embeddedMeta ? late : removed).push_back(pathTo(member->first));
                 step.next = members.erase(member);
                 continue;
             }
@@ -307,13 +328,15 @@ void pruneTree(nlohmann::json &root, const Ref &rootRef, const KnownFields::Tabl
         if (!pushed)
             steps.pop_back();
     }
+    removed.insert(removed.end(), std::make_move_iterator(late.begin()), std::make_move_iterator(late.end()));
 }
 
 } // namespace
 
-KnownFields::KnownFields(const Tables *tables, int rootType)
+KnownFields::KnownFields(const Tables *tables, int rootType, std::shared_ptr<const Tables> owned)
     : m_tables(tables)
     , m_rootType(rootType)
+    , m_owned(std::move(owned))
 {
 }
 
@@ -336,8 +359,135 @@ std::vector<std::string> KnownFields::prune(nlohmann::json &object) const
 
 std::vector<std::string> KnownFields::strictErrors(std::string_view text) const
 {
+    if (m_tables->custom) {
+        // apiextensions reads the body into a map (every repeated key, in document order),
+        // then prunes it by the schema (Go's map order).
+        std::vector<std::string> errors = duplicateFields(text);
+        if (std::optional<nlohmann::json> parsed = model::parseJson(text)) {
+            for (const std::string &path : prune(*parsed)) {
+                if (errors.size() < MAX_STRICT_ERRORS)
+                    errors.push_back(quoted("unknown field", path));
+            }
+        }
+        return errors;
+    }
     const Ref &root = m_tables->structs[static_cast<std::size_t>(m_rootType)];
     return scan(text, m_tables, StrictScan::Node{StrictScan::Node::Mode::Typed, &root, 0});
+}
+
+namespace {
+// Copies `index` of the built-in tables, and what it refers to, into `to` (ObjectMeta for a
+// custom resource's tables).
+int copyType(const KnownFields::Tables &from, int index, KnownFields::Tables &to, std::map<int, int> &copied)
+{
+    if (auto it = copied.find(index); it != copied.end())
+        return it->second;
+    const int at = static_cast<int>(to.types.size());
+    copied[index] = at;
+    to.types.emplace_back();
+    to.preserveUnknown.push_back(0);
+    for (const auto &[name, ref] : from.types[static_cast<std::size_t>(index)]) {
+        Ref local = ref;
+        if (ref.terminal == Ref::Terminal::Struct)
+            local.type = copyType(from, ref.type, to, copied);
+        to.types[static_cast<std::size_t>(at)][name] = local;
+    }
+    return at;
+}
+
+bool flag(const nlohmann::json &schema, const char *name)
+{
+    auto it = schema.find(name);
+    return it != schema.end() && it->is_boolean() && it->get<bool>();
+}
+} // namespace
+
+std::shared_ptr<const KnownFields> KnownFields::fromOpenApi(const nlohmann::json &openApiV3Schema)
+{
+    if (!openApiV3Schema.is_object())
+        return nullptr;
+    const Tables &builtin = loadTables();
+    auto tables = std::make_shared<Tables>();
+    tables->custom = true;
+    std::map<int, int> copied;
+    // ObjectMeta, as a built-in kind's metadata field names it.
+    const KnownFields &configMap = builtin.kinds.at("v1/ConfigMap");
+    const int builtinObjectMeta = builtin.types[static_cast<std::size_t>(configMap.m_rootType)].at("metadata").type;
+    const int objectMeta = copyType(builtin, builtinObjectMeta, *tables, copied);
+    tables->objectMeta = objectMeta;
+    // Each struct found is filled in turn (a worklist, not recursion: schemas nest deep).
+    std::vector<std::pair<int, const nlohmann::json *>> pending;
+    auto newStruct = [&tables, &pending](const nlohmann::json *schema) {
+        const int index = static_cast<int>(tables->types.size());
+        tables->types.emplace_back();
+        tables->preserveUnknown.push_back(flag(*schema, "x-kubernetes-preserve-unknown-fields"));
+        pending.emplace_back(index, schema);
+        return index;
+    };
+    auto refOf = [&newStruct](const nlohmann::json *schema) {
+        Ref ref;
+        while (true) {
+            if (!schema->is_object()) {
+                ref.terminal = Ref::Terminal::Any;
+                return ref;
+            }
+            if (flag(*schema, "x-kubernetes-int-or-string"))
+                return ref; // a scalar
+            const std::string type = schema->value("type", "");
+            if (type == "array") {
+                auto items = schema->find("items");
+                if (items == schema->end() || !items->is_object()) {
+                    ref.terminal = Ref::Terminal::Any;
+                    return ref;
+                }
+                ref.containers += '[';
+                schema = &*items;
+                continue;
+            }
+            const bool preserve = flag(*schema, "x-kubernetes-preserve-unknown-fields");
+            auto additional = schema->find("additionalProperties");
+            const bool embedded = flag(*schema, "x-kubernetes-embedded-resource");
+            if (type == "object" || schema->contains("properties") || embedded) {
+                if (!schema->contains("properties") && !embedded && additional != schema->end()
+                    && additional->is_object()) {
+                    ref.containers += '{';
+                    schema = &*additional;
+                    continue;
+                }
+                if (!schema->contains("properties") && !embedded
+                    && (preserve || (additional != schema->end() && *additional == true))) {
+                    ref.terminal = Ref::Terminal::Any;
+                    return ref;
+                }
+                ref.terminal = Ref::Terminal::Struct;
+                ref.type = newStruct(schema);
+                return ref;
+            }
+            if (type.empty())
+                ref.terminal = Ref::Terminal::Any; // no type: nothing to prune by
+            return ref;
+        }
+    };
+    const int root = newStruct(&openApiV3Schema);
+    while (!pending.empty()) {
+        const auto [index, schema] = pending.back();
+        pending.pop_back();
+        std::map<std::string, Ref, std::less<>> fields;
+        if (auto properties = schema->find("properties"); properties != schema->end() && properties->is_object()) {
+            for (auto it = properties->begin(); it != properties->end(); ++it)
+                fields[it.key()] = refOf(&it.value());
+        }
+        if (index == root || flag(*schema, "x-kubernetes-embedded-resource")) {
+            fields["apiVersion"] = Ref{};
+            fields["kind"] = Ref{};
+            fields["metadata"] = Ref{"", Ref::Terminal::Struct, objectMeta};
+        }
+        tables->types[static_cast<std::size_t>(index)] = std::move(fields);
+    }
+    for (std::size_t i = 0; i < tables->types.size(); ++i)
+        tables->structs.push_back(Ref{"", Ref::Terminal::Struct, static_cast<int>(i)});
+    const Tables *raw = tables.get();
+    return std::make_shared<const KnownFields>(raw, root, std::move(tables));
 }
 
 std::vector<std::string> duplicateFields(std::string_view text)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -16,8 +17,8 @@
 // the request with 400 `strict decoding error: unknown field "spec.x", duplicate field
 // "data.a"`. rvscope has no Go structs; it reads the fields each built-in kind declares
 // from Kubernetes 1.32's OpenAPI (resources/schemas/fields-v1.32.json, written by
-// resources/schemas/generate.py). Custom resources have no table here: they keep what they
-// are sent.
+// resources/schemas/generate.py); a custom resource's come from its CRD version's schema
+// (fromOpenApi).
 namespace rvscope::registry {
 
 enum class FieldValidation { Ignore, Warn, Strict };
@@ -34,6 +35,12 @@ public:
     // The declared fields of `kind` in `apiVersion`, or null (custom resources, kinds
     // without a table). Built once, shared by all threads.
     static const KnownFields *find(std::string_view apiVersion, std::string_view kind);
+    // A custom resource's, from its version's openAPIV3Schema, as apiextensions prunes:
+    // `properties` are the fields, `additionalProperties` a map, `items` a list;
+    // x-kubernetes-preserve-unknown-fields keeps what a level does not declare; the root's and
+    // an embedded resource's (x-kubernetes-embedded-resource) `metadata` is ObjectMeta. Null
+    // for a version without a schema (nothing is pruned).
+    static std::shared_ptr<const KnownFields> fromOpenApi(const nlohmann::json &openApiV3Schema);
 
     // Removes every field the kind does not declare, at every level, and returns their
     // paths in Go's map order, as decoding a patched object names them
@@ -44,16 +51,21 @@ public:
     // `unknown field "<path>"` (once per field; a repeated unknown field is only unknown)
     // and `duplicate field "<path>"` for a declared field or map key given again; each text
     // once, at most MAX_STRICT_ERRORS. Inside raw values (RawExtension, JSON) nothing counts.
+    // A custom resource's text is decoded as apiextensions decodes it: first every repeated
+    // key (it is read into a map), then the pruned fields in Go's map order.
     std::vector<std::string> strictErrors(std::string_view text) const;
 
     struct Ref; // a field's type: lists and maps around a scalar, anything, or a struct
     struct Tables;
 
+    KnownFields(const Tables *tables, int rootType, std::shared_ptr<const Tables> owned = {});
+
 private:
-    KnownFields(const Tables *tables, int rootType);
     static const Tables &loadTables();
     const Tables *m_tables;
     int m_rootType;
+    std::shared_ptr<const Tables> m_owned; // a custom resource's tables
+
 };
 
 // `duplicate field "<path>"` for each key a JSON text repeats, at any depth, in document

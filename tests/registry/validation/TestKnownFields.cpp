@@ -52,6 +52,7 @@ private slots:
     void fieldValidationDirectives();
     void strictErrorsAreBoundedAndOnce();
     void aPatchAnswersOnlyForWhatItBrings();
+    void customResourcesArePrunedByTheirSchema();
 };
 
 void TestKnownFields::everyServedKindHasItsTable()
@@ -246,6 +247,52 @@ void TestKnownFields::aPatchAnswersOnlyForWhatItBrings()
     QVERIFY(!patched);
     QCOMPARE(patched.error().code, 400);
     QCOMPARE(patched.error().message, std::string("strict decoding error: unknown field \"bogus\""));
+}
+
+void TestKnownFields::customResourcesArePrunedByTheirSchema()
+{
+    // The schema of kubernetes' field validation integration test (crdSchemaBase), and its
+    // crd-post-strict-validation body and answer: repeated keys first, then what pruning
+    // drops, an embedded resource's metadata last.
+    const nlohmann::json schema = {
+        {"type", "object"},
+        {"properties",
+         {{"spec",
+           {{"type", "object"},
+            {"properties",
+             {{"knownField1", {{"type", "string"}}},
+              {"embeddedObj",
+               {{"x-kubernetes-embedded-resource", true}, {"type", "object"},
+                {"properties", {{"kind", {{"type", "string"}}}, {"metadata", {{"type", "object"}}}}}}},
+              {"ports",
+               {{"type", "array"},
+                {"items",
+                 {{"type", "object"},
+                  {"properties",
+                   {{"containerPort", {{"type", "integer"}}}, {"hostPort", {{"type", "integer"}}},
+                    {"name", {{"type", "string"}}}, {"protocol", {{"type", "string"}}}}}}}}},
+              {"free", {{"type", "object"}, {"x-kubernetes-preserve-unknown-fields", true}}},
+              {"labels", {{"type", "object"}, {"additionalProperties", {{"type", "string"}}}}}}}}}}}};
+    const std::shared_ptr<const KnownFields> known = KnownFields::fromOpenApi(schema);
+    QVERIFY(known);
+    const std::string body = R"({"apiVersion":"example.com/v1","kind":"Noxu",
+        "metadata":{"name":"dupename","name":"n","unknownMeta":"metaVal"},
+        "spec":{"unknown1":"val1","unknownDupe":"valDupe","unknownDupe":"valDupe2","knownField1":"val1","knownField1":"val2",
+                "ports":[{"name":"portName","containerPort":8080,"protocol":"TCP","hostPort":8081,"hostPort":8082,"unknownNested":"val"}],
+                "embeddedObj":{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"my-cm","namespace":"my-ns","unknownEmbeddedMeta":"foo"}},
+                "free":{"anything":{"goes":1}},"labels":{"a":"b"}}})";
+    QCOMPARE(known->strictErrors(body),
+             strings({"duplicate field \"metadata.name\"", "duplicate field \"spec.unknownDupe\"",
+                      "duplicate field \"spec.knownField1\"", "duplicate field \"spec.ports[0].hostPort\"",
+                      "unknown field \"metadata.unknownMeta\"", "unknown field \"spec.ports[0].unknownNested\"",
+                      "unknown field \"spec.unknown1\"", "unknown field \"spec.unknownDupe\"",
+                      "unknown field \"spec.embeddedObj.metadata.unknownEmbeddedMeta\""}));
+    nlohmann::json object = *rvscope::model::parseJson(body);
+    QCOMPARE(known->prune(object).size(), std::size_t(5));
+    QVERIFY(object["spec"]["free"]["anything"]["goes"] == 1); // x-kubernetes-preserve-unknown-fields
+    QVERIFY(object["spec"]["labels"]["a"] == "b");           // additionalProperties: a map
+    QVERIFY(object["spec"]["embeddedObj"]["apiVersion"] == "v1");
+    QVERIFY(!KnownFields::fromOpenApi(nlohmann::json())); // no schema: nothing pruned
 }
 
 QTEST_GUILESS_MAIN(TestKnownFields)
