@@ -68,7 +68,15 @@ std::vector<std::shared_ptr<ResourceType>> customResourceTypes(const model::Obje
         if (name != storageVersion)
             type->conversion = toStorageVersion;
         type->openApiSchema = memberAt(version, "schema", "openAPIV3Schema");
-        type->customFields = KnownFields::fromOpenApi(type->openApiSchema);
+        // spec.preserveUnknownFields (a legacy CRD) prunes nothing; neither does a schema
+        // rvscope cannot read (it does not validate CRD schemas as upstream does).
+        if (member(spec, "preserveUnknownFields") != true) {
+            try {
+                type->customFields = KnownFields::fromOpenApi(type->openApiSchema);
+            } catch (const nlohmann::json::exception &) {
+                type->customFields = nullptr;
+            }
+        }
         type->printerColumns = member(version, "additionalPrinterColumns");
         type->hasStatus = memberAt(version, "subresources", "status").is_object();
         type->strategy = std::make_shared<CustomResourceStrategy>(namespaced, type->hasStatus);

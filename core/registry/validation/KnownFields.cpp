@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "registry/validation/KnownFields.h"
 
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <set>
@@ -227,7 +228,7 @@ std::vector<std::string> scan(std::string_view text, const KnownFields::Tables *
 // Drops what `ref` does not declare under `root`, depth first in Go's map order. A walk with
 // its own stack: a CRD's schema nests JSONSchemaProps as deep as the body parser allows.
 void pruneTree(nlohmann::json &root, const Ref &rootRef, const KnownFields::Tables &tables,
-               std::vector<std::string> &removed)
+               std::vector<std::string> &removed, std::vector<std::string> &late)
 {
     struct Step {
         nlohmann::json *value;
@@ -240,11 +241,22 @@ void pruneTree(nlohmann::json &root, const Ref &rootRef, const KnownFields::Tabl
         nlohmann::json::object_t::iterator next = {}; // a map's or struct's next member
     };
     static thread_local std::vector<Step> steps; // kept between calls: no allocation per body
-    std::vector<std::string> late;
     steps.clear();
     steps.push_back(Step{&root, &rootRef, 0, nullptr, 0});
     // The steps are the path to the current value: a removed field's path is spelled only
     // when it is named, not on every member the walk passes.
+    // Whether the struct being pruned is (within) an embedded resource's ObjectMeta: not the
+    // root's, which is steps[1].
+    auto inEmbeddedMeta = [&tables](int type) {
+        if (type == tables.objectMeta && steps.size() > 2)
+            return true;
+        for (std::size_t i = 2; i < steps.size(); ++i) {
+            if (steps[i].depth == 0 && steps[i].ref->terminal == Ref::Terminal::Struct
+                && steps[i].ref->type == tables.objectMeta)
+                return true;
+        }
+        return false;
+    };
     auto pathTo = [](const std::string &name) {
         std::string path;
         for (std::size_t i = 1; i < steps.size(); ++i) {
@@ -313,7 +325,7 @@ void pruneTree(nlohmann::json &root, const Ref &rootRef, const KnownFields::Tabl
             if (field == fields.end()) {
                 // apiextensions prunes an embedded resource's metadata in a pass of its own,
                 // after the schema's: those come last.
-                const bool embeddedMeta = static_cast<int>(type) == tables.objectMeta && steps.size() > 2;
+                const bool embeddedMeta = tables.objectMeta >= 0 && inEmbeddedMeta(static_cast<int>(type));
                 if (removed.size() + late.size() < MAX_STRICT_ERRORS)
                     (embeddedMeta ? late : removed).push_back(pathTo(member->first));
                 step.next = members.erase(member);
@@ -328,7 +340,6 @@ void pruneTree(nlohmann::json &root, const Ref &rootRef, const KnownFields::Tabl
         if (!pushed)
             steps.pop_back();
     }
-    removed.insert(removed.end(), std::make_move_iterator(late.begin()), std::make_move_iterator(late.end()));
 }
 
 } // namespace
@@ -353,7 +364,9 @@ const KnownFields *KnownFields::find(std::string_view apiVersion, std::string_vi
 std::vector<std::string> KnownFields::prune(nlohmann::json &object) const
 {
     std::vector<std::string> removed;
-    pruneTree(object, m_tables->structs[static_cast<std::size_t>(m_rootType)], *m_tables, removed);
+    std::vector<std::string> late;
+    pruneTree(object, m_tables->structs[static_cast<std::size_t>(m_rootType)], *m_tables, removed, late);
+    removed.insert(removed.end(), std::make_move_iterator(late.begin()), std::make_move_iterator(late.end()));
     return removed;
 }
 
@@ -362,9 +375,19 @@ std::vector<std::string> KnownFields::strictErrors(std::string_view text) const
     if (m_tables->custom) {
         // apiextensions reads the body into a map (every repeated key, in document order),
         // then prunes it by the schema (Go's map order).
+        // Pruned: the root's metadata first, then the schema's paths as sort.Strings orders
+        // them, then (a pass of its own) embedded resources' metadata, sorted too.
         std::vector<std::string> errors = duplicateFields(text);
         if (std::optional<nlohmann::json> parsed = model::parseJson(text)) {
-            for (const std::string &path : prune(*parsed)) {
+            std::vector<std::string> removed;
+            std::vector<std::string> late;
+            pruneTree(*parsed, m_tables->structs[static_cast<std::size_t>(m_rootType)], *m_tables, removed, late);
+            auto meta = std::stable_partition(removed.begin(), removed.end(),
+                                              [](const std::string &path) { return path.starts_with("metadata."); });
+            std::sort(meta, removed.end());
+            std::sort(late.begin(), late.end());
+            removed.insert(removed.end(), std::make_move_iterator(late.begin()), std::make_move_iterator(late.end()));
+            for (const std::string &path : removed) {
                 if (errors.size() < MAX_STRICT_ERRORS)
                     errors.push_back(quoted("unknown field", path));
             }
@@ -417,15 +440,20 @@ std::shared_ptr<const KnownFields> KnownFields::fromOpenApi(const nlohmann::json
     tables->objectMeta = objectMeta;
     // Each struct found is filled in turn (a worklist, not recursion: schemas nest deep).
     std::vector<std::pair<int, const nlohmann::json *>> pending;
-    auto newStruct = [&tables, &pending](const nlohmann::json *schema) {
+    auto newStruct = [&tables, &pending](const nlohmann::json *schema, bool preserve) {
         const int index = static_cast<int>(tables->types.size());
         tables->types.emplace_back();
-        tables->preserveUnknown.push_back(flag(*schema, "x-kubernetes-preserve-unknown-fields"));
+        // additionalProperties given as a boolean keeps every key too (structural pruning
+        // sees a non-nil AdditionalProperties).
+        auto additional = schema->find("additionalProperties");
+        tables->preserveUnknown.push_back(preserve || flag(*schema, "x-kubernetes-preserve-unknown-fields")
+                                          || (additional != schema->end() && additional->is_boolean()));
         pending.emplace_back(index, schema);
         return index;
     };
     auto refOf = [&newStruct](const nlohmann::json *schema) {
         Ref ref;
+        bool preserveItems = false; // a list marked preserve-unknown-fields keeps its items' too
         while (true) {
             if (!schema->is_object()) {
                 ref.terminal = Ref::Terminal::Any;
@@ -433,8 +461,11 @@ std::shared_ptr<const KnownFields> KnownFields::fromOpenApi(const nlohmann::json
             }
             if (flag(*schema, "x-kubernetes-int-or-string"))
                 return ref; // a scalar
-            const std::string type = schema->value("type", "");
+            auto typeField = schema->find("type");
+            const std::string type = typeField != schema->end() && typeField->is_string() ? typeField->get<std::string>()
+                                                                                          : std::string();
             if (type == "array") {
+                preserveItems = preserveItems || flag(*schema, "x-kubernetes-preserve-unknown-fields");
                 auto items = schema->find("items");
                 if (items == schema->end() || !items->is_object()) {
                     ref.terminal = Ref::Terminal::Any;
@@ -460,7 +491,7 @@ std::shared_ptr<const KnownFields> KnownFields::fromOpenApi(const nlohmann::json
                     return ref;
                 }
                 ref.terminal = Ref::Terminal::Struct;
-                ref.type = newStruct(schema);
+                ref.type = newStruct(schema, preserveItems);
                 return ref;
             }
             if (type.empty())
@@ -468,7 +499,7 @@ std::shared_ptr<const KnownFields> KnownFields::fromOpenApi(const nlohmann::json
             return ref;
         }
     };
-    const int root = newStruct(&openApiV3Schema);
+    const int root = newStruct(&openApiV3Schema, false);
     while (!pending.empty()) {
         const auto [index, schema] = pending.back();
         pending.pop_back();

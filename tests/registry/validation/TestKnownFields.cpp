@@ -293,6 +293,35 @@ void TestKnownFields::customResourcesArePrunedByTheirSchema()
     QVERIFY(object["spec"]["labels"]["a"] == "b");           // additionalProperties: a map
     QVERIFY(object["spec"]["embeddedObj"]["apiVersion"] == "v1");
     QVERIFY(!KnownFields::fromOpenApi(nlohmann::json())); // no schema: nothing pruned
+
+    // What structural pruning keeps: keys beside additionalProperties: true, a preserving
+    // list's items; a `type` that is not a string (Go reads null as "") is no crash.
+    const nlohmann::json keeping = {
+        {"type", "object"},
+        {"properties",
+         {{"open", {{"type", "object"}, {"properties", {{"a", {{"type", "string"}}}}}, {"additionalProperties", true}}},
+          {"list",
+           {{"type", "array"}, {"x-kubernetes-preserve-unknown-fields", true},
+            {"items", {{"type", "object"}, {"properties", {{"a", {{"type", "string"}}}}}}}}},
+          {"odd", {{"type", nullptr}}}}}};
+    const auto keeps = KnownFields::fromOpenApi(keeping);
+    nlohmann::json kept = {{"open", {{"a", "1"}, {"b", "2"}}}, {"list", {{{"a", "1"}, {"b", "2"}}}}, {"odd", {{"x", 1}}}};
+    QVERIFY(keeps->prune(kept).empty());
+    QCOMPARE(kept["open"].size(), std::size_t(2));
+    QCOMPARE(kept["list"][0].size(), std::size_t(2));
+
+    // Pruned paths in sort.Strings order, the root's metadata first: "[10]" before "[2]".
+    const nlohmann::json listed = {
+        {"type", "object"},
+        {"properties",
+         {{"items", {{"type", "array"}, {"items", {{"type", "object"}, {"properties", {{"a", {{"type", "string"}}}}}}}}}}}};
+    std::string many = R"({"zzz":1,"metadata":{"name":"n","bad":1},"items":[)";
+    for (int i = 0; i < 11; ++i)
+        many += std::string(i ? "," : "") + (i == 2 || i == 10 ? R"({"x":1})" : "{}");
+    many += "]}";
+    QCOMPARE(KnownFields::fromOpenApi(listed)->strictErrors(many),
+             strings({"unknown field \"metadata.bad\"", "unknown field \"items[10].x\"",
+                      "unknown field \"items[2].x\"", "unknown field \"zzz\""}));
 }
 
 QTEST_GUILESS_MAIN(TestKnownFields)
