@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include <QtCore/QCoreApplication>
 #include <QtCore/QFile>
 #include <QtHttpServer/QHttpServerRequest>
 #include <QtNetwork/QSslCertificate>
@@ -121,9 +122,11 @@ api::ApiRequest toApiRequest(const QHttpServerRequest &request)
 template<typename Base>
 class GuardedServer final : public Base {
 public:
-    GuardedServer(std::shared_ptr<ApiServer::ConnectionCount> count, QObject *parent)
+    GuardedServer(std::shared_ptr<ApiServer::ConnectionCount> count, RequestHeadGuard::UpgradeTaker takeUpgrade,
+                  QObject *parent)
         : Base(parent)
         , m_count(std::move(count))
+        , m_takeUpgrade(std::move(takeUpgrade))
     {
     }
 
@@ -132,9 +135,12 @@ public:
         QTcpSocket *socket = Base::nextPendingConnection();
         if (!socket)
             return socket;
-        RequestHeadGuard *guard = RequestHeadGuard::install(socket, m_count->headTimeoutMs);
+        RequestHeadGuard *guard = RequestHeadGuard::install(socket, m_count->headTimeoutMs, m_takeUpgrade);
         ++m_count->open;
-        QObject::connect(socket, &QObject::destroyed, this, [count = m_count] { --count->open; });
+        // The guard goes with the socket (its child), and unlike the socket's own signals, its
+        // destroyed signal stays connected: QWebSocket disconnects every receiver of the
+        // socket's signals when it lets the socket go.
+        QObject::connect(guard, &QObject::destroyed, this, [count = m_count] { --count->open; });
         if (m_count->max != 0 && m_count->open > m_count->max)
             guard->refuseConnection(model::errors::tooManyRequests(
                 "too many open connections (" + std::to_string(m_count->max) + "), please try again later", 1));
@@ -143,6 +149,7 @@ public:
 
 private:
     std::shared_ptr<ApiServer::ConnectionCount> m_count;
+    RequestHeadGuard::UpgradeTaker m_takeUpgrade;
 };
 
 bool isMutating(std::string_view method)
@@ -154,12 +161,17 @@ bool isMutating(std::string_view method)
 ApiServer::ApiServer(std::shared_ptr<api::ApiHandler> handler, QObject *parent)
     : QAbstractHttpServer(parent)
     , m_handler(std::move(handler))
+    // The name Qt's HTTP server gives its own (the 101's Server field).
+    , m_webSocketServer(QCoreApplication::applicationName() + QLatin1Char('/') + QCoreApplication::applicationVersion(),
+                        QWebSocketServer::NonSecureMode)
 {
     m_connectionCount->max = m_limits.maxConnections;
     m_connectionCount->headTimeoutMs = m_limits.requestHeadTimeoutMs;
     m_clock.start();
     connect(&m_idleSweep, &QTimer::timeout, this, &ApiServer::closeIdleConnections);
-    // Qt accepts an upgrade only when this signal has a receiver.
+    connect(&m_webSocketServer, &QWebSocketServer::newConnection, this, &ApiServer::handleWebSocketConnections);
+    // Qt accepts an upgrade only when this signal has a receiver: one the guard did not take
+    // (none it should let through) is still served.
     connect(this, &QAbstractHttpServer::newWebSocketConnection, this, &ApiServer::handleWebSocketConnections);
 }
 
@@ -197,13 +209,18 @@ bool ApiServer::setTls(const QString &certificatePath, const QString &keyPath, Q
 quint16 ApiServer::start(const QHostAddress &address, quint16 port, QString *error)
 {
     // What QAbstractHttpServer::listen() does, with servers that guard request heads.
+    QPointer<ApiServer> self(this);
+    const RequestHeadGuard::UpgradeTaker takeUpgrade = [self](QTcpSocket *socket) {
+        if (self)
+            self->takeUpgrade(socket);
+    };
     QTcpServer *server = nullptr;
     if (m_tls) {
-        auto *tls = new GuardedServer<QSslServer>(m_connectionCount, this);
+        auto *tls = new GuardedServer<QSslServer>(m_connectionCount, takeUpgrade, this);
         tls->setSslConfiguration(*m_tls);
         server = tls;
     } else {
-        server = new GuardedServer<QTcpServer>(m_connectionCount, this);
+        server = new GuardedServer<QTcpServer>(m_connectionCount, takeUpgrade, this);
     }
     server->setListenBacklogSize(LISTEN_BACKLOG);
     if (!server->listen(address, port)) {
@@ -372,15 +389,34 @@ void ApiServer::startWatch(QPointer<QTcpSocket> socket, std::shared_ptr<api::Wat
     watcher->attach(std::make_shared<ChunkedWatchTransport>(socket, std::move(onEnd)));
 }
 
+void ApiServer::takeUpgrade(QTcpSocket *socket)
+{
+    m_connections.erase(socket); // no keep-alive HTTP connection any more
+    // Qt's HTTP server no longer reads the socket (it still deletes it once disconnected,
+    // and then frees what it kept for the connection).
+    disconnect(socket, &QIODevice::readyRead, this, nullptr);
+    if (socket->isTransactionStarted())
+        socket->rollbackTransaction(); // Qt's parser may have read part of the head
+    m_webSocketServer.handleConnection(socket); // it reads the buffered handshake itself
+}
+
 void ApiServer::handleWebSocketConnections()
 {
-    while (hasPendingWebSocketConnections()) {
-        std::unique_ptr<QWebSocket> socket = nextPendingWebSocketConnection();
+    while (m_webSocketServer.hasPendingConnections() || hasPendingWebSocketConnections()) {
+        std::unique_ptr<QWebSocket> socket(m_webSocketServer.hasPendingConnections()
+                                               ? m_webSocketServer.nextPendingConnection()
+                                               : nextPendingWebSocketConnection().release());
         if (!socket)
             continue;
+        socket->setParent(nullptr); // the unique_ptr's alone, not the WebSocket server's child
         // Qt would buffer a client's unfinished message up to 2 GiB.
         socket->setMaxAllowedIncomingFrameSize(MAX_WEBSOCKET_MESSAGE_BYTES);
         socket->setMaxAllowedIncomingMessageSize(MAX_WEBSOCKET_MESSAGE_BYTES);
+        // Its request head's guard reads the client's frame heads ahead of Qt from now on.
+        if (RequestHeadGuard *guard = RequestHeadGuard::upgradedTo(*socket); guard && !guard->followWebSocket(socket.get())) {
+            socket.release()->deleteLater(); // closed with 1002: it did not wait for the 101
+            continue;
+        }
         const QUrl url = socket->requestUrl();
         const std::string path = url.path(QUrl::FullyDecoded).toStdString();
         if (api::resolveRoute(path, *m_handler->registry()).kind == api::Route::Kind::BulkGet) {

@@ -6,9 +6,11 @@
 #include <cctype>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include <QtCore/QTimer>
 #include <QtNetwork/QTcpSocket>
+#include <QtWebSockets/QWebSocket>
 
 #include <sys/socket.h>
 
@@ -21,6 +23,26 @@ namespace rvscope::server {
 namespace {
 // How long a refused client may go on reading the answer (Go waits 500 ms too).
 constexpr int CLOSE_GRACE_MS = 500;
+
+// The guards whose request head was a WebSocket upgrade, until the WebSocket Qt makes of it
+// is handed over (upgradedTo()) or they go. Core thread; rarely more than one.
+thread_local std::vector<QPointer<RequestHeadGuard>> t_upgrades;
+
+// Peeks every buffered byte of `socket` and hands them to `use` (a string_view).
+template<typename Use>
+void peekBuffered(QTcpSocket *socket, qint64 available, Use &&use)
+{
+    if (available <= 0 || !socket->isOpen())
+        return;
+    std::array<char, 16 * 1024> small;
+    if (available <= qint64(small.size())) {
+        const qint64 got = socket->peek(small.data(), available);
+        use(std::string_view(small.data(), std::size_t(std::max<qint64>(got, 0))));
+        return;
+    }
+    const QByteArray bytes = socket->peek(available);
+    use(std::string_view(bytes.constData(), std::size_t(bytes.size())));
+}
 
 bool isTokenChar(char c)
 {
@@ -55,14 +77,15 @@ bool wellFormedRequestLine(std::string_view start, std::string_view end, std::si
 }
 } // namespace
 
-RequestHeadGuard *RequestHeadGuard::install(QTcpSocket *socket, int headTimeoutMs)
+RequestHeadGuard *RequestHeadGuard::install(QTcpSocket *socket, int headTimeoutMs, UpgradeTaker takeUpgrade)
 {
-    return new RequestHeadGuard(socket, headTimeoutMs);
+    return new RequestHeadGuard(socket, headTimeoutMs, std::move(takeUpgrade));
 }
 
-RequestHeadGuard::RequestHeadGuard(QTcpSocket *socket, int headTimeoutMs)
+RequestHeadGuard::RequestHeadGuard(QTcpSocket *socket, int headTimeoutMs, UpgradeTaker takeUpgrade)
     : QObject(socket)
     , m_socket(socket)
+    , m_takeUpgrade(std::move(takeUpgrade))
     , m_headTimer(new QTimer(this))
 {
     connect(socket, &QIODevice::readyRead, this, &RequestHeadGuard::handleReadyRead);
@@ -96,6 +119,7 @@ void RequestHeadGuard::nextRequest()
     m_webSocketKey = false;
     m_headTimer->stop();
     m_awaitingFirstByte = true; // the idle timeout guards the wait for it
+    m_bytesAfterUpgrade = false;
 }
 
 void RequestHeadGuard::refuseConnection(model::Status status)
@@ -109,20 +133,111 @@ void RequestHeadGuard::handleReadyRead()
         refuse(*m_refusal);
         return;
     }
+    if (m_handingOver)
+        return; // a readyRead within the hand-over: the handshake's own bytes
+    if (m_awaitingWebSocket) {
+        // Bytes after the upgrade request, before its 101 was even written (Qt answers the
+        // handshake on a later pass and hands the WebSocket over at once): a client that
+        // did not wait (or Qt reading them: the same).
+        m_bytesAfterUpgrade = true;
+        return;
+    }
+    if (m_frames) {
+        followFrames();
+        return;
+    }
     if (m_part == Part::Rest)
         return;
     // The bytes no reader has taken yet (Qt's parser reads inside a transaction, so what it
     // read before stays buffered behind the read position); peeked, never consumed.
+    peekBuffered(m_socket, m_socket->bytesAvailable(), [this](std::string_view bytes) {
+        if (!bytes.empty())
+            count(bytes);
+    });
+    if (m_upgradeEnded) {
+        m_upgradeEnded = false;
+        if (m_takeUpgrade) {
+            m_handingOver = true;
+            m_takeUpgrade(m_socket);
+            m_handingOver = false;
+            m_awaitingWebSocket = true;
+        }
+    }
+}
+
+RequestHeadGuard *RequestHeadGuard::upgradedTo(const QWebSocket &webSocket)
+{
+    std::erase(t_upgrades, QPointer<RequestHeadGuard>());
+    for (auto it = t_upgrades.begin(); it != t_upgrades.end(); ++it) {
+        const QTcpSocket *socket = (*it)->m_socket;
+        if (socket->peerPort() == webSocket.peerPort() && socket->localPort() == webSocket.localPort()
+            && socket->peerAddress() == webSocket.peerAddress()) {
+            RequestHeadGuard *guard = *it;
+            t_upgrades.erase(it);
+            return guard;
+        }
+    }
+    return nullptr;
+}
+
+bool RequestHeadGuard::followWebSocket(QWebSocket *webSocket)
+{
+    // QWebSocket holds the socket without owning it: the socket goes with the WebSocket now,
+    // and the guard (its child) with it. Or before it, once the WebSocket is disconnected:
+    // Qt's HTTP server frees its request for the connection when the socket is destroyed,
+    // and a QWebSocket being deleted disconnects every receiver of the socket's signals,
+    // that one too (QWebSocket keeps only a guarded pointer to the socket).
+    m_socket->setParent(webSocket);
+    connect(webSocket, &QWebSocket::disconnected, m_socket, &QObject::deleteLater);
+    m_awaitingWebSocket = false;
+    if (m_bytesAfterUpgrade || m_socket->bytesAvailable() > 0) {
+        m_socket->skip(m_socket->bytesAvailable());
+        webSocket->close(QWebSocketProtocol::CloseCodeProtocolError,
+                         QStringLiteral("the client sent data before its opening handshake was answered"));
+        return false;
+    }
+    m_webSocket = webSocket;
+    m_frames.emplace();
+    m_framesBuffered = 0;
+    m_afterRead = connect(m_socket, &QIODevice::readyRead, this, [this] { m_framesBuffered = m_socket->bytesAvailable(); });
+    return true;
+}
+
+void RequestHeadGuard::followFrames()
+{
     const qint64 available = m_socket->bytesAvailable();
-    std::array<char, 16 * 1024> small;
-    if (available <= qint64(small.size())) {
-        const qint64 got = m_socket->peek(small.data(), available);
-        if (got > 0)
-            count(std::string_view(small.data(), std::size_t(got)));
+    if (!m_webSocket || available < m_framesBuffered) {
+        // Gone, or read outside a readyRead: where frames start is no longer known.
+        stopFollowing();
         return;
     }
-    const QByteArray bytes = m_socket->peek(available);
-    count(std::string_view(bytes.constData(), std::size_t(bytes.size())));
+    const std::uint64_t fresh = std::uint64_t(available - m_framesBuffered);
+    const std::uint64_t passed = std::min(fresh, m_frames->payloadLeft());
+    m_frames->skip(passed);
+    std::string breach;
+    if (passed < fresh) {
+        const std::size_t from = std::size_t(m_framesBuffered) + std::size_t(passed);
+        peekBuffered(m_socket, available, [&](std::string_view bytes) {
+            if (bytes.size() > from)
+                breach = m_frames->feed(bytes.substr(from));
+        });
+    }
+    m_framesBuffered = available;
+    if (breach.empty())
+        return;
+    // Nothing of it reaches QWebSocket's reader, next on this readyRead.
+    QPointer<QWebSocket> webSocket = m_webSocket;
+    stopFollowing();
+    m_socket->skip(available);
+    if (webSocket)
+        webSocket->close(QWebSocketProtocol::CloseCodeProtocolError, QString::fromStdString(breach));
+}
+
+void RequestHeadGuard::stopFollowing()
+{
+    m_frames.reset();
+    m_webSocket.clear();
+    disconnect(m_afterRead);
 }
 
 bool RequestHeadGuard::count(std::string_view bytes)
@@ -212,6 +327,8 @@ bool RequestHeadGuard::count(std::string_view bytes)
         }
         bytes.remove_prefix(upTo);
     }
+    if (m_part == Part::Rest && m_upgradeWebSocket && !bytes.empty())
+        m_bytesAfterUpgrade = true;
     return true;
 }
 
@@ -223,6 +340,11 @@ bool RequestHeadGuard::endHead()
         return false;
     }
     m_part = m_chunked ? Part::ChunkedBody : Part::Rest;
+    if (m_upgradeWebSocket && m_connectionUpgrade) {
+        m_upgradeEnded = true;
+        if (std::find(t_upgrades.begin(), t_upgrades.end(), QPointer<RequestHeadGuard>(this)) == t_upgrades.end())
+            t_upgrades.emplace_back(this); // until the WebSocket is handed over, or the guard goes
+    }
     return true;
 }
 

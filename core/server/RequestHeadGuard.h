@@ -3,17 +3,21 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
 
 #include <QtCore/QObject>
+#include <QtCore/QPointer>
 
 #include "model/Status.h"
 #include "server/ChunkedBodyFraming.h"
+#include "server/ClientFrameHeads.h"
 
 class QTcpSocket;
 class QTimer;
+class QWebSocket;
 
 namespace rvscope::server {
 
@@ -44,6 +48,8 @@ namespace rvscope::server {
 // The answer is a Status, and the connection closes; nothing of the request reaches the
 // API. A guard counts one head (and chunked body) at a time: after the blank line that ends
 // it, it waits for nextRequest() (the server got the request) before it counts the next.
+// Once an upgrade has made the connection a WebSocket (followWebSocket()), the guard reads
+// the client's frame heads ahead of QWebSocket, which takes frames RFC 6455 refuses.
 //
 // Core thread only; the guard is the socket's child and goes with it.
 class RequestHeadGuard final : public QObject {
@@ -51,17 +57,33 @@ class RequestHeadGuard final : public QObject {
     Q_DISABLE_COPY_MOVE(RequestHeadGuard)
 
 public:
+    // Takes over a connection whose request head is a WebSocket upgrade, before Qt's HTTP
+    // server has it: see ApiServer::takeUpgrade().
+    using UpgradeTaker = std::function<void(QTcpSocket *)>;
     // Starts guarding `socket`. Call before anything else connects to its readyRead, so
     // that an oversized head is refused before another reader sees it.
-    static RequestHeadGuard *install(QTcpSocket *socket, int headTimeoutMs);
+    static RequestHeadGuard *install(QTcpSocket *socket, int headTimeoutMs, UpgradeTaker takeUpgrade = {});
     // The request whose head was counted has been handed to the server: count the next.
     void nextRequest();
     // Answers the connection's first request with `status` and closes it (a connection past
     // the server's bound): nothing of it reaches the API.
     void refuseConnection(model::Status status);
 
+    // The guard whose connection's upgrade request became `webSocket` (Qt answered its
+    // opening handshake), or null. Each guard is found once.
+    static RequestHeadGuard *upgradedTo(const QWebSocket &webSocket);
+    // From now on the guard follows the client's frames (ClientFrameHeads) ahead of
+    // QWebSocket's reader, and at one that is not masked closes `webSocket` with 1002
+    // (protocol error) before Qt reads it. A client that sent anything before its handshake
+    // was answered (RFC 6455 section 4.1: it MUST wait) is closed so at once, and false
+    // returned: Qt reads such frames before any receiver can be connected, so they would be
+    // lost without a word. Call it where Qt hands the WebSocket over: its reader is
+    // connected by then, and the guard's own after-read slot must come after it. The socket
+    // becomes `webSocket`'s child (QWebSocket does not own it), so goes with it.
+    bool followWebSocket(QWebSocket *webSocket);
+
 private:
-    RequestHeadGuard(QTcpSocket *socket, int headTimeoutMs);
+    RequestHeadGuard(QTcpSocket *socket, int headTimeoutMs, UpgradeTaker takeUpgrade);
     void handleReadyRead();
     // Counts `bytes`; false when a bound was passed (and the request refused).
     bool count(std::string_view bytes);
@@ -71,6 +93,7 @@ private:
     void closeOnceAnswered();
 
     QTcpSocket *m_socket;
+    UpgradeTaker m_takeUpgrade;
     enum class Part { RequestLine, HeaderFields, ChunkedBody, Rest };
     Part m_part = Part::RequestLine;
     // The request line's first and last bytes, what its well-formedness is judged on.
@@ -110,6 +133,20 @@ private:
     // the first request).
     QTimer *m_headTimer = nullptr;
     bool m_awaitingFirstByte = false;
+    // The WebSocket the connection became (followWebSocket()), and its client's frames.
+    // Every readyRead runs handleReadyRead() first, then QWebSocket's reader, then the
+    // after-read slot, which notes how much the reader left buffered: m_framesBuffered, the
+    // buffered bytes m_frames has read. What is buffered beyond them is new.
+    void followFrames();
+    void stopFollowing();
+    bool m_upgradeEnded = false;      // an upgrade head has just ended: m_takeUpgrade has it
+    bool m_handingOver = false;       // within m_takeUpgrade
+    bool m_awaitingWebSocket = false; // taken over, the WebSocket not handed over yet
+    bool m_bytesAfterUpgrade = false; // the client sent bytes behind its upgrade request
+    std::optional<ClientFrameHeads> m_frames;
+    QPointer<QWebSocket> m_webSocket;
+    qint64 m_framesBuffered = 0;
+    QMetaObject::Connection m_afterRead;
 };
 
 } // namespace rvscope::server
