@@ -13,20 +13,6 @@
 
 namespace rvscope::registry {
 namespace {
-// schema.GroupVersionKind.String() of an object's apiVersion and kind: "/v1, Kind=ConfigMap",
-// "apps/v1, Kind=Deployment".
-std::string goGroupVersionKind(const nlohmann::json &object)
-{
-    const auto text = [&object](const char *key) {
-        auto it = object.find(key);
-        return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
-    };
-    std::string apiVersion = text("apiVersion");
-    if (apiVersion.find('/') == std::string::npos)
-        apiVersion.insert(0, "/");
-    return apiVersion + ", Kind=" + text("kind");
-}
-
 const nlohmann::json &managedFieldsOf(const nlohmann::json &object)
 {
     static const nlohmann::json none;
@@ -221,8 +207,7 @@ model::Result<model::Object> FieldManager::apply(const model::Object *live, cons
         // its "field not declared in schema".
         model::Status status;
         status.code = 500;
-        status.message = "failed to create typed patch object (/; " + goGroupVersionKind(config)
-            + "): .metadata: expected map";
+        status.message = typedPatchObjectFailure(config) + ".metadata: expected map";
         return status;
     }
     if (!managedFieldsOf(config).is_null())
@@ -247,6 +232,20 @@ model::Result<model::Object> FieldManager::apply(const model::Object *live, cons
     if (!kept)
         store(merged, result.entries);
     return merged;
+}
+
+std::string typedPatchObjectFailure(const nlohmann::json &config)
+{
+    const auto text = [](const nlohmann::json &object, const char *key) {
+        const nlohmann::json &value = model::member(object, key);
+        return value.is_string() ? value.get<std::string>() : std::string();
+    };
+    const nlohmann::json &metadata = model::member(config, "metadata");
+    std::string apiVersion = text(config, "apiVersion");
+    if (apiVersion.find('/') == std::string::npos)
+        apiVersion.insert(0, "/");
+    return "failed to create typed patch object (" + text(metadata, "namespace") + '/' + text(metadata, "name") + "; "
+        + apiVersion + ", Kind=" + text(config, "kind") + "): ";
 }
 
 std::string managerFromUserAgent(const std::string &userAgent)

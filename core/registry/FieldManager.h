@@ -41,4 +41,9 @@ private:
 // printable characters only, at most 128 bytes; "unknown" when that leaves nothing.
 std::string managerFromUserAgent(const std::string &userAgent);
 
+// How structured-merge-diff's error for an apply configuration it cannot type begins:
+// "failed to create typed patch object (<namespace>/<name>; <group>/<version>, Kind=<kind>): "
+// (schema.GroupVersionKind.String(): "/v1, Kind=ConfigMap" for the core group).
+std::string typedPatchObjectFailure(const nlohmann::json &config);
+
 } // namespace rvscope::registry

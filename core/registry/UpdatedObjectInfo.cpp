@@ -14,6 +14,7 @@
 #include "patch/JsonPatch.h"
 #include "patch/MergePatch.h"
 #include "patch/StrategicMergePatch.h"
+#include "registry/FieldManager.h"
 #include "registry/validation/FieldErrors.h"
 #include "registry/validation/ObjectDecoding.h"
 #include "registry/ResourceType.h"
@@ -67,16 +68,7 @@ bool touchesManagedFields(const nlohmann::json &jsonPatch)
 // the apiserver answers it (500, no reason: a plain error).
 model::Status undeclaredInApply(const nlohmann::json &config, const std::vector<std::string> &paths)
 {
-    const auto text = [](const nlohmann::json &object, const char *key) {
-        const nlohmann::json &value = model::member(object, key);
-        return value.is_string() ? value.get<std::string>() : std::string();
-    };
-    const nlohmann::json &metadata = model::member(config, "metadata");
-    std::string apiVersion = text(config, "apiVersion");
-    if (apiVersion.find('/') == std::string::npos)
-        apiVersion.insert(0, "/");
-    std::string message = "failed to create typed patch object (" + text(metadata, "namespace") + '/'
-        + text(metadata, "name") + "; " + apiVersion + ", Kind=" + text(config, "kind") + "): ";
+    std::string message = typedPatchObjectFailure(config);
     if (paths.size() > 1)
         message += "errors:";
     const std::size_t listed = std::min(paths.size(), model::errors::MAX_LISTED_FIELD_ERRORS);
