@@ -171,7 +171,7 @@ ApiServer::ApiServer(std::shared_ptr<api::ApiHandler> handler, QObject *parent)
     connect(&m_idleSweep, &QTimer::timeout, this, &ApiServer::closeIdleConnections);
     connect(&m_webSocketServer, &QWebSocketServer::newConnection, this, &ApiServer::handleWebSocketConnections);
     // Qt accepts an upgrade only when this signal has a receiver: one the guard did not take
-    // (none it should let through) is still served.
+    // (pipelined behind a request still in flight) is still served, its frames unchecked.
     connect(this, &QAbstractHttpServer::newWebSocketConnection, this, &ApiServer::handleWebSocketConnections);
 }
 
@@ -211,8 +211,7 @@ quint16 ApiServer::start(const QHostAddress &address, quint16 port, QString *err
     // What QAbstractHttpServer::listen() does, with servers that guard request heads.
     QPointer<ApiServer> self(this);
     const RequestHeadGuard::UpgradeTaker takeUpgrade = [self](QTcpSocket *socket) {
-        if (self)
-            self->takeUpgrade(socket);
+        return self && self->takeUpgrade(socket);
     };
     QTcpServer *server = nullptr;
     if (m_tls) {
@@ -254,9 +253,9 @@ ApiServer::Connection &ApiServer::connection(QTcpSocket *socket)
 
 void ApiServer::markIdle(QTcpSocket *socket)
 {
+    connection(socket).idleSinceMs = m_clock.elapsed(); // takeUpgrade() reads it too
     if (m_idleTimeoutMs <= 0)
         return;
-    connection(socket).idleSinceMs = m_clock.elapsed();
     if (!m_idleSweep.isActive())
         m_idleSweep.start(std::clamp(m_idleTimeoutMs / 3, 10, 1000));
 }
@@ -389,8 +388,10 @@ void ApiServer::startWatch(QPointer<QTcpSocket> socket, std::shared_ptr<api::Wat
     watcher->attach(std::make_shared<ChunkedWatchTransport>(socket, std::move(onEnd)));
 }
 
-void ApiServer::takeUpgrade(QTcpSocket *socket)
+bool ApiServer::takeUpgrade(QTcpSocket *socket)
 {
+    if (auto it = m_connections.find(socket); it != m_connections.end() && it->second.idleSinceMs < 0)
+        return false; // an earlier request's answer is still to be written: left to Qt
     m_connections.erase(socket); // no keep-alive HTTP connection any more
     // Qt's HTTP server no longer reads the socket (it still deletes it once disconnected,
     // and then frees what it kept for the connection).
@@ -398,6 +399,7 @@ void ApiServer::takeUpgrade(QTcpSocket *socket)
     if (socket->isTransactionStarted())
         socket->rollbackTransaction(); // Qt's parser may have read part of the head
     m_webSocketServer.handleConnection(socket); // it reads the buffered handshake itself
+    return true;
 }
 
 void ApiServer::handleWebSocketConnections()

@@ -95,7 +95,9 @@ private:
     // receiver of the socket's signals: the guard, which must read the client's frames
     // ahead of QWebSocket, and the open-connection count (the bound then refused everyone
     // once that many WebSockets had come and gone).
-    void takeUpgrade(QTcpSocket *socket);
+    // False (Qt's HTTP server upgrades it) while an earlier request on the connection still
+    // waits for its answer.
+    bool takeUpgrade(QTcpSocket *socket);
     // Watch over WebSocket on the same paths: one text message per event (wire contract §7).
     void handleWebSocketConnections();
     void serveWebSocket(std::unique_ptr<QWebSocket> socket, api::ApiResponse response);

@@ -23,6 +23,8 @@ namespace rvscope::server {
 namespace {
 // How long a refused client may go on reading the answer (Go waits 500 ms too).
 constexpr int CLOSE_GRACE_MS = 500;
+// How long a WebSocket's socket may go on writing what was sent before the WebSocket went.
+constexpr int WEBSOCKET_LINGER_MS = 10'000;
 
 // The guards whose request head was a WebSocket upgrade, until the WebSocket Qt makes of it
 // is handed over (upgradedTo()) or they go. Core thread; rarely more than one.
@@ -150,27 +152,30 @@ void RequestHeadGuard::handleReadyRead()
         return;
     // The bytes no reader has taken yet (Qt's parser reads inside a transaction, so what it
     // read before stays buffered behind the read position); peeked, never consumed.
-    peekBuffered(m_socket, m_socket->bytesAvailable(), [this](std::string_view bytes) {
-        if (!bytes.empty())
-            count(bytes);
+    bool refused = false;
+    peekBuffered(m_socket, m_socket->bytesAvailable(), [this, &refused](std::string_view bytes) {
+        refused = !bytes.empty() && !count(bytes);
     });
     if (m_upgradeEnded) {
         m_upgradeEnded = false;
-        if (m_takeUpgrade) {
+        if (!refused && m_takeUpgrade) {
             m_handingOver = true;
-            m_takeUpgrade(m_socket);
+            m_awaitingWebSocket = m_takeUpgrade(m_socket);
             m_handingOver = false;
-            m_awaitingWebSocket = true;
         }
     }
 }
 
+RequestHeadGuard::~RequestHeadGuard()
+{
+    std::erase(t_upgrades, QPointer<RequestHeadGuard>(this));
+}
+
 RequestHeadGuard *RequestHeadGuard::upgradedTo(const QWebSocket &webSocket)
 {
-    std::erase(t_upgrades, QPointer<RequestHeadGuard>());
     for (auto it = t_upgrades.begin(); it != t_upgrades.end(); ++it) {
         const QTcpSocket *socket = (*it)->m_socket;
-        if (socket->peerPort() == webSocket.peerPort() && socket->localPort() == webSocket.localPort()
+        if (socket->state() == QAbstractSocket::ConnectedState && socket->peerPort() == webSocket.peerPort() && socket->localPort() == webSocket.localPort()
             && socket->peerAddress() == webSocket.peerAddress()) {
             RequestHeadGuard *guard = *it;
             t_upgrades.erase(it);
@@ -182,13 +187,22 @@ RequestHeadGuard *RequestHeadGuard::upgradedTo(const QWebSocket &webSocket)
 
 bool RequestHeadGuard::followWebSocket(QWebSocket *webSocket)
 {
-    // QWebSocket holds the socket without owning it: the socket goes with the WebSocket now,
-    // and the guard (its child) with it. Or before it, once the WebSocket is disconnected:
-    // Qt's HTTP server frees its request for the connection when the socket is destroyed,
-    // and a QWebSocket being deleted disconnects every receiver of the socket's signals,
-    // that one too (QWebSocket keeps only a guarded pointer to the socket).
-    m_socket->setParent(webSocket);
+    // QWebSocket holds the socket without owning it (a guarded pointer), and when deleted
+    // disconnects every receiver of the socket's signals. So the socket goes once the
+    // WebSocket is disconnected, before the WebSocket (Qt's HTTP server frees its request
+    // for the connection when the socket is destroyed, the guard goes with it and gives
+    // back its place in --max-connections). A WebSocket deleted while its socket still
+    // writes (the server ended a watch; the client reads slowly) leaves the socket to
+    // finish within WEBSOCKET_LINGER_MS, as the kernel goes on sending after Go's close.
     connect(webSocket, &QWebSocket::disconnected, m_socket, &QObject::deleteLater);
+    connect(webSocket, &QObject::destroyed, m_socket, [socket = m_socket] {
+        if (socket->state() == QAbstractSocket::UnconnectedState) {
+            socket->deleteLater();
+            return;
+        }
+        connect(socket, &QAbstractSocket::disconnected, socket, &QObject::deleteLater);
+        QTimer::singleShot(WEBSOCKET_LINGER_MS, socket, &QAbstractSocket::abort);
+    });
     m_awaitingWebSocket = false;
     if (m_bytesAfterUpgrade || m_socket->bytesAvailable() > 0) {
         m_socket->skip(m_socket->bytesAvailable());
@@ -199,18 +213,23 @@ bool RequestHeadGuard::followWebSocket(QWebSocket *webSocket)
     m_webSocket = webSocket;
     m_frames.emplace();
     m_framesBuffered = 0;
-    m_afterRead = connect(m_socket, &QIODevice::readyRead, this, [this] { m_framesBuffered = m_socket->bytesAvailable(); });
+    m_afterRead = connect(m_socket, &QIODevice::readyRead, this, [this] {
+        m_framesBuffered = m_socket->bytesAvailable();
+        m_inRead = false;
+    });
     return true;
 }
 
 void RequestHeadGuard::followFrames()
 {
     const qint64 available = m_socket->bytesAvailable();
-    if (!m_webSocket || available < m_framesBuffered) {
-        // Gone, or read outside a readyRead: where frames start is no longer known.
+    if (!m_webSocket || available < m_framesBuffered || m_inRead) {
+        // Gone, read outside a readyRead, or a readyRead within QWebSocket's read: where
+        // frames start is no longer known, and a wrong guess would close a good client.
         stopFollowing();
         return;
     }
+    m_inRead = true;
     const std::uint64_t fresh = std::uint64_t(available - m_framesBuffered);
     const std::uint64_t passed = std::min(fresh, m_frames->payloadLeft());
     m_frames->skip(passed);

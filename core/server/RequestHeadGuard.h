@@ -57,9 +57,10 @@ class RequestHeadGuard final : public QObject {
     Q_DISABLE_COPY_MOVE(RequestHeadGuard)
 
 public:
+    ~RequestHeadGuard() override;
     // Takes over a connection whose request head is a WebSocket upgrade, before Qt's HTTP
-    // server has it: see ApiServer::takeUpgrade().
-    using UpgradeTaker = std::function<void(QTcpSocket *)>;
+    // server has it (see ApiServer::takeUpgrade()); false when it leaves it to Qt.
+    using UpgradeTaker = std::function<bool(QTcpSocket *)>;
     // Starts guarding `socket`. Call before anything else connects to its readyRead, so
     // that an oversized head is refused before another reader sees it.
     static RequestHeadGuard *install(QTcpSocket *socket, int headTimeoutMs, UpgradeTaker takeUpgrade = {});
@@ -79,7 +80,7 @@ public:
     // returned: Qt reads such frames before any receiver can be connected, so they would be
     // lost without a word. Call it where Qt hands the WebSocket over: its reader is
     // connected by then, and the guard's own after-read slot must come after it. The socket
-    // becomes `webSocket`'s child (QWebSocket does not own it), so goes with it.
+    // is deleted once it is disconnected (QWebSocket does not own it), and so is the guard.
     bool followWebSocket(QWebSocket *webSocket);
 
 private:
@@ -146,6 +147,7 @@ private:
     std::optional<ClientFrameHeads> m_frames;
     QPointer<QWebSocket> m_webSocket;
     qint64 m_framesBuffered = 0;
+    bool m_inRead = false; // between followFrames() and the after-read slot
     QMetaObject::Connection m_afterRead;
 };
 

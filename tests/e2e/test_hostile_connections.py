@@ -93,11 +93,10 @@ class AbandonedConnections(HostileCase):
             self.assertLess(time.monotonic(), deadline, "not served after every connection closed")
             time.sleep(0.05)
 
-
     # FIXED (was a bug): a connection that became a WebSocket was never given back to the
     # bound (Qt's HTTP server disconnected every receiver of the socket's signals, the count's
-    # among them, and never deleted the socket): after --max-connections WebSocket sessions,
-    # closed or not, every new client got 429.
+    # among them): after --max-connections WebSocket sessions, closed or not, every new
+    # client got 429.
     def test_closed_websockets_give_their_connections_back(self):
         for i in range(600):
             ws = ws_connect(self.port, BULK if i % 2 else WATCH)
@@ -137,6 +136,34 @@ class WebSocketConnections(HostileCase):
         time.sleep(0.3)
         grown = rss_mib(self.server.process.pid) - before
         self.assertLess(grown, 1.0, f"6000 closed WebSocket connections left {grown:.2f} MiB behind")
+
+    # A watch the server ends (here its timeoutSeconds) while a slow client has megabytes of
+    # it still to read: the client still gets every event and the close. (The WebSocket goes
+    # at once; its socket lingers until it has written what it holds.)
+    def test_slow_reader_gets_a_whole_watch_after_it_ended(self):
+        names = [f"big-{i}" for i in range(8)]
+        for name in names:
+            self.create(name, data={"blob": "x" * 900_000})
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)  # megabytes stay on the server
+        sock.settimeout(10)
+        self.addCleanup(sock.close)
+        sock.connect((HOST, self.port))
+        sock.sendall(handshake(f"{CONFIGMAPS}?watch=true&timeoutSeconds=1"))
+        received = b""
+        while b"\r\n\r\n" not in received:
+            chunk = sock.recv(65536)
+            self.assertTrue(chunk, f"closed during the handshake: {received!r}")
+            received += chunk
+        head, _, rest = received.partition(b"\r\n\r\n")
+        self.assertTrue(head.startswith(b"HTTP/1.1 101"), head)
+        time.sleep(3)  # the watch times out, and the server lets the WebSocket go
+        ws = WebSocket(sock, rest)
+        events = ws.messages(len(names) + 1, timeout=20)
+        got = [event["object"]["metadata"]["name"] for event in events if event.get("type") == "ADDED"]
+        self.assertEqual(sorted(set(names) & set(got)), names)
+        self.assertTrue(ws.wait_closed(timeout=5))
+        self.assertIsNotNone(ws.close_code, "no close frame")
 
 
 # The header timeout (kube-apiserver's ReadHeaderTimeout, 32 s, rvscope's default) is set to

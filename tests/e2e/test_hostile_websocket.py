@@ -149,6 +149,7 @@ class WebSockets(HostileCase):
     # fragments. Not one is taken for an unmasked frame.
     def test_masked_frames_split_anywhere_are_served(self):
         ws = self.connect(BULK)
+        ws.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # one segment per byte
         for byte in ws_frame(OP_TEXT, json.dumps(bulk_watch(1, namespace=QUIET)).encode()):
             ws.sock.sendall(bytes([byte]))
             time.sleep(0.001)
