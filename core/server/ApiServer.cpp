@@ -3,7 +3,6 @@
 
 #include <algorithm>
 
-#include <QtCore/QCoreApplication>
 #include <QtCore/QFile>
 #include <QtHttpServer/QHttpServerRequest>
 #include <QtNetwork/QSslCertificate>
@@ -122,11 +121,9 @@ api::ApiRequest toApiRequest(const QHttpServerRequest &request)
 template<typename Base>
 class GuardedServer final : public Base {
 public:
-    GuardedServer(std::shared_ptr<ApiServer::ConnectionCount> count, RequestHeadGuard::UpgradeTaker takeUpgrade,
-                  QObject *parent)
+    GuardedServer(std::shared_ptr<ApiServer::ConnectionCount> count, QObject *parent)
         : Base(parent)
         , m_count(std::move(count))
-        , m_takeUpgrade(std::move(takeUpgrade))
     {
     }
 
@@ -135,11 +132,11 @@ public:
         QTcpSocket *socket = Base::nextPendingConnection();
         if (!socket)
             return socket;
-        RequestHeadGuard *guard = RequestHeadGuard::install(socket, m_count->headTimeoutMs, m_takeUpgrade);
+        RequestHeadGuard *guard = RequestHeadGuard::install(socket, m_count->headTimeoutMs);
         ++m_count->open;
         // The guard goes with the socket (its child), and unlike the socket's own signals, its
-        // destroyed signal stays connected: QWebSocket disconnects every receiver of the
-        // socket's signals when it lets the socket go.
+        // destroyed signal stays connected: Qt's HTTP server, upgrading a connection to a
+        // WebSocket, and QWebSocket, letting it go, disconnect every receiver of the socket's.
         QObject::connect(guard, &QObject::destroyed, this, [count = m_count] { --count->open; });
         if (m_count->max != 0 && m_count->open > m_count->max)
             guard->refuseConnection(model::errors::tooManyRequests(
@@ -149,7 +146,6 @@ public:
 
 private:
     std::shared_ptr<ApiServer::ConnectionCount> m_count;
-    RequestHeadGuard::UpgradeTaker m_takeUpgrade;
 };
 
 bool isMutating(std::string_view method)
@@ -161,17 +157,12 @@ bool isMutating(std::string_view method)
 ApiServer::ApiServer(std::shared_ptr<api::ApiHandler> handler, QObject *parent)
     : QAbstractHttpServer(parent)
     , m_handler(std::move(handler))
-    // The name Qt's HTTP server gives its own (the 101's Server field).
-    , m_webSocketServer(QCoreApplication::applicationName() + QLatin1Char('/') + QCoreApplication::applicationVersion(),
-                        QWebSocketServer::NonSecureMode)
 {
     m_connectionCount->max = m_limits.maxConnections;
     m_connectionCount->headTimeoutMs = m_limits.requestHeadTimeoutMs;
     m_clock.start();
     connect(&m_idleSweep, &QTimer::timeout, this, &ApiServer::closeIdleConnections);
-    connect(&m_webSocketServer, &QWebSocketServer::newConnection, this, &ApiServer::handleWebSocketConnections);
-    // Qt accepts an upgrade only when this signal has a receiver: one the guard did not take
-    // (pipelined behind a request still in flight) is still served, its frames unchecked.
+    // Qt accepts an upgrade only when this signal has a receiver.
     connect(this, &QAbstractHttpServer::newWebSocketConnection, this, &ApiServer::handleWebSocketConnections);
 }
 
@@ -209,17 +200,13 @@ bool ApiServer::setTls(const QString &certificatePath, const QString &keyPath, Q
 quint16 ApiServer::start(const QHostAddress &address, quint16 port, QString *error)
 {
     // What QAbstractHttpServer::listen() does, with servers that guard request heads.
-    QPointer<ApiServer> self(this);
-    const RequestHeadGuard::UpgradeTaker takeUpgrade = [self](QTcpSocket *socket) {
-        return self && self->takeUpgrade(socket);
-    };
     QTcpServer *server = nullptr;
     if (m_tls) {
-        auto *tls = new GuardedServer<QSslServer>(m_connectionCount, takeUpgrade, this);
+        auto *tls = new GuardedServer<QSslServer>(m_connectionCount, this);
         tls->setSslConfiguration(*m_tls);
         server = tls;
     } else {
-        server = new GuardedServer<QTcpServer>(m_connectionCount, takeUpgrade, this);
+        server = new GuardedServer<QTcpServer>(m_connectionCount, this);
     }
     server->setListenBacklogSize(LISTEN_BACKLOG);
     if (!server->listen(address, port)) {
@@ -253,9 +240,9 @@ ApiServer::Connection &ApiServer::connection(QTcpSocket *socket)
 
 void ApiServer::markIdle(QTcpSocket *socket)
 {
-    connection(socket).idleSinceMs = m_clock.elapsed(); // takeUpgrade() reads it too
     if (m_idleTimeoutMs <= 0)
         return;
+    connection(socket).idleSinceMs = m_clock.elapsed();
     if (!m_idleSweep.isActive())
         m_idleSweep.start(std::clamp(m_idleTimeoutMs / 3, 10, 1000));
 }
@@ -388,29 +375,12 @@ void ApiServer::startWatch(QPointer<QTcpSocket> socket, std::shared_ptr<api::Wat
     watcher->attach(std::make_shared<ChunkedWatchTransport>(socket, std::move(onEnd)));
 }
 
-bool ApiServer::takeUpgrade(QTcpSocket *socket)
-{
-    if (auto it = m_connections.find(socket); it != m_connections.end() && it->second.idleSinceMs < 0)
-        return false; // an earlier request's answer is still to be written: left to Qt
-    m_connections.erase(socket); // no keep-alive HTTP connection any more
-    // Qt's HTTP server no longer reads the socket (it still deletes it once disconnected,
-    // and then frees what it kept for the connection).
-    disconnect(socket, &QIODevice::readyRead, this, nullptr);
-    if (socket->isTransactionStarted())
-        socket->rollbackTransaction(); // Qt's parser may have read part of the head
-    m_webSocketServer.handleConnection(socket); // it reads the buffered handshake itself
-    return true;
-}
-
 void ApiServer::handleWebSocketConnections()
 {
-    while (m_webSocketServer.hasPendingConnections() || hasPendingWebSocketConnections()) {
-        std::unique_ptr<QWebSocket> socket(m_webSocketServer.hasPendingConnections()
-                                               ? m_webSocketServer.nextPendingConnection()
-                                               : nextPendingWebSocketConnection().release());
+    while (hasPendingWebSocketConnections()) {
+        std::unique_ptr<QWebSocket> socket = nextPendingWebSocketConnection();
         if (!socket)
             continue;
-        socket->setParent(nullptr); // the unique_ptr's alone, not the WebSocket server's child
         // Qt would buffer a client's unfinished message up to 2 GiB.
         socket->setMaxAllowedIncomingFrameSize(MAX_WEBSOCKET_MESSAGE_BYTES);
         socket->setMaxAllowedIncomingMessageSize(MAX_WEBSOCKET_MESSAGE_BYTES);

@@ -14,7 +14,6 @@
 #include <QtNetwork/QHostAddress>
 #include <QtNetwork/QSslConfiguration>
 #include <QtWebSockets/QWebSocket>
-#include <QtWebSockets/QWebSocketServer>
 
 #include "api/BulkWatchSession.h"
 #include "server/ServerLimits.h"
@@ -89,15 +88,6 @@ private:
     void respond(QPointer<QTcpSocket> socket, api::ApiResponse response, bool keepAlive);
     // Writes out the responses of this event-loop pass (queued once per pass by respond()).
     void flushResponses();
-    // A request head that asks for a WebSocket (RequestHeadGuard saw it end): the
-    // connection is taken from Qt's HTTP server before it reads that head and handed to
-    // m_webSocketServer. Qt 6.4's HTTP server would upgrade it itself, disconnecting every
-    // receiver of the socket's signals: the guard, which must read the client's frames
-    // ahead of QWebSocket, and the open-connection count (the bound then refused everyone
-    // once that many WebSockets had come and gone).
-    // False (Qt's HTTP server upgrades it) while an earlier request on the connection still
-    // waits for its answer.
-    bool takeUpgrade(QTcpSocket *socket);
     // Watch over WebSocket on the same paths: one text message per event (wire contract §7).
     void handleWebSocketConnections();
     void serveWebSocket(std::unique_ptr<QWebSocket> socket, api::ApiResponse response);
@@ -128,8 +118,6 @@ private:
         std::shared_ptr<api::BulkWatchSession> session;
     };
     std::map<QWebSocket *, BulkConnection> m_bulkSessions;
-    // Answers the opening handshakes takeUpgrade() hands over (TLS, if any, is the socket's).
-    QWebSocketServer m_webSocketServer;
     api::BulkWatchSession::Options m_bulkOptions;
     Limits m_limits;
     std::shared_ptr<ConnectionCount> m_connectionCount = std::make_shared<ConnectionCount>();

@@ -79,15 +79,14 @@ bool wellFormedRequestLine(std::string_view start, std::string_view end, std::si
 }
 } // namespace
 
-RequestHeadGuard *RequestHeadGuard::install(QTcpSocket *socket, int headTimeoutMs, UpgradeTaker takeUpgrade)
+RequestHeadGuard *RequestHeadGuard::install(QTcpSocket *socket, int headTimeoutMs)
 {
-    return new RequestHeadGuard(socket, headTimeoutMs, std::move(takeUpgrade));
+    return new RequestHeadGuard(socket, headTimeoutMs);
 }
 
-RequestHeadGuard::RequestHeadGuard(QTcpSocket *socket, int headTimeoutMs, UpgradeTaker takeUpgrade)
+RequestHeadGuard::RequestHeadGuard(QTcpSocket *socket, int headTimeoutMs)
     : QObject(socket)
     , m_socket(socket)
-    , m_takeUpgrade(std::move(takeUpgrade))
     , m_headTimer(new QTimer(this))
 {
     connect(socket, &QIODevice::readyRead, this, &RequestHeadGuard::handleReadyRead);
@@ -102,6 +101,9 @@ RequestHeadGuard::RequestHeadGuard(QTcpSocket *socket, int headTimeoutMs, Upgrad
 
 void RequestHeadGuard::nextRequest()
 {
+    m_headTimer->stop();
+    if (m_awaitingWebSocket)
+        return; // the upgrade request: the connection becomes a WebSocket, no more heads
     m_part = Part::RequestLine;
     m_lineStart.clear();
     m_lineEnd.clear();
@@ -121,7 +123,6 @@ void RequestHeadGuard::nextRequest()
     m_webSocketKey = false;
     m_headTimer->stop();
     m_awaitingFirstByte = true; // the idle timeout guards the wait for it
-    m_bytesAfterUpgrade = false;
 }
 
 void RequestHeadGuard::refuseConnection(model::Status status)
@@ -135,8 +136,6 @@ void RequestHeadGuard::handleReadyRead()
         refuse(*m_refusal);
         return;
     }
-    if (m_handingOver)
-        return; // a readyRead within the hand-over: the handshake's own bytes
     if (m_awaitingWebSocket) {
         // Bytes after the upgrade request, before its 101 was even written (Qt answers the
         // handshake on a later pass and hands the WebSocket over at once): a client that
@@ -158,12 +157,20 @@ void RequestHeadGuard::handleReadyRead()
     });
     if (m_upgradeEnded) {
         m_upgradeEnded = false;
-        if (!refused && m_takeUpgrade) {
-            m_handingOver = true;
-            m_awaitingWebSocket = m_takeUpgrade(m_socket);
-            m_handingOver = false;
+        if (!refused) {
+            m_awaitingWebSocket = true;
+            QMetaObject::invokeMethod(this, &RequestHeadGuard::reattach, Qt::QueuedConnection);
         }
     }
+}
+
+void RequestHeadGuard::reattach()
+{
+    // (Unique: if Qt did not upgrade, the guard is still connected.)
+    connect(m_socket, &QIODevice::readyRead, this, &RequestHeadGuard::handleReadyRead, Qt::UniqueConnection);
+    // Qt's own deleteLater at disconnection went with the rest: a handshake Qt refuses
+    // closes the socket, which must still go (and the guard with it).
+    connect(m_socket, &QAbstractSocket::disconnected, m_socket, &QObject::deleteLater, Qt::UniqueConnection);
 }
 
 RequestHeadGuard::~RequestHeadGuard()
@@ -175,8 +182,8 @@ RequestHeadGuard *RequestHeadGuard::upgradedTo(const QWebSocket &webSocket)
 {
     for (auto it = t_upgrades.begin(); it != t_upgrades.end(); ++it) {
         const QTcpSocket *socket = (*it)->m_socket;
-        if (socket->state() == QAbstractSocket::ConnectedState && socket->peerPort() == webSocket.peerPort() && socket->localPort() == webSocket.localPort()
-            && socket->peerAddress() == webSocket.peerAddress()) {
+        if (socket->state() == QAbstractSocket::ConnectedState && socket->peerPort() == webSocket.peerPort()
+            && socket->localPort() == webSocket.localPort() && socket->peerAddress() == webSocket.peerAddress()) {
             RequestHeadGuard *guard = *it;
             t_upgrades.erase(it);
             return guard;
@@ -189,11 +196,10 @@ bool RequestHeadGuard::followWebSocket(QWebSocket *webSocket)
 {
     // QWebSocket holds the socket without owning it (a guarded pointer), and when deleted
     // disconnects every receiver of the socket's signals. So the socket goes once the
-    // WebSocket is disconnected, before the WebSocket (Qt's HTTP server frees its request
-    // for the connection when the socket is destroyed, the guard goes with it and gives
-    // back its place in --max-connections). A WebSocket deleted while its socket still
-    // writes (the server ended a watch; the client reads slowly) leaves the socket to
-    // finish within WEBSOCKET_LINGER_MS, as the kernel goes on sending after Go's close.
+    // WebSocket is disconnected (and the guard with it, giving back its place in
+    // --max-connections). A WebSocket deleted while its socket still writes (the server
+    // ended a watch; the client reads slowly) leaves the socket to finish within
+    // WEBSOCKET_LINGER_MS, as the kernel goes on sending after Go's close.
     connect(webSocket, &QWebSocket::disconnected, m_socket, &QObject::deleteLater);
     connect(webSocket, &QObject::destroyed, m_socket, [socket = m_socket] {
         if (socket->state() == QAbstractSocket::UnconnectedState) {

@@ -3,7 +3,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -58,12 +57,9 @@ class RequestHeadGuard final : public QObject {
 
 public:
     ~RequestHeadGuard() override;
-    // Takes over a connection whose request head is a WebSocket upgrade, before Qt's HTTP
-    // server has it (see ApiServer::takeUpgrade()); false when it leaves it to Qt.
-    using UpgradeTaker = std::function<bool(QTcpSocket *)>;
     // Starts guarding `socket`. Call before anything else connects to its readyRead, so
     // that an oversized head is refused before another reader sees it.
-    static RequestHeadGuard *install(QTcpSocket *socket, int headTimeoutMs, UpgradeTaker takeUpgrade = {});
+    static RequestHeadGuard *install(QTcpSocket *socket, int headTimeoutMs);
     // The request whose head was counted has been handed to the server: count the next.
     void nextRequest();
     // Answers the connection's first request with `status` and closes it (a connection past
@@ -84,7 +80,7 @@ public:
     bool followWebSocket(QWebSocket *webSocket);
 
 private:
-    RequestHeadGuard(QTcpSocket *socket, int headTimeoutMs, UpgradeTaker takeUpgrade);
+    RequestHeadGuard(QTcpSocket *socket, int headTimeoutMs);
     void handleReadyRead();
     // Counts `bytes`; false when a bound was passed (and the request refused).
     bool count(std::string_view bytes);
@@ -94,7 +90,6 @@ private:
     void closeOnceAnswered();
 
     QTcpSocket *m_socket;
-    UpgradeTaker m_takeUpgrade;
     enum class Part { RequestLine, HeaderFields, ChunkedBody, Rest };
     Part m_part = Part::RequestLine;
     // The request line's first and last bytes, what its well-formedness is judged on.
@@ -140,9 +135,12 @@ private:
     // buffered bytes m_frames has read. What is buffered beyond them is new.
     void followFrames();
     void stopFollowing();
-    bool m_upgradeEnded = false;      // an upgrade head has just ended: m_takeUpgrade has it
-    bool m_handingOver = false;       // within m_takeUpgrade
-    bool m_awaitingWebSocket = false; // taken over, the WebSocket not handed over yet
+    // Qt's HTTP server upgrades the connection right after the guard has read the head,
+    // disconnecting every receiver of the socket's signals, the guard's too; reattach(),
+    // queued before Qt's handshake reader, connects it again, ahead of QWebSocket's reader.
+    void reattach();
+    bool m_upgradeEnded = false;      // an upgrade head has just been read
+    bool m_awaitingWebSocket = false; // an upgrade head was read, the WebSocket not handed over yet
     bool m_bytesAfterUpgrade = false; // the client sent bytes behind its upgrade request
     std::optional<ClientFrameHeads> m_frames;
     QPointer<QWebSocket> m_webSocket;
