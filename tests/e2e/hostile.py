@@ -259,8 +259,13 @@ def handshake(path, extra=b"", key=None):
 
 def ws_connect(port, path, extra=b""):
     """Sends the upgrade request and returns the WebSocket once the 101 head is read."""
-    sock = socket.create_connection((HOST, port), timeout=10)
-    sock.sendall(handshake(path, extra))
+    return ws_upgrade(socket.create_connection((HOST, port), timeout=10), path, extra)
+
+
+def ws_upgrade(sock, path, extra=b"", after=b""):
+    """Sends the upgrade request on `sock` (then `after`, if a client sends it before the
+    answer) and returns the WebSocket once the 101 head is read."""
+    sock.sendall(handshake(path, extra) + after)
     received = b""
     while b"\r\n\r\n" not in received:
         chunk = sock.recv(65536)

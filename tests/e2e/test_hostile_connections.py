@@ -57,6 +57,16 @@ class Connections(HostileCase):
 class AbandonedConnections(HostileCase):
     server_args = ("--max-connections", "500")
 
+    def assert_served_again(self, timeout=5):
+        """A normal client is served (once enough connections are gone)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            response = call(self.port, "GET", f"{CONFIGMAPS}/{SENTINEL}", content_type=None)
+            if response.status == 200 or time.monotonic() > deadline:
+                break
+            time.sleep(0.05)
+        self.assertEqual(response.status, 200, response)
+
     def test_2000_abandoned_connections(self):
         sockets = []
         try:
@@ -78,13 +88,7 @@ class AbandonedConnections(HostileCase):
             # Once enough of them are gone, a normal client is served again.
             for sock in sockets[:1700]:
                 sock.close()
-            deadline = time.monotonic() + 5
-            while True:
-                response = call(self.port, "GET", f"{CONFIGMAPS}/{SENTINEL}", content_type=None)
-                if response.status == 200 or time.monotonic() > deadline:
-                    break
-                time.sleep(0.05)
-            self.assertEqual(response.status, 200, response)
+            self.assert_served_again()
         finally:
             for sock in sockets:
                 sock.close()
@@ -104,13 +108,7 @@ class AbandonedConnections(HostileCase):
                 ws.send(OP_CLOSE, struct.pack("!H", 1000))
                 ws.wait_closed(timeout=3)
             ws.close()
-        deadline = time.monotonic() + 5
-        while True:
-            response = call(self.port, "GET", f"{CONFIGMAPS}/{SENTINEL}", content_type=None)
-            if response.status == 200 or time.monotonic() > deadline:
-                break
-            time.sleep(0.05)
-        self.assertEqual(response.status, 200, response)
+        self.assert_served_again()
 
 
 class WebSocketConnections(HostileCase):
@@ -128,16 +126,8 @@ class WebSocketConnections(HostileCase):
         sock.settimeout(10)
         self.addCleanup(sock.close)
         sock.connect((HOST, self.port))
-        sock.sendall(handshake(f"{CONFIGMAPS}?watch=true&timeoutSeconds=1"))
-        received = b""
-        while b"\r\n\r\n" not in received:
-            chunk = sock.recv(65536)
-            self.assertTrue(chunk, f"closed during the handshake: {received!r}")
-            received += chunk
-        head, _, rest = received.partition(b"\r\n\r\n")
-        self.assertTrue(head.startswith(b"HTTP/1.1 101"), head)
+        ws = ws_upgrade(sock, f"{CONFIGMAPS}?watch=true&timeoutSeconds=1")
         time.sleep(3)  # the watch times out, and the server lets the WebSocket go
-        ws = WebSocket(sock, rest)
         events = ws.messages(len(names) + 1, timeout=20)
         got = [event["object"]["metadata"]["name"] for event in events if event.get("type") == "ADDED"]
         self.assertEqual(sorted(set(names) & set(got)), names)
