@@ -96,6 +96,17 @@ bool equalsIgnoringCase(std::string_view text, std::string_view lowerCaseWord)
            });
 }
 
+// `text` contains `lowerCaseWord`, letters compared without case (a Connection field's
+// "upgrade" among other tokens).
+bool containsIgnoringCase(std::string_view text, std::string_view lowerCaseWord)
+{
+    for (std::size_t at = 0; at + lowerCaseWord.size() <= text.size(); ++at) {
+        if (equalsIgnoringCase(text.substr(at, lowerCaseWord.size()), lowerCaseWord))
+            return true;
+    }
+    return false;
+}
+
 // The request as the API layer sees it. Headers are read once (each
 // QHttpServerRequest::headers() call copies them all).
 api::ApiRequest toApiRequest(const QHttpServerRequest &request)
@@ -272,27 +283,81 @@ bool ApiServer::handleRequest(const QHttpServerRequest &request, QTcpSocket *soc
     if (state.headGuard)
         state.headGuard->nextRequest(); // Qt's parser has the whole request
     api::ApiRequest apiRequest = toApiRequest(request);
-    // An upgrade is answered by Qt, which takes the socket over (the WebSocket's own watch
-    // or bulk session starts in handleWebSocketConnections()): no HTTP connection any more.
-    if (equalsIgnoringCase(apiRequest.header("upgrade"), "websocket")) {
-        m_connections.erase(socket);
+    // A WebSocket upgrade is answered by Qt, which takes the socket over once this returns
+    // true (the WebSocket's own watch or bulk session starts in handleWebSocketConnections()).
+    // Qt upgrades only with Connection: upgrade; an Upgrade field alone is an ordinary
+    // request, as for Go (it had been left without an answer).
+    if (equalsIgnoringCase(apiRequest.header("upgrade"), "websocket")
+        && containsIgnoringCase(apiRequest.header("connection"), "upgrade")) {
+        if (state.answering || !state.waiting.empty())
+            state.upgraded = true; // behind a request still being answered: see handleWebSocketConnections()
+        else
+            m_connections.erase(socket);
         return true;
     }
     const bool keepAlive = !equalsIgnoringCase(apiRequest.header("connection"), "close");
+    if (state.answering || !state.waiting.empty()) {
+        state.waiting.push_back({std::make_unique<api::ApiRequest>(std::move(apiRequest)), keepAlive});
+        return true;
+    }
+    state.answering = true;
+    answer(socket, std::move(apiRequest), keepAlive);
+    return true;
+}
+
+ApiServer::Connection *ApiServer::liveConnection(const QTcpSocket *socket)
+{
+    // (An entry whose socket is gone may outlive it: Qt's upgrade disconnects the socket's
+    // destroyed signal too. A new socket at its address is not it.)
+    const auto it = m_connections.find(const_cast<QTcpSocket *>(socket));
+    return it != m_connections.end() && it->second.socket == socket ? &it->second : nullptr;
+}
+
+void ApiServer::answerWaiting(QTcpSocket *socket)
+{
+    // A loop, not a recursion: requests answered at once follow one another here.
+    Connection *state = liveConnection(socket);
+    if (!state || state->draining)
+        return;
+    state->draining = true;
+    while (state && !state->answering && !state->waiting.empty()) {
+        Waiting next = std::move(state->waiting.front());
+        state->waiting.pop_front();
+        state->answering = true;
+        state->idleSinceMs = -1;
+        answer(socket, std::move(*next.request), next.keepAlive);
+        state = liveConnection(socket); // answering may have added connections
+    }
+    if (state)
+        state->draining = false;
+}
+
+void ApiServer::answered(QTcpSocket *socket)
+{
+    Connection *state = liveConnection(socket);
+    if (!state)
+        return;
+    state->answering = false;
+    if (!state->draining && !state->waiting.empty())
+        answerWaiting(socket);
+}
+
+void ApiServer::answer(QTcpSocket *socket, api::ApiRequest request, bool keepAlive)
+{
     QPointer<QTcpSocket> guarded(socket);
     // The apiserver's max-in-flight filter: mutating and other requests counted apart.
-    const bool mutating = isMutating(apiRequest.method);
+    const bool mutating = isMutating(request.method);
     std::size_t &inFlight = mutating ? m_mutatingInFlight : m_readsInFlight;
     const std::size_t max = mutating ? m_limits.maxMutatingRequestsInFlight : m_limits.maxRequestsInFlight;
     if (max != 0 && inFlight >= max) {
         respond(guarded, api::statusResponse(model::errors::tooManyRequests("Too many requests, please try again later.", 1)),
                 keepAlive);
-        return true;
+        return;
     }
     ++inFlight;
     // The handler runs to completion at once unless a write waits (the lab's processing
     // delay, a remote storage); the socket is guarded for the late case.
-    QCoro::Task<api::ApiResponse> task = m_handler->handle(std::move(apiRequest));
+    QCoro::Task<api::ApiResponse> task = m_handler->handle(std::move(request));
     QPointer<ApiServer> self(this);
     // The handler stays alive until its answer is in (an injected delay may outlive this
     // server: a scenario run replaces the core); an answer nobody takes closes its watch.
@@ -305,12 +370,14 @@ bool ApiServer::handleRequest(const QHttpServerRequest &request, QTcpSocket *soc
         --(mutating ? self->m_mutatingInFlight : self->m_readsInFlight);
         self->respond(guarded, std::move(response), keepAlive);
     });
-    return true;
 }
 
 void ApiServer::respond(QPointer<QTcpSocket> socket, api::ApiResponse response, bool keepAlive)
 {
-    if (!socket) {
+    const Connection *state = socket ? liveConnection(socket.data()) : nullptr;
+    if (!socket || (state && state->upgraded)) {
+        // Gone, or a WebSocket now (its upgrade was pipelined behind this request, and
+        // Qt answered it first): this answer has no place on the connection any more.
         if (response.watch)
             response.watch->close();
         return;
@@ -334,6 +401,7 @@ void ApiServer::respond(QPointer<QTcpSocket> socket, api::ApiResponse response, 
         return;
     }
     markIdle(socket.data());
+    answered(socket.data());
     // Sent once every request of this event-loop pass has been answered, before the next
     // poll: the responses leave back to back, so a client waiting on several of them is
     // woken once instead of once per response (and no poll round waits on writability).
@@ -369,8 +437,10 @@ void ApiServer::startWatch(QPointer<QTcpSocket> socket, std::shared_ptr<api::Wat
             return;
         if (tooSlow)
             dropStalledConnection(socket.data());
-        else if (self)
+        else if (self) {
             self->markIdle(socket.data()); // an ordinary keep-alive connection again
+            self->answered(socket.data());
+        }
     };
     watcher->attach(std::make_shared<ChunkedWatchTransport>(socket, std::move(onEnd)));
 }
@@ -385,9 +455,20 @@ void ApiServer::handleWebSocketConnections()
         socket->setMaxAllowedIncomingFrameSize(MAX_WEBSOCKET_MESSAGE_BYTES);
         socket->setMaxAllowedIncomingMessageSize(MAX_WEBSOCKET_MESSAGE_BYTES);
         // Its request head's guard reads the client's frame heads ahead of Qt from now on.
-        if (RequestHeadGuard *guard = RequestHeadGuard::upgradedTo(*socket); guard && !guard->followWebSocket(socket.get())) {
-            socket.release()->deleteLater(); // closed with 1002: it did not wait for the 101
-            continue;
+        if (RequestHeadGuard *guard = RequestHeadGuard::upgradedTo(*socket)) {
+            if (!guard->followWebSocket(socket.get())) {
+                socket.release()->deleteLater(); // closed with 1002: it did not wait for the 101
+                continue;
+            }
+            // Qt answered an upgrade pipelined behind a request still being answered: that
+            // answer cannot follow the 101 any more (Go's server would have read the upgrade
+            // only after it). Closed as a protocol error; the late answer is dropped.
+            if (const Connection *state = liveConnection(guard->socket()); state && state->upgraded) {
+                socket->close(QWebSocketProtocol::CloseCodeProtocolError,
+                              QStringLiteral("the upgrade request was pipelined behind a request still being answered"));
+                socket.release()->deleteLater();
+                continue;
+            }
         }
         const QUrl url = socket->requestUrl();
         const std::string path = url.path(QUrl::FullyDecoded).toStdString();

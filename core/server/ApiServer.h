@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <deque>
 #include <map>
 #include <unordered_map>
 #include <memory>
@@ -96,12 +97,31 @@ private:
     // Per keep-alive connection: idle since when (-1 while a request is in flight or a
     // watch streams). One sweep timer closes connections idle past the timeout, so that a
     // request costs no timer registration.
+    // A connection's requests are answered one at a time, in order, as Go's server does
+    // (Qt's parser hands over pipelined requests at once): one pipelined behind a request
+    // still being answered (a write waiting for its commit, a watch) waits for that answer.
+    // HTTP/1.1 answers in request order, and a GET behind a PUT must see the PUT's write.
+    struct Waiting {
+        std::unique_ptr<api::ApiRequest> request;
+        bool keepAlive = true;
+    };
     struct Connection {
         QPointer<QTcpSocket> socket;
         qint64 idleSinceMs = -1;
         QPointer<RequestHeadGuard> headGuard; // the socket's child
+        std::deque<Waiting> waiting;
+        bool answering = false; // a request's answer (or watch) is not complete yet
+        bool draining = false;  // answerWaiting() is running for it
+        bool upgraded = false;  // Qt made it a WebSocket while a request was being answered
     };
     Connection &connection(QTcpSocket *socket);
+    // The socket's entry, or null (none, or one left by a socket that is gone).
+    Connection *liveConnection(const QTcpSocket *socket);
+    // Answers the connection's waiting requests while each is answered at once.
+    void answerWaiting(QTcpSocket *socket);
+    void answer(QTcpSocket *socket, api::ApiRequest request, bool keepAlive);
+    // The connection's current answer is complete: on to the next request, if one waits.
+    void answered(QTcpSocket *socket);
     void markIdle(QTcpSocket *socket);
     void closeIdleConnections();
 

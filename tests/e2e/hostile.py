@@ -164,6 +164,7 @@ class WebSocket:
         self.sock = sock
         self.buffer = buffer
         self.close_code = None
+        self.close_reason = None
         self.eof = False
 
     def send(self, opcode, payload, **options):
@@ -215,6 +216,7 @@ class WebSocket:
             fin, opcode, payload = frame
             if opcode == OP_CLOSE:
                 self.close_code = struct.unpack("!H", payload[:2])[0] if len(payload) >= 2 else 1005
+                self.close_reason = payload[2:].decode("utf-8", "replace")
                 break
             if opcode == OP_PING:
                 self.send(OP_PONG, payload)
@@ -262,10 +264,11 @@ def ws_connect(port, path, extra=b""):
     return ws_upgrade(socket.create_connection((HOST, port), timeout=10), path, extra)
 
 
-def ws_upgrade(sock, path, extra=b"", after=b""):
-    """Sends the upgrade request on `sock` (then `after`, if a client sends it before the
-    answer) and returns the WebSocket once the 101 head is read."""
-    sock.sendall(handshake(path, extra) + after)
+def ws_upgrade(sock, path, extra=b"", after=b"", before=b""):
+    """Sends the upgrade request on `sock` (after `before`, a request pipelined ahead of it;
+    then `after`, if a client sends it before the answer) and returns the WebSocket once
+    the 101 head is read (the first head: what comes before it fails the assertion)."""
+    sock.sendall(before + handshake(path, extra) + after)
     received = b""
     while b"\r\n\r\n" not in received:
         chunk = sock.recv(65536)

@@ -177,6 +177,101 @@ class MalformedHttp(HostileCase):
         self.assert_answered_code_and_closed(b"GET /api HTTP/9.9\r\nHost: 127.0.0.1\r\n\r\n", 505)
 
 
+class Pipelining(HostileCase):
+    """Requests pipelined on one connection are answered one at a time and in order, as by
+    Go's server, even when the first one's answer waits (here an injected delay; in life a
+    write waiting for its commit, or etcd)."""
+    server_args = ("--fault", "update,get configmaps/default/slow delay=700ms")
+
+    def setUp(self):
+        created = call(self.port, "POST", CONFIGMAPS, configmap("slow", {"v": "0"}))
+        self.assertIn(created.status, (201, 409), created)
+        self.slow = call(self.port, "GET", CONFIGMAPS + "/slow", content_type=None).json()
+
+    def put_slow(self, value):
+        body = dict(self.slow, data={"v": value})
+        text = json.dumps(body).encode()
+        return (b"PUT " + CONFIGMAPS.encode() + b"/slow HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                b"Content-Type: application/json\r\nContent-Length: " + str(len(text)).encode() + b"\r\n\r\n" + text)
+
+    # FIXED (was a bug): each pipelined request was answered as soon as it was ready, so a
+    # GET behind a delayed PUT was answered first (HTTP/1.1 answers in request order: a
+    # client takes the first answer for the PUT's), and read the object before the PUT wrote it.
+    def test_answers_come_in_request_order_and_see_earlier_writes(self):
+        get = lambda path: b"GET " + path.encode() + b" HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+        responses, _, raw = exchange(self.port, self.put_slow("1") + get("/version") + get(CONFIGMAPS + "/sentinel")
+                                     + get(CONFIGMAPS + "/slow"), timeout=6, quiet=1.5)
+        self.assertEqual([r.status for r in responses], [200, 200, 200, 200], raw[:800])
+        self.assertEqual(responses[0].json()["data"], {"v": "1"})
+        self.assertIn("gitVersion", responses[1].json())
+        self.assertEqual(responses[2].json()["data"], SENTINEL_DATA)
+        self.assertEqual(responses[3].json()["data"], {"v": "1"}, "the GET did not see the PUT before it")
+
+    # A request behind a watch waits for the watch's end (Go serves a connection's next
+    # request once the watch handler returns); before, its answer went into the chunked stream.
+    def test_request_behind_a_watch_waits_for_its_end(self):
+        data = (b"GET " + WATCH.encode() + b"&timeoutSeconds=1&resourceVersion=0&fieldSelector=metadata.name%3Dnone"
+                b" HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nGET /version HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        sock = socket.create_connection((HOST, self.port), timeout=6)
+        self.addCleanup(sock.close)
+        started = time.monotonic()
+        sock.sendall(data)
+        raw = b""
+        while b"gitVersion" not in raw and time.monotonic() - started < 6:
+            chunk = sock.recv(65536)
+            if not chunk:
+                break
+            raw += chunk
+        self.assertTrue(raw.startswith(b"HTTP/1.1 200"), raw[:200])
+        end = raw.find(b"\r\n0\r\n\r\n")
+        self.assertGreater(end, 0, f"the watch did not end: {raw[:400]!r}")
+        self.assertTrue(raw[end + 7:].startswith(b"HTTP/1.1 200"), f"after the watch: {raw[end:end + 200]!r}")
+        self.assertIn(b"gitVersion", raw[end:])
+        self.assertGreater(time.monotonic() - started, 0.9)
+
+    # FIXED (was a bug): a request with `Upgrade: websocket` but no `Connection: upgrade` is
+    # no upgrade (Go and the apiserver serve it as it is); it got no answer at all.
+    def test_upgrade_field_without_connection_upgrade_is_served(self):
+        responses, _, raw = exchange(self.port, b"GET /version HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n\r\n")
+        self.assertEqual([r.status for r in responses], [200], raw[:400])
+
+    # An upgrade pipelined behind a request answered at once is served, its frames followed
+    # as any WebSocket's: an unmasked one is closed with 1002.
+    def test_upgrade_pipelined_behind_an_answered_request_is_followed(self):
+        version = b"GET /version HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+        for masked, messages, code in ((True, [{"requestId": 1, "channel": 1}], None), (False, [], 1002)):
+            sock = socket.create_connection((HOST, self.port), timeout=10)
+            self.addCleanup(sock.close)
+            sock.sendall(version + handshake(BULK))
+            received = b""
+            while received.count(b"\r\n\r\n") < 2 or b"HTTP/1.1 101" not in received:
+                chunk = sock.recv(65536)
+                self.assertTrue(chunk, f"closed: {received!r}")
+                received += chunk
+            self.assertTrue(received.startswith(b"HTTP/1.1 200"), received[:200])
+            upgrade = received.index(b"HTTP/1.1 101")
+            ws = WebSocket(sock, received[upgrade:].split(b"\r\n\r\n", 1)[1])
+            ws.send(OP_TEXT, json.dumps(bulk_watch(1, namespace="quiet")).encode(), masked=masked)
+            self.assertEqual(ws.messages(1, timeout=3), messages)
+            self.assertEqual(ws.close_code, code)
+
+    # Qt answers a WebSocket upgrade at once, even behind a request still being answered,
+    # whose answer can then no longer come before the 101. No client pipelines an upgrade;
+    # this one gets a 1002 close saying why, never the late answer inside its WebSocket, and
+    # the PUT it sent first still lands.
+    def test_upgrade_pipelined_behind_an_unanswered_request_is_closed(self):
+        sock = socket.create_connection((HOST, self.port), timeout=10)
+        self.addCleanup(sock.close)
+        ws = ws_upgrade(sock, WATCH, before=self.put_slow("2"))
+        self.assertEqual(ws.messages(1, timeout=3), [])
+        self.assertEqual(ws.close_code, 1002)
+        self.assertEqual(ws.close_reason, "the upgrade request was pipelined behind a request still being answered")
+        deadline = time.monotonic() + 5
+        while call(self.port, "GET", CONFIGMAPS + "/slow", content_type=None).json()["data"] != {"v": "2"}:
+            self.assertLess(time.monotonic(), deadline, "the PUT before the upgrade did not land")
+            time.sleep(0.1)
+
+
 class Oversized(HostileCase):
     """Past each size bound: 414, 431, 413, with the connection closed (or, after a body
     read to its end, kept for the next request); within the bounds, served."""
