@@ -4,11 +4,14 @@
 #include <algorithm>
 
 namespace rvscope::server {
+namespace {
+constexpr std::string_view NOT_MASKED = "a client frame is not masked"; // RFC 6455 section 5.1
+}
 
 std::string_view ClientFrameHeads::feed(std::string_view bytes)
 {
     if (m_breached)
-        return "a client frame is not masked";
+        return NOT_MASKED;
     while (!bytes.empty()) {
         if (m_payloadLeft > 0) {
             const std::size_t passed = std::size_t(std::min<std::uint64_t>(m_payloadLeft, bytes.size()));
@@ -22,7 +25,7 @@ std::string_view ClientFrameHeads::feed(std::string_view bytes)
             continue;
         if ((m_head[1] & 0x80) == 0) {
             m_breached = true;
-            return "a client frame is not masked";
+            return NOT_MASKED;
         }
         const unsigned shortLength = m_head[1] & 0x7F;
         const std::size_t extended = shortLength == 127 ? 8 : shortLength == 126 ? 2 : 0;
