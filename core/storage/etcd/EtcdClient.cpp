@@ -277,6 +277,11 @@ public:
     void start(pb::Watch::Stub &stub)
     {
         stub.async()->Watch(&m_context, this);
+        // Writes start outside the reactions (send(), from the core thread), and gRPC's
+        // count of operations in flight does not cover a write started after it reached
+        // zero: OnDone could delete the context under that write (AddressSanitizer saw it).
+        // The hold keeps OnDone back until the stream is over and no write may start.
+        AddHold();
         StartRead(&m_incoming);
         StartCall();
     }
@@ -286,6 +291,8 @@ public:
     void send(pb::WatchRequest request)
     {
         std::lock_guard lock(m_mutex);
+        if (m_over)
+            return;
         m_outgoing.push_back(std::move(request));
         if (!m_writing) {
             m_writing = true;
@@ -297,8 +304,16 @@ public:
 
     void OnReadDone(bool ok) override
     {
-        if (!ok)
-            return; // the stream is over; OnDone follows
+        if (!ok) {
+            // The stream is over: no write starts from now on, and OnDone follows the last
+            // one in flight. (Outside the lock: OnDone may run within RemoveHold.)
+            {
+                std::lock_guard lock(m_mutex);
+                m_over = true;
+            }
+            RemoveHold();
+            return;
+        }
         auto onResponse = m_onResponse;
         m_poster->post([onResponse, response = std::move(m_incoming)]() mutable { (*onResponse)(std::move(response)); });
         m_incoming.Clear();
@@ -341,6 +356,7 @@ private:
     std::recursive_mutex m_mutex; // gRPC may run a reaction inline from StartWrite
     std::deque<pb::WatchRequest> m_outgoing; // front: being written (deque keeps it in place)
     bool m_writing = false;
+    bool m_over = false; // the stream has ended: send() starts no write
 };
 
 WatchStream::WatchStream(Reactor *reactor)
