@@ -23,6 +23,7 @@
 #include "api/OpenWatches.h"
 #include "api/Watcher.h"
 #include "model/StatusErrors.h"
+#include "server/HeaderTokens.h"
 #include "server/HttpResponse.h"
 #include "server/RequestHeadGuard.h"
 #include "server/WatchTransports.h"
@@ -94,17 +95,6 @@ bool equalsIgnoringCase(std::string_view text, std::string_view lowerCaseWord)
         && std::equal(text.begin(), text.end(), lowerCaseWord.begin(), [](char a, char b) {
                return (a >= 'A' && a <= 'Z' ? char(a - 'A' + 'a') : a) == b;
            });
-}
-
-// `text` contains `lowerCaseWord`, letters compared without case (a Connection field's
-// "upgrade" among other tokens).
-bool containsIgnoringCase(std::string_view text, std::string_view lowerCaseWord)
-{
-    for (std::size_t at = 0; at + lowerCaseWord.size() <= text.size(); ++at) {
-        if (equalsIgnoringCase(text.substr(at, lowerCaseWord.size()), lowerCaseWord))
-            return true;
-    }
-    return false;
 }
 
 // The request as the API layer sees it. Headers are read once (each
@@ -285,18 +275,26 @@ bool ApiServer::handleRequest(const QHttpServerRequest &request, QTcpSocket *soc
     api::ApiRequest apiRequest = toApiRequest(request);
     // A WebSocket upgrade is answered by Qt, which takes the socket over once this returns
     // true (the WebSocket's own watch or bulk session starts in handleWebSocketConnections()).
-    // Qt upgrades only with Connection: upgrade; an Upgrade field alone is an ordinary
-    // request, as for Go (it had been left without an answer).
+    // Qt upgrades only with the Connection token "upgrade"; an Upgrade field alone is an
+    // ordinary request, as for Go (it had been left without an answer).
     if (equalsIgnoringCase(apiRequest.header("upgrade"), "websocket")
-        && containsIgnoringCase(apiRequest.header("connection"), "upgrade")) {
+        && hasHeaderToken(apiRequest.header("connection"), "upgrade")) {
+        // Behind a request still being answered Qt would answer the upgrade at once, and
+        // that answer could no longer come before the 101 (Go reads the upgrade after it):
+        // false, and Qt closes the connection (missingHandler() writes nothing for it).
         if (state.answering || !state.waiting.empty())
-            state.upgraded = true; // behind a request still being answered: see handleWebSocketConnections()
-        else
-            m_connections.erase(socket);
+            return false;
+        m_connections.erase(socket);
         return true;
     }
     const bool keepAlive = !equalsIgnoringCase(apiRequest.header("connection"), "close");
     if (state.answering || !state.waiting.empty()) {
+        state.waitingBytes += apiRequest.body.size();
+        if (state.waiting.size() >= MAX_WAITING_REQUESTS || state.waitingBytes > MAX_WAITING_REQUEST_BYTES) {
+            state.waiting.clear(); // a flood of pipelined requests: the connection goes
+            socket->abort();
+            return true;
+        }
         state.waiting.push_back({std::make_unique<api::ApiRequest>(std::move(apiRequest)), keepAlive});
         return true;
     }
@@ -322,7 +320,8 @@ void ApiServer::answerWaiting(QTcpSocket *socket)
     state->draining = true;
     while (state && !state->answering && !state->waiting.empty()) {
         Waiting next = std::move(state->waiting.front());
-        state->waiting.pop_front();
+        state->waiting.erase(state->waiting.begin()); // (at most MAX_WAITING_REQUESTS)
+        state->waitingBytes -= std::min(state->waitingBytes, next.request->body.size());
         state->answering = true;
         state->idleSinceMs = -1;
         answer(socket, std::move(*next.request), next.keepAlive);
@@ -374,10 +373,8 @@ void ApiServer::answer(QTcpSocket *socket, api::ApiRequest request, bool keepAli
 
 void ApiServer::respond(QPointer<QTcpSocket> socket, api::ApiResponse response, bool keepAlive)
 {
-    const Connection *state = socket ? liveConnection(socket.data()) : nullptr;
-    if (!socket || (state && state->upgraded)) {
-        // Gone, or a WebSocket now (its upgrade was pipelined behind this request, and
-        // Qt answered it first): this answer has no place on the connection any more.
+    if (!socket || socket->state() != QAbstractSocket::ConnectedState) {
+        // Gone or closed (say, Qt closed it for an upgrade pipelined behind this request).
         if (response.watch)
             response.watch->close();
         return;
@@ -387,11 +384,12 @@ void ApiServer::respond(QPointer<QTcpSocket> socket, api::ApiResponse response, 
         // has landed all the same), as when a load balancer or the apiserver dies mid-request.
         if (response.watch)
             response.watch->close();
+        socket->flush(); // the answers before it, still in Qt's buffer, are out
         socket->abort();
         return;
     }
     if (response.watch) {
-        startWatch(socket, std::move(response.watch));
+        startWatch(socket, std::move(response.watch), keepAlive);
         return;
     }
     socket->write(HttpResponse::from(std::move(response)).serialize(keepAlive));
@@ -420,7 +418,7 @@ void ApiServer::flushResponses()
     }
 }
 
-void ApiServer::startWatch(QPointer<QTcpSocket> socket, std::shared_ptr<api::Watcher> watcher)
+void ApiServer::startWatch(QPointer<QTcpSocket> socket, std::shared_ptr<api::Watcher> watcher, bool keepAlive)
 {
     // Headers go out at once so that clients unblock before the first event.
     socket->write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nCache-Control: no-cache, private\r\n"
@@ -432,14 +430,23 @@ void ApiServer::startWatch(QPointer<QTcpSocket> socket, std::shared_ptr<api::Wat
             live->close();
     });
     QPointer<ApiServer> self(this);
-    auto onEnd = [self, socket](bool tooSlow) {
+    auto onEnd = [self, socket, keepAlive](bool tooSlow) {
         if (!socket)
             return;
-        if (tooSlow)
+        if (tooSlow) {
             dropStalledConnection(socket.data());
-        else if (self) {
+        } else if (!keepAlive) {
+            socket->disconnectFromHost(); // Connection: close, as for any answer
+        } else if (self) {
             self->markIdle(socket.data()); // an ordinary keep-alive connection again
-            self->answered(socket.data());
+            // The next request waits for the pass after: the watch ending is still
+            // running, and it counts against the watch limits until it is done.
+            QMetaObject::invokeMethod(
+                self, [self, socket] {
+                    if (socket)
+                        self->answered(socket.data());
+                },
+                Qt::QueuedConnection);
         }
     };
     watcher->attach(std::make_shared<ChunkedWatchTransport>(socket, std::move(onEnd)));
@@ -455,20 +462,9 @@ void ApiServer::handleWebSocketConnections()
         socket->setMaxAllowedIncomingFrameSize(MAX_WEBSOCKET_MESSAGE_BYTES);
         socket->setMaxAllowedIncomingMessageSize(MAX_WEBSOCKET_MESSAGE_BYTES);
         // Its request head's guard reads the client's frame heads ahead of Qt from now on.
-        if (RequestHeadGuard *guard = RequestHeadGuard::upgradedTo(*socket)) {
-            if (!guard->followWebSocket(socket.get())) {
-                socket.release()->deleteLater(); // closed with 1002: it did not wait for the 101
-                continue;
-            }
-            // Qt answered an upgrade pipelined behind a request still being answered: that
-            // answer cannot follow the 101 any more (Go's server would have read the upgrade
-            // only after it). Closed as a protocol error; the late answer is dropped.
-            if (const Connection *state = liveConnection(guard->socket()); state && state->upgraded) {
-                socket->close(QWebSocketProtocol::CloseCodeProtocolError,
-                              QStringLiteral("the upgrade request was pipelined behind a request still being answered"));
-                socket.release()->deleteLater();
-                continue;
-            }
+        if (RequestHeadGuard *guard = RequestHeadGuard::upgradedTo(*socket); guard && !guard->followWebSocket(socket.get())) {
+            socket.release()->deleteLater(); // closed with 1002: it did not wait for the 101
+            continue;
         }
         const QUrl url = socket->requestUrl();
         const std::string path = url.path(QUrl::FullyDecoded).toStdString();
@@ -614,6 +610,8 @@ std::size_t ApiServer::openWatchCount() const
 
 void ApiServer::missingHandler(const QHttpServerRequest &, QTcpSocket *socket)
 {
+    if (const Connection *state = liveConnection(socket); state && state->answering)
+        return; // an upgrade pipelined behind an answer (handleRequest()): Qt closes the connection
     socket->write(HttpResponse::from(api::statusResponse(model::errors::pathNotFound())).serialize(true));
 }
 

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include <deque>
 #include <map>
 #include <unordered_map>
 #include <memory>
@@ -92,7 +91,7 @@ private:
     // Watch over WebSocket on the same paths: one text message per event (wire contract §7).
     void handleWebSocketConnections();
     void serveWebSocket(std::unique_ptr<QWebSocket> socket, api::ApiResponse response);
-    void startWatch(QPointer<QTcpSocket> socket, std::shared_ptr<api::Watcher> watcher);
+    void startWatch(QPointer<QTcpSocket> socket, std::shared_ptr<api::Watcher> watcher, bool keepAlive);
     void serveBulkWatch(std::unique_ptr<QWebSocket> socket);
     // Per keep-alive connection: idle since when (-1 while a request is in flight or a
     // watch streams). One sweep timer closes connections idle past the timeout, so that a
@@ -109,10 +108,10 @@ private:
         QPointer<QTcpSocket> socket;
         qint64 idleSinceMs = -1;
         QPointer<RequestHeadGuard> headGuard; // the socket's child
-        std::deque<Waiting> waiting;
+        std::vector<Waiting> waiting;         // (a vector: empty, it allocates nothing)
+        std::size_t waitingBytes = 0;         // their bodies
         bool answering = false; // a request's answer (or watch) is not complete yet
         bool draining = false;  // answerWaiting() is running for it
-        bool upgraded = false;  // Qt made it a WebSocket while a request was being answered
     };
     Connection &connection(QTcpSocket *socket);
     // The socket's entry, or null (none, or one left by a socket that is gone).

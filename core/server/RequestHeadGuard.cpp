@@ -16,6 +16,7 @@
 
 #include "api/Responses.h"
 #include "model/Status.h"
+#include "server/HeaderTokens.h"
 #include "server/HttpResponse.h"
 #include "server/ServerLimits.h"
 
@@ -487,7 +488,7 @@ bool RequestHeadGuard::checkField()
         m_upgradeWebSocket = lowerCase(value) == "websocket";
     } else if (named("connection")) {
         // Every Connection field counts (Qt joins them), not only the last.
-        m_connectionUpgrade = m_connectionUpgrade || lowerCase(value).find("upgrade") != std::string::npos;
+        m_connectionUpgrade = m_connectionUpgrade || hasHeaderToken(value, "upgrade");
     } else if (named("sec-websocket-key")) {
         m_webSocketKey = !value.empty();
     }

@@ -78,7 +78,6 @@ public:
     // connected by then, and the guard's own after-read slot must come after it. The socket
     // is deleted once it is disconnected (QWebSocket does not own it), and so is the guard.
     bool followWebSocket(QWebSocket *webSocket);
-    QTcpSocket *socket() const { return m_socket; }
 
 private:
     RequestHeadGuard(QTcpSocket *socket, int headTimeoutMs);

@@ -35,6 +35,12 @@ inline constexpr std::size_t MAX_REQUEST_BODY_BYTES = 3 * 1024 * 1024;
 // Past the body bound, what Go's server still reads and drains after the handler's 413,
 // keeping the connection; a body longer than that is refused from the head, then closed.
 inline constexpr std::size_t GO_DRAINS_BYTES = 256 * 1024;
+// Requests a client may pipeline behind one still being answered, and their bytes: Go's
+// server reads the next request only once an answer is out, so TCP holds the rest back;
+// Qt's parser reads every one at once, and they wait in the server. Past either bound the
+// connection closes (no client pipelines at all; kubectl and client-go never do).
+inline constexpr std::size_t MAX_WAITING_REQUESTS = 100;
+inline constexpr std::size_t MAX_WAITING_REQUEST_BYTES = 2 * MAX_REQUEST_BODY_BYTES;
 
 // Connections and requests the server takes at once (`serve --max-connections`,
 // `--max-requests-inflight`, `--max-mutating-requests-inflight`). Past a bound the request

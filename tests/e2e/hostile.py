@@ -264,11 +264,10 @@ def ws_connect(port, path, extra=b""):
     return ws_upgrade(socket.create_connection((HOST, port), timeout=10), path, extra)
 
 
-def ws_upgrade(sock, path, extra=b"", after=b"", before=b""):
-    """Sends the upgrade request on `sock` (after `before`, a request pipelined ahead of it;
-    then `after`, if a client sends it before the answer) and returns the WebSocket once
-    the 101 head is read (the first head: what comes before it fails the assertion)."""
-    sock.sendall(before + handshake(path, extra) + after)
+def ws_upgrade(sock, path, extra=b"", after=b""):
+    """Sends the upgrade request on `sock` (then `after`, if a client sends it before the
+    answer) and returns the WebSocket once the 101 head is read."""
+    sock.sendall(handshake(path, extra) + after)
     received = b""
     while b"\r\n\r\n" not in received:
         chunk = sock.recv(65536)

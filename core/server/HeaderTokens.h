@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <string_view>
+
+namespace rvscope::server {
+
+// `value`, a comma-separated header field value (Connection: keep-alive, Upgrade), names
+// `lowerCaseToken`, compared without case, as Go's httpguts.HeaderValuesContainsToken and
+// Qt's HTTP parser read it: a whole token, not a substring ("upgradex" is not "upgrade").
+inline bool hasHeaderToken(std::string_view value, std::string_view lowerCaseToken)
+{
+    while (!value.empty()) {
+        const std::size_t comma = value.find(',');
+        std::string_view token = value.substr(0, comma);
+        value = comma == std::string_view::npos ? std::string_view() : value.substr(comma + 1);
+        while (!token.empty() && (token.front() == ' ' || token.front() == '\t'))
+            token.remove_prefix(1);
+        while (!token.empty() && (token.back() == ' ' || token.back() == '\t'))
+            token.remove_suffix(1);
+        if (token.size() != lowerCaseToken.size())
+            continue;
+        bool same = true;
+        for (std::size_t i = 0; i < token.size() && same; ++i) {
+            const char c = token[i];
+            same = (c >= 'A' && c <= 'Z' ? char(c - 'A' + 'a') : c) == lowerCaseToken[i];
+        }
+        if (same)
+            return true;
+    }
+    return false;
+}
+
+} // namespace rvscope::server
