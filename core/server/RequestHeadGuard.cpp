@@ -213,8 +213,15 @@ bool RequestHeadGuard::followWebSocket(QWebSocket *webSocket)
     m_awaitingWebSocket = false;
     if (m_bytesAfterUpgrade || m_socket->bytesAvailable() > 0) {
         m_socket->skip(m_socket->bytesAvailable());
-        webSocket->close(QWebSocketProtocol::CloseCodeProtocolError,
-                         QStringLiteral("the client sent data before its opening handshake was answered"));
+        // Closed on the next pass: QWebSocket has queued its first read of the socket (it
+        // finds nothing now), and reading a socket closed before it, Qt logs a warning.
+        QMetaObject::invokeMethod(
+            webSocket,
+            [webSocket] {
+                webSocket->close(QWebSocketProtocol::CloseCodeProtocolError,
+                                 QStringLiteral("the client sent data before its opening handshake was answered"));
+            },
+            Qt::QueuedConnection);
         return false;
     }
     m_webSocket = webSocket;
