@@ -6,10 +6,12 @@
 #include <QtWidgets/QApplication>
 
 #include "CommandLine.h"
+#include "OpenSslAtExit.h"
 #include "LabWindow.h"
 
 int main(int argc, char **argv)
 {
+    rvscope::app::leaveOpenSslStateToProcessExit();
     using rvscope::app::Command;
     const Command command = rvscope::app::parseCommandLine(rvscope::app::argumentsOf(argc, argv));
     if (command.kind == Command::Kind::Error) {

@@ -7,6 +7,7 @@
 #include "CheckCommand.h"
 #include "ClientCommand.h"
 #include "CommandLine.h"
+#include "OpenSslAtExit.h"
 #include "ScenarioCommand.h"
 #include "ServeCommand.h"
 #include "WindowProcess.h"
@@ -31,6 +32,7 @@ int runHeadless(int argc, char **argv, const rvscope::app::ServeOptions &options
 
 int main(int argc, char **argv)
 {
+    rvscope::app::leaveOpenSslStateToProcessExit();
     using rvscope::app::Command;
     const Command command = rvscope::app::parseCommandLine(rvscope::app::argumentsOf(argc, argv));
     switch (command.kind) {
