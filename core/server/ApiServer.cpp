@@ -64,14 +64,6 @@ std::string lowerCase(const QByteArray &text)
     return out;
 }
 
-bool equalsIgnoringCase(std::string_view text, std::string_view lowerCaseWord)
-{
-    return text.size() == lowerCaseWord.size()
-        && std::equal(text.begin(), text.end(), lowerCaseWord.begin(), [](char a, char b) {
-               return (a >= 'A' && a <= 'Z' ? char(a - 'A' + 'a') : a) == b;
-           });
-}
-
 // The request as the API layer sees it. Headers are read once (each
 // QHttpServerRequest::headers() call copies them all).
 api::ApiRequest toApiRequest(const QHttpServerRequest &request)

@@ -1,9 +1,24 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <cstddef>
 #include <string_view>
 
 namespace rvscope::server {
+
+// `text` is `lowerCaseWord`, ASCII letters compared without case (header names and the
+// tokens of their values, as Go's textproto and net/http compare them).
+inline bool equalsIgnoringCase(std::string_view text, std::string_view lowerCaseWord)
+{
+    if (text.size() != lowerCaseWord.size())
+        return false;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if ((c >= 'A' && c <= 'Z' ? char(c - 'A' + 'a') : c) != lowerCaseWord[i])
+            return false;
+    }
+    return true;
+}
 
 // `value`, a comma-separated header field value (Connection: keep-alive, Upgrade), names
 // `lowerCaseToken`, compared without case, as Go's httpguts.HeaderValuesContainsToken and
@@ -18,14 +33,7 @@ inline bool hasHeaderToken(std::string_view value, std::string_view lowerCaseTok
             token.remove_prefix(1);
         while (!token.empty() && (token.back() == ' ' || token.back() == '\t'))
             token.remove_suffix(1);
-        if (token.size() != lowerCaseToken.size())
-            continue;
-        bool same = true;
-        for (std::size_t i = 0; i < token.size() && same; ++i) {
-            const char c = token[i];
-            same = (c >= 'A' && c <= 'Z' ? char(c - 'A' + 'a') : c) == lowerCaseToken[i];
-        }
-        if (same)
+        if (equalsIgnoringCase(token, lowerCaseToken))
             return true;
     }
     return false;

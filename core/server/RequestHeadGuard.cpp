@@ -53,14 +53,6 @@ bool isTokenChar(char c)
         || std::string_view("!#$%&'*+-.^_`|~").find(c) != std::string_view::npos;
 }
 
-std::string lowerCase(std::string_view text)
-{
-    std::string out(text);
-    for (char &c : out)
-        c = char(std::tolower(static_cast<unsigned char>(c)));
-    return out;
-}
-
 // Go's parseRequestLine and ParseHTTPVersion: METHOD SP TARGET SP HTTP/d.d, the method a
 // token. Judged on the line's first and last bytes (`start`, `end`, without the line end)
 // and its `length`, so that a long line is never copied.
@@ -451,11 +443,7 @@ bool RequestHeadGuard::checkField()
         value.remove_prefix(1);
     while (!value.empty() && (value.back() == ' ' || value.back() == '\t'))
         value.remove_suffix(1);
-    const auto named = [&](std::string_view wanted) {
-        return name.size() == wanted.size() && std::equal(name.begin(), name.end(), wanted.begin(), [](char a, char b) {
-                   return std::tolower(static_cast<unsigned char>(a)) == b;
-               });
-    };
+    const auto named = [&name](std::string_view wanted) { return equalsIgnoringCase(name, wanted); };
     if (named("content-length")) {
         const bool digits = !value.empty() && value.size() <= 18
             && std::all_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; });
@@ -485,14 +473,13 @@ bool RequestHeadGuard::checkField()
                                                + std::string(value.substr(0, LINE_EDGE)) + "\"]");
             return false;
         }
-        const std::string coding = lowerCase(value);
-        if (coding != "chunked") {
+        if (!equalsIgnoringCase(value, "chunked")) {
             refuse(501, "NotImplemented", "unsupported transfer encoding: \"" + std::string(value.substr(0, LINE_EDGE)) + '"');
             return false;
         }
         m_chunked = true;
     } else if (named("upgrade")) {
-        m_upgradeWebSocket = lowerCase(value) == "websocket";
+        m_upgradeWebSocket = equalsIgnoringCase(value, "websocket");
     } else if (named("connection")) {
         // Every Connection field counts (Qt joins them), not only the last.
         m_connectionUpgrade = m_connectionUpgrade || hasHeaderToken(value, "upgrade");
