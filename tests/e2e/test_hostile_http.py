@@ -248,7 +248,9 @@ class Pipelining(HostileCase):
         started = time.monotonic()
         sock.sendall(get(watch) + get(watch) + get("/version"))
         raw, _ = read_until(sock, lambda received: b"gitVersion" in received)
-        self.assertGreater(time.monotonic() - started, 1.9)
+        # Two one-second watches one after the other, not side by side. Qt's coarse timers
+        # may fire up to 5% early, so the bound leaves room below 2 s (a run saw 1.8998 s).
+        self.assertGreater(time.monotonic() - started, 1.5)
         self.assertEqual(raw.count(b"\r\n0\r\n\r\n"), 2, f"two watches did not end: {raw[:600]!r}")
         first, second, last = raw.split(b"\r\n0\r\n\r\n")
         self.assertTrue(first.startswith(b"HTTP/1.1 200") and second.startswith(b"HTTP/1.1 200"), raw[:600])
