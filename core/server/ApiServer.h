@@ -15,14 +15,13 @@
 #include <QtNetwork/QSslConfiguration>
 #include <QtWebSockets/QWebSocket>
 
+#include "api/ApiTypes.h"
 #include "api/BulkWatchSession.h"
 #include "server/ServerLimits.h"
 
 namespace rvscope::api {
 class ApiHandler;
 class Watcher;
-struct ApiRequest;
-struct ApiResponse;
 }
 
 namespace rvscope::server {
@@ -86,8 +85,10 @@ protected:
 
 private:
     void respond(QPointer<QTcpSocket> socket, api::ApiResponse response, bool keepAlive);
-    // Writes out the responses of this event-loop pass (queued once per pass by respond()).
-    void flushResponses();
+    // The end of an event-loop pass (queued once per pass): answers the reads it deferred,
+    // then writes out its responses.
+    void endPass();
+    void schedulePassEnd();
     // Watch over WebSocket on the same paths: one text message per event (wire contract §7).
     void handleWebSocketConnections();
     void serveWebSocket(std::unique_ptr<QWebSocket> socket, api::ApiResponse response);
@@ -118,7 +119,9 @@ private:
     Connection *liveConnection(const QTcpSocket *socket);
     // Answers the connection's waiting requests while each is answered at once.
     void answerWaiting(QTcpSocket *socket);
+    // Answers a request now, or a GET at the pass's end (after the pass's writes).
     void answer(QTcpSocket *socket, api::ApiRequest request, bool keepAlive);
+    void answerNow(QTcpSocket *socket, api::ApiRequest request, bool keepAlive);
     // The connection's current answer is complete: on to the next request, if one waits.
     void answered(QTcpSocket *socket);
     void markIdle(QTcpSocket *socket);
@@ -132,6 +135,13 @@ private:
     QElapsedTimer m_clock;
     QTimer m_idleSweep;
     std::vector<QPointer<QTcpSocket>> m_unflushed;
+    struct DeferredRead {
+        QPointer<QTcpSocket> socket;
+        api::ApiRequest request;
+        bool keepAlive = true;
+    };
+    std::vector<DeferredRead> m_deferredReads; // this pass's GETs, answered after its writes
+    bool m_passEndQueued = false;
     struct BulkConnection {
         std::unique_ptr<QWebSocket> socket;
         std::shared_ptr<api::BulkWatchSession> session;

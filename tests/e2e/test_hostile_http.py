@@ -10,6 +10,7 @@ import json
 import os
 import resource
 import selectors
+import signal
 import socket
 import struct
 import threading
@@ -198,6 +199,21 @@ def read_until(sock, done, timeout=10):
     return received, False
 
 
+def wait_stopped(pid, timeout=5):
+    """Waits until every thread of `pid` is stopped (SIGSTOP is delivered asynchronously:
+    a thread running on another core could still read what is sent next)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        states = []
+        for task in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{task}/stat") as stat:
+                states.append(stat.read().rsplit(")", 1)[1].split()[0])
+        if all(state in ("T", "t") for state in states):
+            return
+        time.sleep(0.001)
+    raise AssertionError(f"process {pid} did not stop")
+
+
 def get(path, extra=b""):
     return b"GET " + path.encode() + b" HTTP/1.1\r\nHost: 127.0.0.1\r\n" + extra + b"\r\n"
 
@@ -256,6 +272,41 @@ class Pipelining(HostileCase):
         self.assertTrue(first.startswith(b"HTTP/1.1 200") and second.startswith(b"HTTP/1.1 200"), raw[:600])
         self.assertNotIn(b"429", second)
         self.assertTrue(last.startswith(b"HTTP/1.1 200") and b"gitVersion" in last, last[:200])
+
+    # Across connections: the requests one event-loop pass reads are all in flight together,
+    # so any order among them is linearizable; rvscope answers the pass's reads after its
+    # writes, so a GET sees a write that arrived beside it (a controller's next PUT then
+    # carries the current resourceVersion instead of earning a 409). The server is stopped
+    # while both requests reach it, so that one pass reads both; each connection carries the
+    # GET in turn, as Qt may take either socket first.
+    def test_a_read_beside_a_write_sees_the_write(self):
+        created = call(self.port, "POST", CONFIGMAPS, configmap("beside", {"v": "0"}))
+        self.assertIn(created.status, (201, 409), created)
+        path = CONFIGMAPS + "/beside"
+        for value in ("1", "2", "3", "4"):
+            first, second = self.connection(), self.connection()
+            for sock in (first, second):  # accepted and served before the pass that matters
+                sock.sendall(get("/version"))
+                read_until(sock, lambda received: len(parse_responses(received)) >= 1)
+            patch = json.dumps({"data": {"v": value}}).encode()
+            write = (b"PATCH " + path.encode() + b" HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                     b"Content-Type: application/merge-patch+json\r\nContent-Length: "
+                     + str(len(patch)).encode() + b"\r\n\r\n" + patch)
+            reader, writer = (first, second) if int(value) % 2 else (second, first)
+            os.kill(self.server.process.pid, signal.SIGSTOP)
+            try:
+                wait_stopped(self.server.process.pid)
+                reader.sendall(get(path))
+                writer.sendall(write)
+                time.sleep(0.05)
+            finally:
+                os.kill(self.server.process.pid, signal.SIGCONT)
+            written, _ = read_until(writer, lambda received: len(parse_responses(received)) >= 1)
+            read, _ = read_until(reader, lambda received: len(parse_responses(received)) >= 1)
+            written, read = parse_responses(written)[0], parse_responses(read)[0]
+            self.assertEqual(written.status, 200, written)
+            self.assertEqual(read.json()["data"], {"v": value}, "the GET did not see the write beside it")
+            self.assertEqual(read.json()["metadata"]["resourceVersion"], written.json()["metadata"]["resourceVersion"])
 
     # A watch asked for with Connection: close closes the connection when it ends, as any
     # answer does; what was pipelined behind it is not served.
