@@ -202,6 +202,12 @@ ApiServer::Connection &ApiServer::connection(QTcpSocket *socket)
         socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
         connect(socket, &QObject::destroyed, this, [this, socket] { m_connections.erase(socket); });
         it->second.headGuard = socket->findChild<RequestHeadGuard *>(QString(), Qt::FindDirectChildrenOnly);
+        if (it->second.headGuard) {
+            it->second.headGuard->holdRefusalsWhile([self = QPointer<ApiServer>(this), socket] {
+                const Connection *state = self ? self->liveConnection(socket) : nullptr;
+                return state && (state->answering || !state->waiting.empty());
+            });
+        }
     }
     return it->second;
 }
@@ -248,7 +254,9 @@ bool ApiServer::handleRequest(const QHttpServerRequest &request, QTcpSocket *soc
         && hasHeaderToken(apiRequest.header("connection"), "upgrade")) {
         // Behind a request still being answered Qt would answer the upgrade at once, and
         // that answer could no longer come before the 101 (Go reads the upgrade after it):
-        // false, and Qt closes the connection (missingHandler() writes nothing for it).
+        // false, and Qt closes the connection (missingHandler() writes nothing for it). A
+        // GET waiting for the pass's end is answered now instead.
+        answerDeferredRead(socket);
         if (state.answering || !state.waiting.empty())
             return false;
         m_connections.erase(socket);
@@ -296,6 +304,7 @@ void ApiServer::answerWaiting(QTcpSocket *socket)
     }
     if (state)
         state->draining = false;
+    settleIfOwedNothing(socket);
 }
 
 void ApiServer::answered(QTcpSocket *socket)
@@ -306,6 +315,15 @@ void ApiServer::answered(QTcpSocket *socket)
     state->answering = false;
     if (!state->draining && !state->waiting.empty())
         answerWaiting(socket);
+    settleIfOwedNothing(socket);
+}
+
+void ApiServer::settleIfOwedNothing(QTcpSocket *socket)
+{
+    // A request the guard refused behind the ones answered gets its answer now.
+    const Connection *state = liveConnection(socket);
+    if (state && state->headGuard && !state->answering && !state->draining && state->waiting.empty())
+        state->headGuard->answersSettled();
 }
 
 void ApiServer::answer(QTcpSocket *socket, api::ApiRequest request, bool keepAlive)
@@ -401,11 +419,13 @@ void ApiServer::schedulePassEnd()
 
 void ApiServer::endPass()
 {
-    m_passEndQueued = false;
+    // (Still queued while it runs: what the reads answer here is flushed here too.)
     std::vector<DeferredRead> reads;
     reads.swap(m_deferredReads);
     for (DeferredRead &read : reads) {
-        if (read.socket && liveConnection(read.socket.data()))
+        // A connection closed meanwhile (the client left, an injected drop, a flood of
+        // pipelined requests) is owed nothing: its read is not run.
+        if (read.socket && read.socket->state() == QAbstractSocket::ConnectedState && liveConnection(read.socket.data()))
             answerNow(read.socket.data(), std::move(read.request), read.keepAlive);
     }
     std::vector<QPointer<QTcpSocket>> sockets;
@@ -414,6 +434,20 @@ void ApiServer::endPass()
         if (socket)
             socket->flush();
     }
+    m_passEndQueued = false;
+    if (!m_deferredReads.empty() || !m_unflushed.empty()) // a pipelined GET behind one answered here
+        schedulePassEnd();
+}
+
+void ApiServer::answerDeferredRead(QTcpSocket *socket)
+{
+    const auto it = std::find_if(m_deferredReads.begin(), m_deferredReads.end(),
+                                 [socket](const DeferredRead &read) { return read.socket == socket; });
+    if (it == m_deferredReads.end())
+        return;
+    DeferredRead read = std::move(*it);
+    m_deferredReads.erase(it);
+    answerNow(socket, std::move(read.request), read.keepAlive);
 }
 
 void ApiServer::startWatch(QPointer<QTcpSocket> socket, std::shared_ptr<api::Watcher> watcher, bool keepAlive)

@@ -122,8 +122,13 @@ private:
     // Answers a request now, or a GET at the pass's end (after the pass's writes).
     void answer(QTcpSocket *socket, api::ApiRequest request, bool keepAlive);
     void answerNow(QTcpSocket *socket, api::ApiRequest request, bool keepAlive);
+    // The socket's GET waiting for the pass's end, if any, is answered now: an upgrade
+    // pipelined behind it, which Qt answers at once, is about to be written.
+    void answerDeferredRead(QTcpSocket *socket);
     // The connection's current answer is complete: on to the next request, if one waits.
     void answered(QTcpSocket *socket);
+    // Nothing owed on the connection any more: a refusal its guard held is written.
+    void settleIfOwedNothing(QTcpSocket *socket);
     void markIdle(QTcpSocket *socket);
     void closeIdleConnections();
 

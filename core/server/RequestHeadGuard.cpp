@@ -544,20 +544,38 @@ void RequestHeadGuard::refuse(const model::Status &status)
     m_part = Part::Rest;
     m_headTimer->stop();
     // Nobody else reads this request: Qt's parser, connected after the guard, is not called
-    // for these bytes, and what came is dropped.
+    // for these bytes, and what came is dropped. As Go's closeWriteAndWait: closing with
+    // unread request bytes would reset the connection and could destroy the answer before
+    // the client reads it, so the rest of the request is read and dropped too.
     disconnect(m_socket, &QIODevice::readyRead, nullptr, nullptr);
     if (m_socket->isTransactionStarted())
         m_socket->rollbackTransaction();
     m_socket->readAll();
-    m_socket->write(HttpResponse::from(api::statusResponse(status)).serialize(/*keepAlive=*/false));
-    // As Go's closeWriteAndWait: closing with unread request bytes would reset the
-    // connection and could destroy the answer before the client reads it. So the rest of
-    // the request is read and dropped, the sending side is shut once the answer is out,
-    // and the client gets a moment to read before the connection goes.
     QTcpSocket *socket = m_socket;
     connect(socket, &QIODevice::readyRead, this, [socket] { socket->readAll(); });
-    connect(socket, &QIODevice::bytesWritten, this, &RequestHeadGuard::closeOnceAnswered);
-    socket->flush();
+    if (m_answersOwed && m_answersOwed()) {
+        m_heldRefusal = status; // after the answers before it (answersSettled())
+        return;
+    }
+    writeRefusal(status);
+}
+
+void RequestHeadGuard::answersSettled()
+{
+    if (!m_heldRefusal)
+        return;
+    const model::Status status = std::move(*m_heldRefusal);
+    m_heldRefusal.reset();
+    writeRefusal(status);
+}
+
+void RequestHeadGuard::writeRefusal(const model::Status &status)
+{
+    // The sending side is shut once the answer is out, and the client gets a moment to
+    // read before the connection goes.
+    m_socket->write(HttpResponse::from(api::statusResponse(status)).serialize(/*keepAlive=*/false));
+    connect(m_socket, &QIODevice::bytesWritten, this, &RequestHeadGuard::closeOnceAnswered);
+    m_socket->flush();
     closeOnceAnswered();
 }
 

@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -65,6 +66,12 @@ public:
     // Answers the connection's first request with `status` and closes it (a connection past
     // the server's bound): nothing of it reaches the API.
     void refuseConnection(model::Status status);
+    // A refusal waits while `owed` says the server still owes answers to the requests
+    // before the refused one (HTTP/1.1 answers in request order, and Go reads a request
+    // only once the one before it is answered): its request is dropped at once, its answer
+    // written at answersSettled(), which the server calls once nothing is owed.
+    void holdRefusalsWhile(std::function<bool()> owed) { m_answersOwed = std::move(owed); }
+    void answersSettled();
 
     // The guard whose connection's upgrade request became `webSocket` (Qt answered its
     // opening handshake), or null. Each guard is found once.
@@ -86,6 +93,7 @@ private:
     bool count(std::string_view bytes);
     void refuse(int code, const char *reason, const std::string &message);
     void refuse(const model::Status &status);
+    void writeRefusal(const model::Status &status);
     // Shuts the sending side once the refusal is written; closes a little later.
     void closeOnceAnswered();
 
@@ -108,6 +116,8 @@ private:
     std::size_t m_fieldLine = 0;   // bytes of the header line being read (0: at a line start)
     bool m_halfClosed = false;
     std::optional<model::Status> m_refusal; // refuseConnection()
+    std::function<bool()> m_answersOwed;     // holdRefusalsWhile()
+    std::optional<model::Status> m_heldRefusal;
     // The header field line being read (up to MAX_HEADER_FIELD_BYTES), the fields so far,
     // and the request's Content-Length once given.
     bool checkField();

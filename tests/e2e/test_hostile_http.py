@@ -273,6 +273,29 @@ class Pipelining(HostileCase):
         self.assertNotIn(b"429", second)
         self.assertTrue(last.startswith(b"HTTP/1.1 200") and b"gitVersion" in last, last[:200])
 
+    # FIXED (was a bug): a request refused by the head guard (here a malformed request line)
+    # pipelined behind one still being answered got its 400 at once, and the connection
+    # closed: the client took the 400 for the PUT's answer, though the PUT landed. As Go's
+    # server, which reads a request once the one before it is answered: the PUT's answer,
+    # then the 400. Behind a watch, the 400 follows the watch's end.
+    def test_a_refused_request_is_answered_after_those_before_it(self):
+        for first, value in ((self.put_slow("2"), "2"), (get(WATCH + "&timeoutSeconds=1&fieldSelector=metadata.name%3Dnone"), None)):
+            sock = self.connection()
+            sock.sendall(first + b"GARBAGE\r\n\r\n")
+            raw, closed = read_until(sock, lambda received: False, timeout=4)
+            self.assertTrue(closed, raw[:400])
+            if value is None:
+                stream, refusal = raw.split(b"\r\n0\r\n\r\n")
+                self.assertTrue(stream.startswith(b"HTTP/1.1 200"), raw[:400])
+                responses = parse_responses(refusal)
+                self.assertEqual([r.status for r in responses], [400], raw[-400:])
+            else:
+                responses = parse_responses(raw)
+                self.assertEqual([r.status for r in responses], [200, 400], raw[:800])
+                self.assertEqual(responses[0].json()["data"], {"v": value})
+            self.assert_status(responses[-1], 400, "BadRequest")
+            self.slow = call(self.port, "GET", CONFIGMAPS + "/slow", content_type=None).json()
+
     # Across connections: the requests one event-loop pass reads are all in flight together,
     # so any order among them is linearizable; rvscope answers the pass's reads after its
     # writes, so a GET sees a write that arrived beside it (a controller's next PUT then
