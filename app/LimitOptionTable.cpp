@@ -40,8 +40,8 @@ const OptionTable<EngineOptions> &limitOptions()
                                    "and is closed (0: no bound)."),
                     [](EngineOptions &o) -> std::size_t & { return o.serverLimits.maxConnections; }),
         countOption(QStringLiteral("--max-requests-inflight"), QStringLiteral("requests"),
-                    QStringLiteral("Non-mutating requests being handled at once, as the apiserver's flag; one more "
-                                   "gets 429 (0: no bound)."),
+                    QStringLiteral("Non-mutating requests being handled at once, watches left out, as the apiserver's "
+                                   "flag; one more gets 429 (0: no bound)."),
                     [](EngineOptions &o) -> std::size_t & { return o.serverLimits.maxRequestsInFlight; }),
         countOption(QStringLiteral("--max-mutating-requests-inflight"), QStringLiteral("requests"),
                     QStringLiteral("POST, PUT, PATCH and DELETE requests being handled at once (0: no bound)."),

@@ -18,6 +18,7 @@
 #include "api/Responses.h"
 #include "api/BulkWatchSession.h"
 #include "api/OpenWatches.h"
+#include "api/QueryOptions.h"
 #include "api/Watcher.h"
 #include "model/StatusErrors.h"
 #include "server/HeaderTokens.h"
@@ -119,6 +120,12 @@ private:
 bool isMutating(std::string_view method)
 {
     return method == "POST" || method == "PUT" || method == "PATCH" || method == "DELETE";
+}
+
+bool isWatch(const api::ApiRequest &request)
+{
+    const model::Result<bool> watch = api::isWatchRequest(request); // (malformed: answered 400 soon)
+    return watch && *watch;
 }
 } // namespace
 
@@ -346,29 +353,35 @@ void ApiServer::answer(QTcpSocket *socket, api::ApiRequest request, bool keepAli
 void ApiServer::answerNow(QTcpSocket *socket, api::ApiRequest request, bool keepAlive)
 {
     QPointer<QTcpSocket> guarded(socket);
-    // The apiserver's max-in-flight filter: mutating and other requests counted apart.
+    // The apiserver's max-in-flight filter: mutating and other requests counted apart, and
+    // long-running ones (watches) not at all (its BasicLongRunningRequestCheck; they have
+    // --max-watches-per-user). A watch whose start waits (on etcd) had taken a slot, so
+    // a thousand watchers opened at once got 429s.
     const bool mutating = isMutating(request.method);
+    const bool counted = mutating || !isWatch(request);
     std::size_t &inFlight = mutating ? m_mutatingInFlight : m_readsInFlight;
     const std::size_t max = mutating ? m_limits.maxMutatingRequestsInFlight : m_limits.maxRequestsInFlight;
-    if (max != 0 && inFlight >= max) {
+    if (counted && max != 0 && inFlight >= max) {
         respond(guarded, api::statusResponse(model::errors::tooManyRequests("Too many requests, please try again later.", 1)),
                 keepAlive);
         return;
     }
-    ++inFlight;
+    if (counted)
+        ++inFlight;
     // The handler runs to completion at once unless a write waits (the lab's processing
     // delay, a remote storage); the socket is guarded for the late case.
     QCoro::Task<api::ApiResponse> task = m_handler->handle(std::move(request));
     QPointer<ApiServer> self(this);
     // The handler stays alive until its answer is in (an injected delay may outlive this
     // server: a scenario run replaces the core); an answer nobody takes closes its watch.
-    task.then([self, handler = m_handler, guarded, keepAlive, mutating](api::ApiResponse response) {
+    task.then([self, handler = m_handler, guarded, keepAlive, mutating, counted](api::ApiResponse response) {
         if (!self) {
             if (response.watch)
                 response.watch->close();
             return;
         }
-        --(mutating ? self->m_mutatingInFlight : self->m_readsInFlight);
+        if (counted)
+            --(mutating ? self->m_mutatingInFlight : self->m_readsInFlight);
         self->respond(guarded, std::move(response), keepAlive);
     });
 }

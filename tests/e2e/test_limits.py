@@ -86,6 +86,26 @@ class Limits(unittest.TestCase):
         time.sleep(1.1)  # a second's worth again
         self.assert_still_serves()
 
+    # The apiserver's max-in-flight filter leaves long-running requests (watches) out: a
+    # watch whose start waits (here an injected delay; on etcd, etcd's answer) took a slot
+    # before, so most of a thousand watchers opened at once got 429 on etcd.
+    def test_requests_in_flight_are_bounded_but_watches_are_not(self):
+        self.server = RvscopeServer(BINARY, "--max-requests-inflight", "2", "--fault", "list,watch configmaps delay=500ms")
+
+        def send_all(path, count):
+            sockets = []
+            for _ in range(count):
+                sock = socket.create_connection(("127.0.0.1", self.server.port), timeout=10)
+                sock.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+                sockets.append(sock)
+            statuses = sorted(int(sock.recv(4096)[9:12]) for sock in sockets)
+            for sock in sockets:
+                sock.close()
+            return statuses
+
+        self.assertEqual(send_all("/api/v1/namespaces/default/configmaps?watch=true&timeoutSeconds=2", 5), [200] * 5)
+        self.assertEqual(send_all("/api/v1/namespaces/default/configmaps", 3), [200, 200, 429])
+
     def test_watches_per_user_are_bounded(self):
         self.server = RvscopeServer(BINARY, "--max-watches-per-user", "2")
         streams = []
