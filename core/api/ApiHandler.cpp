@@ -55,6 +55,11 @@ void ApiHandler::setAccessControl(std::shared_ptr<AccessControl> access)
     });
 }
 
+bool ApiHandler::isLongRunning(const ApiRequest &request) const
+{
+    return request.queryValue("watch") && resolveScope(request, *m_registry).verb == Verb::Watch;
+}
+
 QCoro::Task<ApiResponse> ApiHandler::handle(ApiRequest request)
 {
     const std::int64_t startNs = model::steadyNowNs();

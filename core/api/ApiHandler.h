@@ -66,6 +66,9 @@ public:
 
     // Never throws: anything unexpected below becomes a 500 Status for this request only.
     QCoro::Task<ApiResponse> handle(ApiRequest request);
+    // A long-running request (a watch, as handle() would serve it): the apiserver's
+    // max-in-flight filter leaves these out.
+    bool isLongRunning(const ApiRequest &request) const;
     void setObserver(OperationObserver observer) { m_observer = std::move(observer); }
     void setDeliveryObserver(DeliveryObserver observer)
     {

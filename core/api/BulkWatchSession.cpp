@@ -153,7 +153,8 @@ QCoro::Task<> BulkWatchSession::openWatch(nlohmann::json requestId, bulk::Resour
                                                             1));
         co_return;
     }
-    if (auto full = handler->openWatches().admit(m_options.user)) {
+    WatchPlace place; // held until the channel's watch is added, or fails
+    if (auto full = handler->openWatches().admit(m_options.user, place)) {
         sendError(requestId, *full);
         co_return;
     }
@@ -256,6 +257,7 @@ QCoro::Task<> BulkWatchSession::openWatch(nlohmann::json requestId, bulk::Resour
                                             channel.namespaceName, channel.name);
     channel.watcher = watcher;
     m_channels.emplace(id, std::move(channel));
+    place.giveBack(); // counted as open from here on
     handler->openWatches().add(watcher, m_options.user, std::move(attributes));
     nlohmann::json response = {{"requestId", requestId}, {"channel", id}};
     m_send(response.dump());

@@ -17,25 +17,40 @@ OpenWatches::OpenWatches()
 
 OpenWatches::~OpenWatches() = default;
 
-std::optional<model::Status> OpenWatches::admit(const std::string &user) const
+std::optional<model::Status> OpenWatches::admit(const std::string &user, WatchPlace &place)
 {
-    if (m_state->watches.size() >= m_max)
+    State &state = *m_state;
+    if (state.watches.size() + state.starting >= m_max)
         return model::errors::tooManyRequests("too many open watches (" + std::to_string(m_max)
                                                   + "), please try again later",
                                               1);
-    if (m_maxPerUser == 0)
-        return std::nullopt;
-    auto mine = m_state->perUser.find(user);
-    if (mine == m_state->perUser.end() || mine->second < m_maxPerUser)
-        return std::nullopt;
-    return model::errors::tooManyRequests("too many open watches of user \"" + user + "\" ("
-                                              + std::to_string(m_maxPerUser) + "), close some first",
-                                          1);
+    if (m_maxPerUser != 0) {
+        const auto open = state.perUser.find(user);
+        const auto starting = state.startingPerUser.find(user);
+        const std::size_t mine = (open != state.perUser.end() ? open->second : 0)
+            + (starting != state.startingPerUser.end() ? starting->second : 0);
+        if (mine >= m_maxPerUser)
+            return model::errors::tooManyRequests("too many open watches of user \"" + user + "\" ("
+                                                      + std::to_string(m_maxPerUser) + "), close some first",
+                                                  1);
+    }
+    ++state.starting;
+    ++state.startingPerUser[user];
+    place = WatchPlace([weak = std::weak_ptr<State>(m_state), user] {
+        const std::shared_ptr<State> state = weak.lock();
+        if (!state)
+            return;
+        --state->starting;
+        if (auto it = state->startingPerUser.find(user); it != state->startingPerUser.end() && --it->second == 0)
+            state->startingPerUser.erase(it);
+    });
+    return std::nullopt;
 }
 
 void OpenWatches::add(const std::shared_ptr<Watcher> &watcher, const std::string &user,
                       std::optional<auth::Attributes> attributes)
 {
+    watcher->givePlaceBack(); // counted as open from here on
     if (watcher->ended())
         return;
     const Watcher *key = watcher.get();

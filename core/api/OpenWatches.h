@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "api/WatchLimits.h"
+#include "api/WatchPlace.h"
 #include "api/Watcher.h"
 #include "auth/Attributes.h"
 #include "model/Status.h"
@@ -30,8 +31,9 @@ public:
     void setMax(std::size_t max) { m_max = max; }
     // At most this many open watches of one user (0: no bound of its own).
     void setMaxPerUser(std::size_t max) { m_maxPerUser = max; }
-    // The 429 for one more watch of `user`, or nullopt when there is room.
-    std::optional<model::Status> admit(const std::string &user) const;
+    // The 429 for one more watch of `user`, or nullopt when there is room, and then `place`
+    // holds that room until the watch is added or fails (watches still starting count).
+    std::optional<model::Status> admit(const std::string &user, WatchPlace &place);
     // Holds `watcher`, opened by `user`, until it ends. With `attributes` (access control is
     // on), the re-check authorizes them again and again.
     void add(const std::shared_ptr<Watcher> &watcher, const std::string &user,
@@ -64,6 +66,8 @@ private:
         void forget(const Watcher *watcher) override;
         std::unordered_map<const Watcher *, Entry> watches;
         std::unordered_map<std::string, std::size_t> perUser; // open watches by user
+        std::size_t starting = 0; // admitted, not open yet (WatchPlace)
+        std::unordered_map<std::string, std::size_t> startingPerUser;
     };
     std::shared_ptr<State> m_state;
     std::size_t m_max = DEFAULT_MAX_WATCHES;

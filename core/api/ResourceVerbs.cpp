@@ -326,7 +326,8 @@ QCoro::Task<ApiResponse> ApiHandler::watch(RequestScope scope, ApiRequest reques
     if (!table)
         co_return statusResponse(table.error());
 
-    if (auto full = m_openWatches->admit(request.user))
+    WatchPlace place;
+    if (auto full = m_openWatches->admit(request.user, place))
         co_return statusResponse(*full);
     Watcher::Options watcherOptions = this->watcherOptions(route.entry->type, options->allowWatchBookmarks, true);
     if (*table) // kubectl get -w: each event a one-row Table
@@ -335,6 +336,7 @@ QCoro::Task<ApiResponse> ApiHandler::watch(RequestScope scope, ApiRequest reques
         ? static_cast<int>(std::min<std::int64_t>(*options->timeoutSeconds, 24 * 3600) * 1000)
         : upstreamDefaultTimeoutMs();
     auto watcher = std::make_shared<Watcher>(std::move(watcherOptions));
+    watcher->holdPlace(std::move(place)); // until ApiHandler::handle adds it
     registry::WatchSink sink = watcher->sink();
     auto handle = co_await store->watch(route.namespaceName, std::move(options).value(), std::move(sink));
     ApiResponse response;

@@ -11,6 +11,7 @@
 #include <QtCore/QTimer>
 #include <qcoro/qcorotask.h>
 
+#include "api/WatchPlace.h"
 #include "model/Status.h"
 #include "registry/StoreTypes.h"
 #include "storage/WatchHandle.h"
@@ -155,6 +156,10 @@ public:
     void stall() { m_stalled = true; }
     // Told once when the watch ends or closes.
     void setOwner(std::weak_ptr<WatcherOwner> owner) { m_owner = std::move(owner); }
+    // The place among the open watches this one holds while it starts (OpenWatches::admit),
+    // given back once it is open (OpenWatches::add) or when it goes.
+    void holdPlace(WatchPlace place) { m_place = std::move(place); }
+    void givePlaceBack() { m_place.giveBack(); }
 
     bool ended() const { return m_ended; }
     std::int64_t channel() const { return m_options.channel; }
@@ -193,6 +198,7 @@ private:
     std::unique_ptr<QTimer> m_bookmarks;
     std::unique_ptr<QTimer> m_limit; // limitTime
     std::weak_ptr<WatcherOwner> m_owner;
+    WatchPlace m_place; // holdPlace()
     bool m_ended = false;
     bool m_finishPending = false;
 };

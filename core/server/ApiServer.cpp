@@ -18,7 +18,6 @@
 #include "api/Responses.h"
 #include "api/BulkWatchSession.h"
 #include "api/OpenWatches.h"
-#include "api/QueryOptions.h"
 #include "api/Watcher.h"
 #include "model/StatusErrors.h"
 #include "server/HeaderTokens.h"
@@ -120,12 +119,6 @@ private:
 bool isMutating(std::string_view method)
 {
     return method == "POST" || method == "PUT" || method == "PATCH" || method == "DELETE";
-}
-
-bool isWatch(const api::ApiRequest &request)
-{
-    const model::Result<bool> watch = api::isWatchRequest(request); // (malformed: answered 400 soon)
-    return watch && *watch;
 }
 } // namespace
 
@@ -358,7 +351,7 @@ void ApiServer::answerNow(QTcpSocket *socket, api::ApiRequest request, bool keep
     // --max-watches-per-user). A watch whose start waits (on etcd) had taken a slot, so
     // a thousand watchers opened at once got 429s.
     const bool mutating = isMutating(request.method);
-    const bool counted = mutating || !isWatch(request);
+    const bool counted = mutating || !m_handler->isLongRunning(request);
     std::size_t &inFlight = mutating ? m_mutatingInFlight : m_readsInFlight;
     const std::size_t max = mutating ? m_limits.maxMutatingRequestsInFlight : m_limits.maxRequestsInFlight;
     if (counted && max != 0 && inFlight >= max) {

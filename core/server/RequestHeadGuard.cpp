@@ -5,6 +5,7 @@
 #include <array>
 #include <cctype>
 #include <cstring>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -269,7 +270,12 @@ bool RequestHeadGuard::count(std::string_view bytes)
 {
     if (m_awaitingFirstByte && !bytes.empty()) {
         m_awaitingFirstByte = false;
-        m_headTimer->start();
+        // Go reads (and times) the next head only once the answer before it is out: a head
+        // pipelined behind a watch or a waiting write is not timed until then.
+        if (m_answersOwed && m_answersOwed())
+            m_headTimerWaits = true; // answersSettled()
+        else
+            m_headTimer->start();
     }
     while (!bytes.empty() && m_part != Part::Rest) {
         if (m_part == Part::ChunkedBody) {
@@ -562,6 +568,8 @@ void RequestHeadGuard::refuse(const model::Status &status)
 
 void RequestHeadGuard::answersSettled()
 {
+    if (std::exchange(m_headTimerWaits, false) && m_part != Part::Rest)
+        m_headTimer->start();
     if (!m_heldRefusal)
         return;
     const model::Status status = std::move(*m_heldRefusal);

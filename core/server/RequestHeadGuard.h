@@ -69,7 +69,8 @@ public:
     // A refusal waits while `owed` says the server still owes answers to the requests
     // before the refused one (HTTP/1.1 answers in request order, and Go reads a request
     // only once the one before it is answered): its request is dropped at once, its answer
-    // written at answersSettled(), which the server calls once nothing is owed.
+    // written at answersSettled(), which the server calls once nothing is owed. The head
+    // timeout of a request that came meanwhile starts then too.
     void holdRefusalsWhile(std::function<bool()> owed) { m_answersOwed = std::move(owed); }
     void answersSettled();
 
@@ -118,6 +119,7 @@ private:
     std::optional<model::Status> m_refusal; // refuseConnection()
     std::function<bool()> m_answersOwed;     // holdRefusalsWhile()
     std::optional<model::Status> m_heldRefusal;
+    bool m_headTimerWaits = false; // a head's first byte came while answers were owed
     // The header field line being read (up to MAX_HEADER_FIELD_BYTES), the fields so far,
     // and the request's Content-Length once given.
     bool checkField();

@@ -41,6 +41,7 @@ private Q_SLOTS:
     void testDiscoveryWithTrailingSlashes_data();
     void testDiscoveryWithTrailingSlashes();
     void testUnknownPathIs404Status();
+    void testLongRunningIsWhatIsServedAsAWatch();
     void testCrudRoundTrip();
     void testStalePutIs409WithExactMessage();
     void testListShape();
@@ -86,6 +87,35 @@ void TestApiHandler::testDiscoveryWithTrailingSlashes()
         QCOMPARE(body["major"], "1");
     else
         QCOMPARE(body["kind"], kind.toStdString());
+}
+
+// The server leaves long-running requests out of --max-requests-inflight, as the
+// apiserver does: exactly those the handler serves as a watch.
+void TestApiHandler::testLongRunningIsWhatIsServedAsAWatch()
+{
+    Fixture fixture;
+    auto longRunning = [&fixture](const char *method, const char *path, const char *watch) {
+        ApiRequest request;
+        request.method = method;
+        request.path = path;
+        if (watch)
+            request.query["watch"] = watch;
+        return fixture.handler.isLongRunning(request);
+    };
+    const char *configMaps = "/api/v1/namespaces/default/configmaps";
+    QVERIFY(longRunning("GET", configMaps, "true"));
+    QVERIFY(longRunning("GET", configMaps, "1")); // Go's strconv.ParseBool, as the list handler
+    QVERIFY(longRunning("GET", "/api/v1/namespaces/default/configmaps/one", "true")); // the one-object watch
+    QVERIFY(!longRunning("GET", configMaps, nullptr));
+    QVERIFY(!longRunning("GET", configMaps, "false"));
+    QVERIFY(!longRunning("GET", configMaps, "maybe")); // answered 400 at once
+    QVERIFY(!longRunning("POST", configMaps, "true"));
+    QVERIFY(!longRunning("GET", "/nope", "true"));
+    // A subresource is read, never watched.
+    const char *status = "/apis/apps/v1/namespaces/default/deployments/d/status";
+    QCOMPARE(json(fixture.call("GET", status))["reason"], "NotFound");
+    QVERIFY(json(fixture.call("GET", status))["message"] != "the server could not find the requested resource");
+    QVERIFY(!longRunning("GET", status, "true"));
 }
 
 void TestApiHandler::testUnknownPathIs404Status()

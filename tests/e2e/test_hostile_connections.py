@@ -174,6 +174,27 @@ class HeaderTimeout(HostileCase):
     def tearDownClass(cls):
         pass  # tearDownModule stops it
 
+    # FIXED (was a bug): the head timeout of a request pipelined behind a watch ran while the
+    # watch streamed, and aborted the connection, the watch with it, two seconds later. Go
+    # reads (and times) the next head only once the answer before it is out.
+    def test_a_head_behind_a_watch_is_not_timed_while_the_watch_streams(self):
+        sock = socket.create_connection((HOST, self.port), timeout=10)
+        self.addCleanup(sock.close)
+        sock.sendall(b"GET " + CONFIGMAPS.encode() + b"?watch=true&timeoutSeconds=3 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+                     b"GET /api HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        received = b""
+        sock.settimeout(8)
+        try:
+            while not received.endswith(b"\r\n0\r\n\r\n"):
+                chunk = sock.recv(65536)
+                if not chunk:
+                    break
+                received += chunk
+        except ConnectionResetError:
+            pass
+        self.assertTrue(received.startswith(b"HTTP/1.1 200"), received[:200])
+        self.assertTrue(received.endswith(b"\r\n0\r\n\r\n"), f"the watch did not end by its timeout: {received[-200:]!r}")
+
     # FIXED (was a bug) (denial of service): a connection that never sends a request, or never finishes its
     # head, is kept forever (still open after 100 s; only connections idle after a request
     # close, at 90 s). With --max-connections N, N such sockets lock every client out for
