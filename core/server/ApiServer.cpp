@@ -318,6 +318,12 @@ void ApiServer::answered(QTcpSocket *socket)
     settleIfOwedNothing(socket);
 }
 
+void ApiServer::timeWaitingHead(QTcpSocket *socket)
+{
+    if (const Connection *state = liveConnection(socket); state && state->headGuard)
+        state->headGuard->startWaitingHeadTimer();
+}
+
 void ApiServer::settleIfOwedNothing(QTcpSocket *socket)
 {
     // A request the guard refused behind the ones answered gets its answer now.
@@ -402,6 +408,7 @@ void ApiServer::respond(QPointer<QTcpSocket> socket, api::ApiResponse response, 
     }
     socket->write(HttpResponse::from(std::move(response)).serialize(keepAlive));
     if (!keepAlive) {
+        timeWaitingHead(socket.data());
         socket->flush();
         socket->disconnectFromHost();
         return;
@@ -474,6 +481,8 @@ void ApiServer::startWatch(QPointer<QTcpSocket> socket, std::shared_ptr<api::Wat
         if (tooSlow) {
             dropStalledConnection(socket.data());
         } else if (!keepAlive) {
+            if (self)
+                self->timeWaitingHead(socket.data());
             socket->disconnectFromHost(); // Connection: close, as for any answer
         } else if (self) {
             self->markIdle(socket.data()); // an ordinary keep-alive connection again

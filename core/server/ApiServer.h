@@ -129,6 +129,8 @@ private:
     void answered(QTcpSocket *socket);
     // Nothing owed on the connection any more: a refusal its guard held is written.
     void settleIfOwedNothing(QTcpSocket *socket);
+    // The connection closes after its answer: a head begun behind it is timed from now.
+    void timeWaitingHead(QTcpSocket *socket);
     void markIdle(QTcpSocket *socket);
     void closeIdleConnections();
 

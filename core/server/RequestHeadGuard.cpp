@@ -117,6 +117,7 @@ void RequestHeadGuard::nextRequest()
     m_webSocketKey = false;
     m_headTimer->stop();
     m_awaitingFirstByte = true; // the idle timeout guards the wait for it
+    m_headTimerWaits = false;   // (a whole head came while answers were owed: nothing to time)
 }
 
 void RequestHeadGuard::refuseConnection(model::Status status)
@@ -566,10 +567,15 @@ void RequestHeadGuard::refuse(const model::Status &status)
     writeRefusal(status);
 }
 
+void RequestHeadGuard::startWaitingHeadTimer()
+{
+    if (std::exchange(m_headTimerWaits, false) && !m_awaitingFirstByte && m_part != Part::Rest)
+        m_headTimer->start();
+}
+
 void RequestHeadGuard::answersSettled()
 {
-    if (std::exchange(m_headTimerWaits, false) && m_part != Part::Rest)
-        m_headTimer->start();
+    startWaitingHeadTimer();
     if (!m_heldRefusal)
         return;
     const model::Status status = std::move(*m_heldRefusal);

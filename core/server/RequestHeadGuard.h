@@ -73,6 +73,9 @@ public:
     // timeout of a request that came meanwhile starts then too.
     void holdRefusalsWhile(std::function<bool()> owed) { m_answersOwed = std::move(owed); }
     void answersSettled();
+    // The answer owed ends the connection (Connection: close): a head begun behind it is
+    // timed from now, so a client that never finishes it (or never reads) does not keep it.
+    void startWaitingHeadTimer();
 
     // The guard whose connection's upgrade request became `webSocket` (Qt answered its
     // opening handshake), or null. Each guard is found once.

@@ -195,6 +195,23 @@ class HeaderTimeout(HostileCase):
         self.assertTrue(received.startswith(b"HTTP/1.1 200"), received[:200])
         self.assertTrue(received.endswith(b"\r\n0\r\n\r\n"), f"the watch did not end by its timeout: {received[-200:]!r}")
 
+    # A whole request that came behind a watch leaves no head timer behind: the connection
+    # is kept, idle, past the head timeout (by the idle timeout's 90 s, not cut at 2 s).
+    def test_a_whole_request_behind_a_watch_leaves_no_head_timer(self):
+        sock = socket.create_connection((HOST, self.port), timeout=10)
+        self.addCleanup(sock.close)
+        sock.sendall(b"GET " + CONFIGMAPS.encode() + b"?watch=true&timeoutSeconds=1 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        time.sleep(0.3)
+        sock.sendall(b"GET /version HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        received = b""
+        while b"gitVersion" not in received:
+            chunk = sock.recv(65536)
+            self.assertTrue(chunk, received[-200:])
+            received += chunk
+        time.sleep(float(HEADER_TIMEOUT.rstrip("s")) + 1)
+        sock.sendall(b"GET /version HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        self.assertIn(b"HTTP/1.1 200", sock.recv(65536))
+
     # FIXED (was a bug) (denial of service): a connection that never sends a request, or never finishes its
     # head, is kept forever (still open after 100 s; only connections idle after a request
     # close, at 90 s). With --max-connections N, N such sockets lock every client out for
