@@ -13,18 +13,12 @@
 #include <QtNetwork/QTcpSocket>
 #include <QtWebSockets/QWebSocket>
 
-#include <sys/socket.h>
-
-#include "api/Responses.h"
 #include "model/Status.h"
 #include "server/HeaderTokens.h"
-#include "server/HttpResponse.h"
 #include "server/ServerLimits.h"
 
 namespace rvscope::server {
 namespace {
-// How long a refused client may go on reading the answer (Go waits 500 ms too).
-constexpr int CLOSE_GRACE_MS = 500;
 // How long a WebSocket's socket may go on writing what was sent before the WebSocket went.
 constexpr int WEBSOCKET_LINGER_MS = 10'000;
 
@@ -535,71 +529,6 @@ void RequestHeadGuard::rememberLineEdges(std::string_view bytes)
     m_lineEnd.append(bytes.substr(bytes.size() - std::min(bytes.size(), LINE_EDGE)));
     if (m_lineEnd.size() > LINE_EDGE)
         m_lineEnd.erase(0, m_lineEnd.size() - LINE_EDGE);
-}
-
-void RequestHeadGuard::refuse(int code, const char *reason, const std::string &message)
-{
-    model::Status status;
-    status.code = code;
-    status.reason = reason;
-    status.message = message;
-    refuse(status);
-}
-
-void RequestHeadGuard::refuse(const model::Status &status)
-{
-    m_part = Part::Rest;
-    m_headTimer->stop();
-    // Nobody else reads this request: Qt's parser, connected after the guard, is not called
-    // for these bytes, and what came is dropped. As Go's closeWriteAndWait: closing with
-    // unread request bytes would reset the connection and could destroy the answer before
-    // the client reads it, so the rest of the request is read and dropped too.
-    disconnect(m_socket, &QIODevice::readyRead, nullptr, nullptr);
-    if (m_socket->isTransactionStarted())
-        m_socket->rollbackTransaction();
-    m_socket->readAll();
-    QTcpSocket *socket = m_socket;
-    connect(socket, &QIODevice::readyRead, this, [socket] { socket->readAll(); });
-    if (m_answersOwed && m_answersOwed()) {
-        m_heldRefusal = status; // after the answers before it (answersSettled())
-        return;
-    }
-    writeRefusal(status);
-}
-
-void RequestHeadGuard::startWaitingHeadTimer()
-{
-    if (std::exchange(m_headTimerWaits, false) && !m_awaitingFirstByte && m_part != Part::Rest)
-        m_headTimer->start();
-}
-
-void RequestHeadGuard::answersSettled()
-{
-    startWaitingHeadTimer();
-    if (!m_heldRefusal)
-        return;
-    const model::Status status = std::move(*m_heldRefusal);
-    m_heldRefusal.reset();
-    writeRefusal(status);
-}
-
-void RequestHeadGuard::writeRefusal(const model::Status &status)
-{
-    // The sending side is shut once the answer is out, and the client gets a moment to
-    // read before the connection goes.
-    m_socket->write(HttpResponse::from(api::statusResponse(status)).serialize(/*keepAlive=*/false));
-    connect(m_socket, &QIODevice::bytesWritten, this, &RequestHeadGuard::closeOnceAnswered);
-    m_socket->flush();
-    closeOnceAnswered();
-}
-
-void RequestHeadGuard::closeOnceAnswered()
-{
-    if (m_halfClosed || m_socket->bytesToWrite() > 0)
-        return;
-    m_halfClosed = true;
-    ::shutdown(int(m_socket->socketDescriptor()), SHUT_WR);
-    QTimer::singleShot(CLOSE_GRACE_MS, m_socket, &QAbstractSocket::abort);
 }
 
 } // namespace rvscope::server
