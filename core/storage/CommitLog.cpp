@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "storage/CommitLog.h"
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <cstring>
@@ -15,29 +16,23 @@
 #include <unistd.h>
 
 #include <nlohmann/json.hpp>
+#include <zlib.h>
 
 #include "model/JsonParse.h"
 
 namespace rvscope::storage {
 namespace {
 
-constexpr std::array<std::uint32_t, 256> CRC_TABLE = [] {
-    std::array<std::uint32_t, 256> table{};
-    for (std::uint32_t i = 0; i < 256; ++i) {
-        std::uint32_t c = i;
-        for (int bit = 0; bit < 8; ++bit)
-            c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
-        table[i] = c;
-    }
-    return table;
-}();
-
+// CRC-32 (IEEE), as zlib computes it (several bytes per step instead of one).
 std::uint32_t crc32(std::string_view bytes)
 {
-    std::uint32_t c = 0xFFFFFFFFu;
-    for (const char byte : bytes)
-        c = CRC_TABLE[(c ^ static_cast<unsigned char>(byte)) & 0xFF] ^ (c >> 8);
-    return c ^ 0xFFFFFFFFu;
+    uLong crc = ::crc32(0L, Z_NULL, 0);
+    while (!bytes.empty()) {
+        const uInt chunk = uInt(std::min<std::size_t>(bytes.size(), 1u << 30));
+        crc = ::crc32(crc, reinterpret_cast<const Bytef *>(bytes.data()), chunk);
+        bytes.remove_prefix(chunk);
+    }
+    return std::uint32_t(crc);
 }
 
 // "<crc32 as 8 hex digits> <json>\n"
@@ -380,16 +375,15 @@ CommitLog::~CommitLog()
         ::close(m_lockFd); // releases the directory
 }
 
-void CommitLog::queueLine(const std::string &json, std::uint64_t sequence)
+void CommitLog::queueLine(std::string json, std::uint64_t sequence)
 {
     {
         std::lock_guard lock(m_mutex);
-        if (m_pending.empty() || !m_pending.back().snapshot.empty())
+        if (m_pending.empty() || m_pending.back().snapshot)
             m_pending.emplace_back();
         Batch &batch = m_pending.back();
-        const std::size_t before = batch.logBytes.size();
-        appendLine(batch.logBytes, json);
-        m_bytesSinceSnapshot += batch.logBytes.size() - before;
+        m_bytesSinceSnapshot += json.size() + LINE_FRAMING_BYTES;
+        batch.records.push_back(std::move(json));
         batch.lastSequence = std::max(batch.lastSequence, sequence);
     }
     m_wake.notify_one();
@@ -403,7 +397,7 @@ std::uint64_t CommitLog::append(Change change, Revision revision, const std::str
     if (change == Change::Put)
         json += ",\"o\":" + object;
     json += '}';
-    queueLine(json, sequence);
+    queueLine(std::move(json), sequence);
     return sequence;
 }
 
@@ -412,15 +406,14 @@ void CommitLog::appendCompaction(Revision revision)
     queueLine("{\"r\":" + std::to_string(revision) + ",\"t\":\"C\"}", m_nextSequence - 1);
 }
 
-void CommitLog::snapshot(Revision revision, Revision base, const std::map<std::string, Entry> &entries,
-                         const std::vector<Record> &records)
+void CommitLog::snapshot(Revision revision, Revision base, std::map<std::string, Entry> entries,
+                         std::vector<Record> records)
 {
-    std::string contents = snapshotFile(revision, base, entries, records);
     {
         std::lock_guard lock(m_mutex);
-        if (m_pending.empty() || !m_pending.back().snapshot.empty())
+        if (m_pending.empty() || m_pending.back().snapshot)
             m_pending.emplace_back();
-        m_pending.back().snapshot = std::move(contents);
+        m_pending.back().snapshot = SnapshotParts{revision, base, std::move(entries), std::move(records)};
         m_pending.back().lastSequence = m_nextSequence - 1;
         m_bytesSinceSnapshot = 0;
     }
@@ -473,15 +466,24 @@ void CommitLog::writerLoop()
 
 bool CommitLog::writeBatch(Batch &batch, std::string &error)
 {
-    if (!batch.logBytes.empty()) {
-        if (!writeAll(m_logFd, batch.logBytes) || ::fdatasync(m_logFd) != 0) {
+    // Framed here, off the core thread: the checksum reads every byte of every record.
+    if (!batch.records.empty()) {
+        std::string lines;
+        std::size_t size = 0;
+        for (const std::string &record : batch.records)
+            size += record.size() + LINE_FRAMING_BYTES;
+        lines.reserve(size);
+        for (const std::string &record : batch.records)
+            appendLine(lines, record);
+        if (!writeAll(m_logFd, lines) || ::fdatasync(m_logFd) != 0) {
             error = errnoText("cannot write", m_logPath);
             return false;
         }
     }
-    if (!batch.snapshot.empty()) {
+    if (batch.snapshot) {
         // Every record so far is in the snapshot: once it is in place the log starts over.
-        if (!replaceFile(m_snapshotPath, batch.snapshot, error))
+        const SnapshotParts &parts = *batch.snapshot;
+        if (!replaceFile(m_snapshotPath, snapshotFile(parts.revision, parts.base, parts.entries, parts.records), error))
             return false;
         if (::ftruncate(m_logFd, 0) != 0 || ::fdatasync(m_logFd) != 0) {
             error = errnoText("cannot truncate", m_logPath);

@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -78,8 +79,8 @@ public:
     bool wantsSnapshot() const { return m_bytesSinceSnapshot >= m_snapshotAfterBytes; }
     // Queues the state at `base` and the records after it up to `revision` (every record
     // appended so far is in it); the writer replaces the snapshot file and starts the log over.
-    void snapshot(Revision revision, Revision base, const std::map<std::string, Entry> &entries,
-                  const std::vector<Record> &records);
+    // (Taken by value: the writer thread formats and checksums it, off the core thread.)
+    void snapshot(Revision revision, Revision base, std::map<std::string, Entry> entries, std::vector<Record> records);
     void setSnapshotAfterBytes(std::uint64_t bytes) { m_snapshotAfterBytes = bytes; }
     // While held, the writer writes nothing: a disk that has not synced yet (for tests of
     // what may be seen before a commit is durable).
@@ -108,12 +109,22 @@ public:
 
 private:
     CommitLog(std::string logPath, std::string snapshotPath, int logFd);
-    struct Batch {
-        std::string logBytes;
-        std::uint64_t lastSequence = 0;
-        std::string snapshot; // a whole snapshot file, written after logBytes ("" none)
+    struct SnapshotParts {
+        Revision revision = 0;
+        Revision base = 0;
+        std::map<std::string, Entry> entries;
+        std::vector<Record> records;
     };
-    void queueLine(const std::string &json, std::uint64_t sequence);
+    // What the writer writes next: record texts, framed and checksummed by the writer
+    // thread, then (when set) a whole snapshot.
+    struct Batch {
+        std::vector<std::string> records;
+        std::uint64_t lastSequence = 0;
+        std::optional<SnapshotParts> snapshot;
+    };
+    // A line's bytes beside its record: "<crc32 as 8 hex digits> " and the newline.
+    static constexpr std::size_t LINE_FRAMING_BYTES = 10;
+    void queueLine(std::string json, std::uint64_t sequence);
     void writerLoop();
     bool writeBatch(Batch &batch, std::string &error);
     void markDurable(std::uint64_t sequence, bool failed);

@@ -122,7 +122,7 @@ void MemoryState::snapshotToLog()
         records.push_back(std::move(record));
     }
     std::reverse(records.begin(), records.end());
-    log->snapshot(revision, base, entries, records);
+    log->snapshot(revision, base, std::move(entries), std::move(records));
 }
 
 namespace {

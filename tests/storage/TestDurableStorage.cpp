@@ -32,6 +32,19 @@ QByteArray readAll(const QString &path)
     return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
 }
 
+// CRC-32 (IEEE 802.3, reflected 0xEDB88320) bit by bit, as its definition reads: the
+// checksum the log's lines have carried since its first format.
+quint32 crc32ByDefinition(const QByteArray &bytes)
+{
+    quint32 crc = 0xFFFFFFFFu;
+    for (const char byte : bytes) {
+        crc ^= static_cast<unsigned char>(byte);
+        for (int bit = 0; bit < 8; ++bit)
+            crc = (crc & 1u) ? (crc >> 1) ^ 0xEDB88320u : crc >> 1;
+    }
+    return crc ^ 0xFFFFFFFFu;
+}
+
 bool writeAll(const QString &path, const QByteArray &bytes)
 {
     QFile file(path);
@@ -64,6 +77,7 @@ private Q_SLOTS:
     void testRestartsKeepHistoryBounded();
     void testTornLastRecordIsDropped();
     void testDamagedRecordIsAnError();
+    void testLinesCarryTheirCrc32();
     void testSnapshotRestartsTheLog();
     void testEmptyDirectoryStartsFresh();
     void testSecondOpenOfADirectoryIsRefused();
@@ -263,6 +277,29 @@ void TestDurableStorage::testDamagedRecordIsAnError()
     QVERIFY2(m_lastError.find("main.log line 1") != std::string::npos, m_lastError.c_str());
     QVERIFY2(m_lastError.find("damaged") != std::string::npos, m_lastError.c_str());
     QCOMPARE(readAll(log), bytes); // nothing was repaired away
+}
+
+void TestDurableStorage::testLinesCarryTheirCrc32()
+{
+    // The on-disk format does not depend on how the checksum is computed: each line is
+    // "<CRC-32 of the record as 8 hex digits> <record>", so older directories still open.
+    const QString dir = directory("crc");
+    open(dir); // the first open leaves an empty log
+    {
+        auto storage = open(dir);
+        for (int i = 0; i < 3; ++i)
+            run(storage->create(configMapKey("cm-" + std::to_string(i)), configMap("cm"))).value();
+    }
+    const QList<QByteArray> lines = readAll(QDir(dir).filePath(QStringLiteral("main.log"))).split('\n');
+    QCOMPARE(lines.size(), 4); // three records and what follows the last newline
+    for (int i = 0; i < 3; ++i) {
+        const QByteArray &line = lines[i];
+        QCOMPARE(line.at(8), ' ');
+        bool parsed = false;
+        QCOMPARE(line.left(8).toUInt(&parsed, 16), crc32ByDefinition(line.mid(9)));
+        QVERIFY(parsed);
+    }
+    QVERIFY(open(dir)); // and they replay
 }
 
 void TestDurableStorage::testSnapshotRestartsTheLog()
