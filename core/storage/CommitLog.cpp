@@ -2,7 +2,6 @@
 #include "storage/CommitLog.h"
 
 #include <algorithm>
-#include <array>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
