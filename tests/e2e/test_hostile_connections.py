@@ -6,6 +6,7 @@ never send a head, closed after the apiserver's ReadHeaderTimeout."""
 import base64
 import http.client
 import json
+import re
 import os
 import resource
 import selectors
@@ -133,6 +134,41 @@ class WebSocketConnections(HostileCase):
         self.assertEqual(sorted(set(names) & set(got)), names)
         self.assertTrue(ws.wait_closed(timeout=5))
         self.assertIsNotNone(ws.close_code, "no close frame")
+
+
+class HeadBehindAClosingAnswer(HostileCase):
+    """A head that came while a Connection: close answer was still owed, from a client that
+    then reads nothing (a server of its own: the list is delayed, its answer is megabytes)."""
+    server_args = ("--request-head-timeout", "2s", "--fault", "list configmaps delay=1s")
+
+    # FIXED (was a bug) (denial of service): the head timer of a head that arrives while an
+    # answer is owed starts once that answer is out; an answer that closes the connection
+    # never started it, so a client that sent half a head and read nothing held the
+    # connection (and the megabytes of the answer) for good. It is now timed from the
+    # answer, and the connection cut when the head does not come whole.
+    def test_a_half_head_behind_a_closing_answer_is_timed(self):
+        for i in range(8):
+            self.create(f"big-{i}", data={"blob": "x" * 900_000})
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)  # megabytes stay on the server
+        self.addCleanup(sock.close)
+        sock.connect((HOST, self.port))
+        sock.sendall(b"GET " + CONFIGMAPS.encode() + b" HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        time.sleep(0.3)  # the list is being answered (delayed 1 s)
+        sock.sendall(b"GET /api HTTP/1.1\r\nHost: 127.0.0.1\r\n")  # half a head, never finished
+        time.sleep(1 + 2 + 3)  # the delay, the head timeout, a margin (a loaded machine)
+        received = b""
+        sock.settimeout(10)
+        try:
+            while chunk := sock.recv(1 << 20):
+                received += chunk
+        except ConnectionResetError:
+            pass
+        head, _, body = received.partition(b"\r\n\r\n")
+        self.assertTrue(head.startswith(b"HTTP/1.1 200"), head[:200])
+        length = int(re.search(rb"(?im)^content-length: *(\d+)", head).group(1))
+        self.assertGreater(length, 7_000_000)
+        self.assertLess(len(body), length, "the connection was kept until the client read the whole answer")
 
 
 # The header timeout (kube-apiserver's ReadHeaderTimeout, 32 s, rvscope's default) is set to
