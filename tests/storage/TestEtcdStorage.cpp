@@ -51,6 +51,7 @@ private Q_SLOTS:
     void testClusterGoesOnWhenAMemberStops();
     void testRequestTooLargeIsTheApiserversStatus();
     void testUnreachableEtcdIsAnError();
+    void testWaitsForASilentEtcdEndAtTheirOwnDeadlines();
 
 private:
     std::string freshPrefix() { return "/rvscope-test-" + std::to_string(::getpid()) + "-" + std::to_string(++m_count); }
@@ -467,6 +468,38 @@ void TestEtcdStorage::testUnreachableEtcdIsAnError()
     auto got = run(storage.get(configMapKey("foo")));
     QVERIFY(!got);
     QCOMPARE(got.error().code, 500);
+}
+
+void TestEtcdStorage::testWaitsForASilentEtcdEndAtTheirOwnDeadlines()
+{
+    // An endpoint that takes connections and never answers: the feed never starts, and each
+    // wait for it ends at its own feedWaitTimeout (one timer serves every waiter, re-armed
+    // for the next deadline), long before the request timeout.
+    QTcpServer silent;
+    QVERIFY(silent.listen(QHostAddress::LocalHost, 0));
+    EtcdStorage::Options options;
+    options.endpoints = {"http://127.0.0.1:" + std::to_string(silent.serverPort())};
+    options.prefix = freshPrefix();
+    options.requestTimeout = std::chrono::milliseconds(20000);
+    options.feedWaitTimeout = std::chrono::milliseconds(400);
+    EtcdStorage storage(options);
+    QElapsedTimer clock;
+    clock.start();
+    auto first = storage.ready();
+    QTest::qWait(200);
+    const qint64 secondStarted = clock.elapsed();
+    auto second = storage.ready();
+    auto firstResult = run(std::move(first));
+    const qint64 firstEnded = clock.elapsed();
+    auto secondResult = run(std::move(second));
+    const qint64 secondEnded = clock.elapsed();
+    QVERIFY(!firstResult);
+    QVERIFY(!secondResult);
+    QCOMPARE(firstResult.error().code, 500);
+    QCOMPARE(firstResult.error().message, std::string("etcd did not start a watch within 400 ms"));
+    QVERIFY2(firstEnded >= 390 && firstEnded < 3000, QByteArray::number(firstEnded));
+    QVERIFY2(secondEnded - secondStarted >= 390 && secondEnded < 3000, QByteArray::number(secondEnded));
+    QVERIFY2(secondEnded > firstEnded, QByteArray::number(secondEnded));
 }
 
 QTEST_GUILESS_MAIN(TestEtcdStorage)

@@ -311,21 +311,32 @@ bool EtcdState::reached(Revision revision) const
 
 void EtcdState::addWaiter(Revision revision, std::coroutine_handle<> handle)
 {
-    const std::uint64_t id = m_nextWaiterId++;
-    m_waiters.push_back(Waiter{id, revision, handle});
-    std::weak_ptr<EtcdState> weak = weak_from_this();
-    QTimer::singleShot(feedWaitTimeout, m_context.get(), [weak, id]() {
-        auto state = weak.lock();
-        if (!state)
-            return;
-        auto it = std::find_if(state->m_waiters.begin(), state->m_waiters.end(),
-                               [id](const Waiter &w) { return w.id == id; });
-        if (it == state->m_waiters.end())
-            return;
-        const std::coroutine_handle<> handle = it->handle;
-        state->m_waiters.erase(it);
+    m_waiters.push_back(Waiter{revision, handle, std::chrono::steady_clock::now() + feedWaitTimeout});
+    if (!m_waiterDeadline) {
+        m_waiterDeadline = new QTimer(m_context.get());
+        m_waiterDeadline->setSingleShot(true);
+        QObject::connect(m_waiterDeadline, &QTimer::timeout, m_context.get(), [this] { expireWaiters(); });
+    }
+    if (!m_waiterDeadline->isActive())
+        m_waiterDeadline->start(feedWaitTimeout);
+}
+
+void EtcdState::expireWaiters()
+{
+    // Taken out first: a resumed coroutine may start new waits.
+    const auto now = std::chrono::steady_clock::now();
+    const auto expired = std::find_if(m_waiters.begin(), m_waiters.end(),
+                                      [now](const Waiter &waiter) { return waiter.deadline > now; });
+    std::vector<std::coroutine_handle<>> ready;
+    for (auto it = m_waiters.begin(); it != expired; ++it)
+        ready.push_back(it->handle);
+    m_waiters.erase(m_waiters.begin(), expired);
+    if (!m_waiters.empty()) {
+        const auto wait = std::chrono::ceil<std::chrono::milliseconds>(m_waiters.front().deadline - now);
+        m_waiterDeadline->start(std::max(wait, std::chrono::milliseconds(0)));
+    }
+    for (std::coroutine_handle<> handle : ready)
         handle.resume();
-    });
 }
 
 void EtcdState::releaseWaiters(bool all)

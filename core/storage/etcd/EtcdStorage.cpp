@@ -178,6 +178,9 @@ QCoro::Task<model::Result<Revision>> EtcdStorage::ready()
         co_return Revision(state->feedRevision);
     if (state->feedError)
         co_return model::Status(*state->feedError);
+    if (!state->closed) // the wait ended at feedWaitTimeout: connected, and nothing came back
+        co_return model::Status::internalError("etcd did not start a watch within "
+                                               + std::to_string(state->feedWaitTimeout.count()) + " ms");
     co_return model::Status::internalError("the etcd storage was shut down");
 }
 
