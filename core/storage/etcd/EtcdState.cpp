@@ -315,6 +315,7 @@ void EtcdState::addWaiter(Revision revision, std::coroutine_handle<> handle)
     if (!m_waiterDeadline) {
         m_waiterDeadline = new QTimer(m_context.get());
         m_waiterDeadline->setSingleShot(true);
+        m_waiterDeadline->setTimerType(Qt::PreciseTimer); // (a coarse one may fire early: an idle pass)
         QObject::connect(m_waiterDeadline, &QTimer::timeout, m_context.get(), [this] { expireWaiters(); });
     }
     if (!m_waiterDeadline->isActive())
@@ -333,7 +334,7 @@ void EtcdState::expireWaiters()
     m_waiters.erase(m_waiters.begin(), expired);
     if (!m_waiters.empty()) {
         const auto wait = std::chrono::ceil<std::chrono::milliseconds>(m_waiters.front().deadline - now);
-        m_waiterDeadline->start(std::max(wait, std::chrono::milliseconds(0)));
+        m_waiterDeadline->start(wait);
     }
     for (std::coroutine_handle<> handle : ready)
         handle.resume();
