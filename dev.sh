@@ -16,7 +16,7 @@ cd "$(dirname "$0")"
 
 BUILD_DIR=${BUILD_DIR:-build}
 BUILD_PACKAGES=(cmake g++ ninja-build pkg-config
-    qt6-base-dev qt6-httpserver-dev qt6-websockets-dev qt6-svg-dev qcoro-qt6-dev nlohmann-json3-dev
+    qt6-base-dev qt6-websockets-dev qt6-svg-dev qcoro-qt6-dev nlohmann-json3-dev
     libyaml-cpp-dev zlib1g-dev
     libgoogle-perftools-dev libprotobuf-dev protobuf-compiler
     libgrpc++-dev protobuf-compiler-grpc libssl-dev

@@ -4,7 +4,6 @@
 #include <algorithm>
 
 #include <QtCore/QFile>
-#include <QtHttpServer/QHttpServerRequest>
 #include <QtNetwork/QSslCertificate>
 #include <QtNetwork/QSslConfiguration>
 #include <QtNetwork/QSslKey>
@@ -40,82 +39,6 @@ void dropStalledConnection(QTcpSocket *socket)
     });
 }
 
-const char *methodName(QHttpServerRequest::Method method)
-{
-    switch (method) {
-    case QHttpServerRequest::Method::Get: return "GET";
-    case QHttpServerRequest::Method::Put: return "PUT";
-    case QHttpServerRequest::Method::Delete: return "DELETE";
-    case QHttpServerRequest::Method::Post: return "POST";
-    case QHttpServerRequest::Method::Head: return "HEAD";
-    case QHttpServerRequest::Method::Options: return "OPTIONS";
-    case QHttpServerRequest::Method::Patch: return "PATCH";
-    default: return "UNKNOWN";
-    }
-}
-
-std::string lowerCase(const QByteArray &text)
-{
-    std::string out(text.constData(), std::size_t(text.size()));
-    for (char &c : out) {
-        if (c >= 'A' && c <= 'Z')
-            c = char(c - 'A' + 'a');
-    }
-    return out;
-}
-
-// The request as the API layer sees it. Headers are read once (each
-// QHttpServerRequest::headers() call copies them all).
-api::ApiRequest toApiRequest(const QHttpServerRequest &request)
-{
-    api::ApiRequest out;
-    out.method = methodName(request.method());
-    const QUrl url = request.url();
-    out.path = url.path(QUrl::FullyDecoded).toStdString();
-    // Decoded as Go decodes it ('+' is a space), from the query as the client encoded it.
-    if (url.hasQuery())
-        out.query = api::parseQueryString(url.query(QUrl::FullyEncoded).toStdString());
-    for (const auto &[name, value] : request.headers())
-        out.headers[lowerCase(name)] = value.toStdString();
-    out.body = request.body().toStdString();
-    return out;
-}
-
-// The listening sockets hand each connection to a RequestHeadGuard before Qt's HTTP
-// server takes it (QAbstractHttpServer calls nextPendingConnection() and only then
-// connects its own reader), so the guard reads every request head first. A connection past
-// the bound is still accepted (the kernel has it anyway), and its guard answers its first
-// request 429 and closes it.
-template<typename Base>
-class GuardedServer final : public Base {
-public:
-    GuardedServer(std::shared_ptr<ApiServer::ConnectionCount> count, QObject *parent)
-        : Base(parent)
-        , m_count(std::move(count))
-    {
-    }
-
-    QTcpSocket *nextPendingConnection() override
-    {
-        QTcpSocket *socket = Base::nextPendingConnection();
-        if (!socket)
-            return socket;
-        RequestHeadGuard *guard = RequestHeadGuard::install(socket, m_count->headTimeoutMs);
-        ++m_count->open;
-        // The guard goes with the socket (its child), and unlike the socket's own signals, its
-        // destroyed signal stays connected: Qt's HTTP server, upgrading a connection to a
-        // WebSocket, and QWebSocket, letting it go, disconnect every receiver of the socket's.
-        QObject::connect(guard, &QObject::destroyed, this, [count = m_count] { --count->open; });
-        if (m_count->max != 0 && m_count->open > m_count->max)
-            guard->refuseConnection(model::errors::tooManyRequests(
-                "too many open connections (" + std::to_string(m_count->max) + "), please try again later", 1));
-        return socket;
-    }
-
-private:
-    std::shared_ptr<ApiServer::ConnectionCount> m_count;
-};
-
 bool isMutating(std::string_view method)
 {
     return method == "POST" || method == "PUT" || method == "PATCH" || method == "DELETE";
@@ -123,15 +46,14 @@ bool isMutating(std::string_view method)
 } // namespace
 
 ApiServer::ApiServer(std::shared_ptr<api::ApiHandler> handler, QObject *parent)
-    : QAbstractHttpServer(parent)
+    : QObject(parent)
     , m_handler(std::move(handler))
 {
     m_connectionCount->max = m_limits.maxConnections;
     m_connectionCount->headTimeoutMs = m_limits.requestHeadTimeoutMs;
     m_clock.start();
     connect(&m_idleSweep, &QTimer::timeout, this, &ApiServer::closeIdleConnections);
-    // Qt accepts an upgrade only when this signal has a receiver.
-    connect(this, &QAbstractHttpServer::newWebSocketConnection, this, &ApiServer::handleWebSocketConnections);
+    connect(&m_webSockets, &QWebSocketServer::newConnection, this, &ApiServer::handleWebSocketConnections);
 }
 
 ApiServer::~ApiServer()
@@ -167,14 +89,13 @@ bool ApiServer::setTls(const QString &certificatePath, const QString &keyPath, Q
 
 quint16 ApiServer::start(const QHostAddress &address, quint16 port, QString *error)
 {
-    // What QAbstractHttpServer::listen() does, with servers that guard request heads.
     QTcpServer *server = nullptr;
     if (m_tls) {
-        auto *tls = new GuardedServer<QSslServer>(m_connectionCount, this);
+        auto *tls = new QSslServer(this);
         tls->setSslConfiguration(*m_tls);
         server = tls;
     } else {
-        server = new GuardedServer<QTcpServer>(m_connectionCount, this);
+        server = new QTcpServer(this);
     }
     server->setListenBacklogSize(LISTEN_BACKLOG);
     if (!server->listen(address, port)) {
@@ -184,11 +105,32 @@ quint16 ApiServer::start(const QHostAddress &address, quint16 port, QString *err
         m_port = 0;
         return 0;
     }
-    bind(server);
+    // (A TLS connection is pending once its handshake is done.)
+    connect(server, &QTcpServer::pendingConnectionAvailable, this, [this, server] { acceptConnections(server); });
     m_port = server->serverPort();
     return m_port;
 }
 
+
+void ApiServer::acceptConnections(QTcpServer *server)
+{
+    while (QTcpSocket *socket = server->nextPendingConnection()) {
+        connect(socket, &QAbstractSocket::disconnected, socket, &QObject::deleteLater);
+        RequestHeadGuard *reader = RequestHeadGuard::install(
+            socket, m_connectionCount->headTimeoutMs,
+            [this, socket](api::ApiRequest request, bool upgrade) { return handleRequest(socket, std::move(request), upgrade); },
+            &m_webSockets);
+        ++m_connectionCount->open;
+        // The reader goes with the socket (its child), and its destroyed signal stays
+        // connected when QWebSocket, letting the socket go, disconnects every receiver of the
+        // socket's own. A connection past the bound is still accepted (the kernel has it
+        // anyway), and its reader answers its first request 429 and closes it.
+        connect(reader, &QObject::destroyed, server, [count = m_connectionCount] { --count->open; });
+        if (m_connectionCount->max != 0 && m_connectionCount->open > m_connectionCount->max)
+            reader->refuseConnection(model::errors::tooManyRequests(
+                "too many open connections (" + std::to_string(m_connectionCount->max) + "), please try again later", 1));
+    }
+}
 
 ApiServer::Connection &ApiServer::connection(QTcpSocket *socket)
 {
@@ -239,30 +181,23 @@ void ApiServer::closeIdleConnections()
         m_idleSweep.stop();
 }
 
-bool ApiServer::handleRequest(const QHttpServerRequest &request, QTcpSocket *socket)
+bool ApiServer::handleRequest(QTcpSocket *socket, api::ApiRequest apiRequest, bool upgrade)
 {
     Connection &state = connection(socket);
     state.idleSinceMs = -1; // busy until its response is out
-    if (state.headGuard)
-        state.headGuard->nextRequest(); // Qt's parser has the whole request
-    api::ApiRequest apiRequest = toApiRequest(request);
-    // A WebSocket upgrade is answered by Qt, which takes the socket over once this returns
-    // true (the WebSocket's own watch or bulk session starts in handleWebSocketConnections()).
-    // Qt upgrades only with the Connection token "upgrade"; an Upgrade field alone is an
-    // ordinary request, as for Go (it had been left without an answer).
-    if (equalsIgnoringCase(apiRequest.header("upgrade"), "websocket")
-        && hasHeaderToken(apiRequest.header("connection"), "upgrade")) {
-        // Behind a request still being answered Qt would answer the upgrade at once, and
-        // that answer could no longer come before the 101 (Go reads the upgrade after it):
-        // false, and Qt closes the connection (missingHandler() writes nothing for it). A
-        // GET waiting for the pass's end is answered now instead.
-        answerDeferredRead(socket);
+    // A WebSocket upgrade (Upgrade: websocket and the Connection token "upgrade"; an Upgrade
+    // field alone is an ordinary request, as for Go) goes to the WebSocket server, which
+    // answers its handshake; the WebSocket's own watch or bulk session starts in
+    // handleWebSocketConnections().
+    if (upgrade) {
+        // (The reader holds an upgrade until the answers before it are out, as Go reads
+        // it only then; were one still owed, the 101 could not come after it: closed.)
         if (state.answering || !state.waiting.empty())
             return false;
         m_connections.erase(socket);
         return true;
     }
-    const bool keepAlive = !equalsIgnoringCase(apiRequest.header("connection"), "close");
+    const bool keepAlive = !hasHeaderToken(apiRequest.header("connection"), "close");
     if (state.answering || !state.waiting.empty()) {
         state.waitingBytes += apiRequest.body.size();
         if (state.waiting.size() >= MAX_WAITING_REQUESTS || state.waitingBytes > MAX_WAITING_REQUEST_BYTES) {
@@ -388,7 +323,7 @@ void ApiServer::answerNow(QTcpSocket *socket, api::ApiRequest request, bool keep
 void ApiServer::respond(QPointer<QTcpSocket> socket, api::ApiResponse response, bool keepAlive)
 {
     if (!socket || socket->state() != QAbstractSocket::ConnectedState) {
-        // Gone or closed (say, Qt closed it for an upgrade pipelined behind this request).
+        // Gone or closed (the client left, a flood of pipelined requests).
         if (response.watch)
             response.watch->close();
         return;
@@ -452,17 +387,6 @@ void ApiServer::endPass()
         schedulePassEnd();
 }
 
-void ApiServer::answerDeferredRead(QTcpSocket *socket)
-{
-    const auto it = std::find_if(m_deferredReads.begin(), m_deferredReads.end(),
-                                 [socket](const DeferredRead &read) { return read.socket == socket; });
-    if (it == m_deferredReads.end())
-        return;
-    DeferredRead read = std::move(*it);
-    m_deferredReads.erase(it);
-    answerNow(socket, std::move(read.request), read.keepAlive);
-}
-
 void ApiServer::startWatch(QPointer<QTcpSocket> socket, std::shared_ptr<api::Watcher> watcher, bool keepAlive)
 {
     // Headers go out at once so that clients unblock before the first event.
@@ -516,13 +440,6 @@ void ApiServer::closeWatches()
 std::size_t ApiServer::openWatchCount() const
 {
     return m_handler->openWatches().countOf(this);
-}
-
-void ApiServer::missingHandler(const QHttpServerRequest &, QTcpSocket *socket)
-{
-    if (const Connection *state = liveConnection(socket); state && state->answering)
-        return; // an upgrade pipelined behind an answer (handleRequest()): Qt closes the connection
-    socket->write(HttpResponse::from(api::statusResponse(model::errors::pathNotFound())).serialize(true));
 }
 
 } // namespace rvscope::server

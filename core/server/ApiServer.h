@@ -10,14 +10,16 @@
 #include <QtCore/QElapsedTimer>
 #include <QtCore/QPointer>
 #include <QtCore/QTimer>
-#include <QtHttpServer/QAbstractHttpServer>
 #include <QtNetwork/QHostAddress>
 #include <QtNetwork/QSslConfiguration>
 #include <QtWebSockets/QWebSocket>
+#include <QtWebSockets/QWebSocketServer>
 
 #include "api/ApiTypes.h"
 #include "api/BulkWatchSession.h"
 #include "server/ServerLimits.h"
+
+class QTcpServer;
 
 namespace rvscope::api {
 class ApiHandler;
@@ -28,14 +30,15 @@ namespace rvscope::server {
 
 class RequestHeadGuard;
 
-// The HTTP/1.1 transport of the Kubernetes-compatible API: it turns each request into an
-// api::ApiRequest, runs the ApiHandler, and writes the response in one socket write
+// The HTTP/1.1 transport of the Kubernetes-compatible API: each connection's requests are
+// read by a RequestHeadGuard (rvscope's HTTP/1.1 reader), which hands them over as
+// api::ApiRequests; the server runs the ApiHandler, and writes the response in one socket write
 // (TCP_NODELAY on every connection, so no request waits on Nagle/delayed ACK). Watch
 // responses become chunked streams of newline-terminated JSON events that end on timeout,
 // on an ERROR event, when the client leaves, or at shutdown.
 //
 // Lives in, and must only be used from, the thread that created it (the core thread).
-class ApiServer final : public QAbstractHttpServer {
+class ApiServer final : public QObject {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(ApiServer)
 
@@ -79,11 +82,12 @@ public:
     // The open sessions (introspection).
     std::vector<std::shared_ptr<api::BulkWatchSession>> bulkWatchSessions() const;
 
-protected:
-    bool handleRequest(const QHttpServerRequest &request, QTcpSocket *socket) override;
-    void missingHandler(const QHttpServerRequest &request, QTcpSocket *socket) override;
-
 private:
+    // Each new connection gets its reader (RequestHeadGuard), and counts against the bound.
+    void acceptConnections(QTcpServer *server);
+    // A request the connection's reader read whole. An upgrade returns whether the
+    // connection goes on to the WebSocket server (false: it closes).
+    bool handleRequest(QTcpSocket *socket, api::ApiRequest request, bool upgrade);
     void respond(QPointer<QTcpSocket> socket, api::ApiResponse response, bool keepAlive);
     // The end of an event-loop pass (queued once per pass): answers the reads it deferred,
     // then writes out its responses.
@@ -98,7 +102,7 @@ private:
     // watch streams). One sweep timer closes connections idle past the timeout, so that a
     // request costs no timer registration.
     // A connection's requests are answered one at a time, in order, as Go's server does
-    // (Qt's parser hands over pipelined requests at once): one pipelined behind a request
+    // (the reader hands over pipelined requests at once): one pipelined behind a request
     // still being answered (a write waiting for its commit, a watch) waits for that answer.
     // HTTP/1.1 answers in request order, and a GET behind a PUT must see the PUT's write.
     struct Waiting {
@@ -122,9 +126,6 @@ private:
     // Answers a request now, or a GET at the pass's end (after the pass's writes).
     void answer(QTcpSocket *socket, api::ApiRequest request, bool keepAlive);
     void answerNow(QTcpSocket *socket, api::ApiRequest request, bool keepAlive);
-    // The socket's GET waiting for the pass's end, if any, is answered now: an upgrade
-    // pipelined behind it, which Qt answers at once, is about to be written.
-    void answerDeferredRead(QTcpSocket *socket);
     // The connection's current answer is complete: on to the next request, if one waits.
     void answered(QTcpSocket *socket);
     // Nothing owed on the connection any more: a refusal its guard held is written.
@@ -135,6 +136,8 @@ private:
     void closeIdleConnections();
 
     std::shared_ptr<api::ApiHandler> m_handler;
+    // Answers the opening handshake of the upgrades the readers hand over.
+    QWebSocketServer m_webSockets{QStringLiteral("rvscope"), QWebSocketServer::NonSecureMode};
     std::optional<QSslConfiguration> m_tls; // setTls()
     quint16 m_port = 0;
     int m_idleTimeoutMs = DEFAULT_IDLE_TIMEOUT_MS;

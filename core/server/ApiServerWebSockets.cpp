@@ -42,10 +42,11 @@ std::string peerAddress(const QWebSocket &socket)
 
 void ApiServer::handleWebSocketConnections()
 {
-    while (hasPendingWebSocketConnections()) {
-        std::unique_ptr<QWebSocket> socket = nextPendingWebSocketConnection();
+    while (m_webSockets.hasPendingConnections()) {
+        std::unique_ptr<QWebSocket> socket(m_webSockets.nextPendingConnection());
         if (!socket)
             continue;
+        socket->setParent(nullptr); // owned here, not by the WebSocket server
         // Qt would buffer a client's unfinished message up to 2 GiB.
         socket->setMaxAllowedIncomingFrameSize(MAX_WEBSOCKET_MESSAGE_BYTES);
         socket->setMaxAllowedIncomingMessageSize(MAX_WEBSOCKET_MESSAGE_BYTES);

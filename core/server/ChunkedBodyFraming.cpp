@@ -58,6 +58,8 @@ std::size_t ChunkedBodyFraming::feed(std::string_view bytes)
         }
         case Part::Data: {
             const std::uint64_t take = std::min<std::uint64_t>(m_chunkLeft, rest.size());
+            if (m_data)
+                m_data->append(rest.substr(0, std::size_t(take)));
             m_chunkLeft -= take;
             m_dataBytes += take;
             used += std::size_t(take);

@@ -10,9 +10,9 @@ namespace rvscope::server {
 
 // Follows a request body sent with `Transfer-Encoding: chunked` (RFC 9112 §7.1) as its
 // bytes arrive, the way Go's net/http decodes one (net/http/internal/chunked.go, and the
-// trailer reading of transfer.go), without keeping its data: where the body ends, whether
-// Go would accept its framing (and if not, Go's error text), and how many data bytes it
-// carries. What Go refuses:
+// trailer reading of transfer.go): where the body ends, whether Go would accept its framing
+// (and if not, Go's error text), how many data bytes it carries, and the data itself when
+// given a sink (setDataSink()). What Go refuses:
 // - a chunk-size line that does not end in CRLF ("chunked line ends with bare LF"), has a
 //   CR before that ("invalid CR in chunked line") or is 4096 bytes or more ("header line
 //   too long");
@@ -39,6 +39,8 @@ public:
     // request), up to the offending byte once Malformed. Nothing is read once it is no
     // longer Reading.
     std::size_t feed(std::string_view bytes);
+    // The chunks' data is appended to `data` as it is read (null: dropped).
+    void setDataSink(std::string *data) { m_data = data; }
 
     State state() const { return m_state; }
     // Go's error for a Malformed body; empty otherwise.
@@ -67,6 +69,7 @@ private:
     std::uint64_t m_dataBytes = 0;
     bool m_trailerFields = false;
     std::string m_error;
+    std::string *m_data = nullptr;
 };
 
 } // namespace rvscope::server

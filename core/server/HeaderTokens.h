@@ -21,8 +21,8 @@ inline bool equalsIgnoringCase(std::string_view text, std::string_view lowerCase
 }
 
 // `value`, a comma-separated header field value (Connection: keep-alive, Upgrade), names
-// `lowerCaseToken`, compared without case, as Go's httpguts.HeaderValuesContainsToken and
-// Qt's HTTP parser read it: a whole token, not a substring ("upgradex" is not "upgrade").
+// `lowerCaseToken`, compared without case, as Go's httpguts.HeaderValuesContainsToken reads
+// it: a whole token, not a substring ("upgradex" is not "upgrade").
 inline bool hasHeaderToken(std::string_view value, std::string_view lowerCaseToken)
 {
     while (!value.empty()) {

@@ -13,7 +13,9 @@
 #include <QtNetwork/QTcpSocket>
 #include <QtWebSockets/QWebSocket>
 
+#include "api/QueryString.h"
 #include "model/Status.h"
+#include "model/Utf8.h"
 #include "server/HeaderTokens.h"
 #include "server/ServerLimits.h"
 
@@ -21,9 +23,11 @@ namespace rvscope::server {
 namespace {
 // How long a WebSocket's socket may go on writing what was sent before the WebSocket went.
 constexpr int WEBSOCKET_LINGER_MS = 10'000;
+// The room a connection's reader keeps between requests.
+constexpr std::size_t KEPT_BUFFER_BYTES = 64 * 1024;
 
-// The guards whose request head was a WebSocket upgrade, until the WebSocket Qt makes of it
-// is handed over (upgradedTo()) or they go. Core thread; rarely more than one.
+// The readers whose request was a WebSocket upgrade, until the WebSocket the server makes of
+// it is handed over (upgradedTo()) or they go. Core thread; rarely more than one.
 thread_local std::vector<QPointer<RequestHeadGuard>> t_upgrades;
 
 // Peeks every buffered byte of `socket` and hands them to `use` (a string_view).
@@ -40,6 +44,23 @@ void peekBuffered(QTcpSocket *socket, qint64 available, Use &&use)
     }
     const QByteArray bytes = socket->peek(available);
     use(std::string_view(bytes.constData(), std::size_t(bytes.size())));
+}
+
+// The query with each '%' that starts no escape written as "%25", so that its value is
+// judged as sent: `limit=%zz` is a bad limit (400) rather than no limit, which is what Go's
+// url.Values would make of it by dropping the pair (a dropped labelSelector lists
+// everything). A broken escape in a name still leaves a parameter nobody reads.
+std::string withBrokenEscapesKept(std::string_view query)
+{
+    std::string out;
+    out.reserve(query.size());
+    for (std::size_t i = 0; i < query.size(); ++i) {
+        out += query[i];
+        if (query[i] == '%'
+            && (i + 2 >= query.size() || model::hexDigitValue(query[i + 1]) < 0 || model::hexDigitValue(query[i + 2]) < 0))
+            out += "25";
+    }
+    return out;
 }
 
 bool isTokenChar(char c)
@@ -67,32 +88,40 @@ bool wellFormedRequestLine(std::string_view start, std::string_view end, std::si
 }
 } // namespace
 
-RequestHeadGuard *RequestHeadGuard::install(QTcpSocket *socket, int headTimeoutMs)
+RequestHeadGuard *RequestHeadGuard::install(QTcpSocket *socket, int headTimeoutMs, Deliver deliver,
+                                           QWebSocketServer *webSockets)
 {
-    return new RequestHeadGuard(socket, headTimeoutMs);
+    return new RequestHeadGuard(socket, headTimeoutMs, std::move(deliver), webSockets);
 }
 
-RequestHeadGuard::RequestHeadGuard(QTcpSocket *socket, int headTimeoutMs)
+RequestHeadGuard::RequestHeadGuard(QTcpSocket *socket, int headTimeoutMs, Deliver deliver, QWebSocketServer *webSockets)
     : QObject(socket)
     , m_socket(socket)
+    , m_deliver(std::move(deliver))
+    , m_webSockets(webSockets)
     , m_headTimer(new QTimer(this))
 {
     connect(socket, &QIODevice::readyRead, this, &RequestHeadGuard::handleReadyRead);
     m_headTimer->setSingleShot(true);
     m_headTimer->setInterval(headTimeoutMs);
     connect(m_headTimer, &QTimer::timeout, this, [this] {
-        if (m_part != Part::Rest) // no answer, as Go's server on a header read timeout
+        if (m_part != Part::Rest || m_awaitingWebSocket) // no answer, as Go's server on a header read timeout
             m_socket->abort();
     });
     m_headTimer->start();
 }
 
-void RequestHeadGuard::nextRequest()
+void RequestHeadGuard::startNextRequest()
 {
-    m_headTimer->stop();
-    if (m_awaitingWebSocket)
-        return; // the upgrade request: the connection becomes a WebSocket, no more heads
     m_part = Part::RequestLine;
+    m_request = api::ApiRequest();
+    m_bodyStart = 0;
+    m_bodyLeft = 0;
+    m_chunkedData.clear();
+    m_expectContinue = false;
+    m_continueOwed = false;
+    m_http11 = true;
+    m_hostFields = 0;
     m_lineStart.clear();
     m_lineEnd.clear();
     m_lineBytes = 0;
@@ -126,10 +155,11 @@ void RequestHeadGuard::handleReadyRead()
         return;
     }
     if (m_awaitingWebSocket) {
-        // Bytes after the upgrade request, before its 101 was even written (Qt answers the
-        // handshake on a later pass and hands the WebSocket over at once): a client that
-        // did not wait (or Qt reading them: the same).
-        m_bytesAfterUpgrade = true;
+        // Bytes after the upgrade request, before its 101 was even written (the WebSocket
+        // server answers the handshake on a later pass and hands the WebSocket over at
+        // once): a client that did not wait.
+        if (m_socket->bytesAvailable() > m_handshakeBytes)
+            m_bytesAfterUpgrade = true;
         return;
     }
     if (m_frames) {
@@ -138,28 +168,88 @@ void RequestHeadGuard::handleReadyRead()
     }
     if (m_part == Part::Rest)
         return;
-    // The bytes no reader has taken yet (Qt's parser reads inside a transaction, so what it
-    // read before stays buffered behind the read position); peeked, never consumed.
-    bool refused = false;
-    peekBuffered(m_socket, m_socket->bytesAvailable(), [this, &refused](std::string_view bytes) {
-        refused = !bytes.empty() && !count(bytes);
-    });
-    if (m_upgradeEnded) {
-        m_upgradeEnded = false;
-        if (!refused) {
-            m_awaitingWebSocket = true;
-            QMetaObject::invokeMethod(this, &RequestHeadGuard::reattach, Qt::QueuedConnection);
-        }
+    readRequests();
+}
+
+void RequestHeadGuard::readRequests()
+{
+    const qint64 available = m_socket->bytesAvailable();
+    if (available <= 0)
+        return;
+    const std::size_t had = m_buffer.size();
+    m_buffer.resize(had + std::size_t(available));
+    const qint64 got = m_socket->read(m_buffer.data() + had, available);
+    m_buffer.resize(had + std::size_t(std::max<qint64>(got, 0)));
+    for (;;) {
+        const std::size_t used = count(std::string_view(m_buffer).substr(m_counted));
+        if (used == std::string_view::npos)
+            return; // refused
+        m_counted += used;
+        if (m_part != Part::Rest || !deliverRequest() || m_buffer.empty())
+            return;
     }
 }
 
-void RequestHeadGuard::reattach()
+bool RequestHeadGuard::deliverRequest()
 {
-    // (Unique: if Qt did not upgrade, the guard is still connected.)
-    connect(m_socket, &QIODevice::readyRead, this, &RequestHeadGuard::handleReadyRead, Qt::UniqueConnection);
-    // Qt's own deleteLater at disconnection went with the rest: a handshake Qt refuses
-    // closes the socket, which must still go (and the guard with it).
-    connect(m_socket, &QAbstractSocket::disconnected, m_socket, &QObject::deleteLater, Qt::UniqueConnection);
+    if (m_upgradeWebSocket && m_connectionUpgrade) {
+        // What the client sent behind its upgrade request, before any answer, closes the
+        // WebSocket once it is handed over (followWebSocket()); nothing more is read here.
+        m_bytesAfterUpgrade = m_bytesAfterUpgrade || m_buffer.size() > m_counted;
+        // Go reads an upgrade only once the answers before it are out: it waits for them
+        // (answersSettled()).
+        if (m_answersOwed && m_answersOwed())
+            m_upgradeHeld = true;
+        else
+            handOverUpgrade();
+        return false;
+    }
+    api::ApiRequest request = std::move(m_request);
+    if (m_chunked)
+        request.body = std::move(m_chunkedData);
+    else
+        request.body.assign(m_buffer, m_bodyStart, m_counted - m_bodyStart);
+    m_buffer.erase(0, m_counted);
+    if (m_buffer.empty() && m_buffer.capacity() > KEPT_BUFFER_BYTES)
+        std::string().swap(m_buffer); // a large body's room is not kept for the connection's life
+    m_counted = 0;
+    startNextRequest();
+    const QPointer<RequestHeadGuard> self(this);
+    m_deliver(std::move(request), false);
+    // (Answering may have closed the connection: a flood of pipelined requests.)
+    return self && m_socket->state() == QAbstractSocket::ConnectedState && m_part != Part::Rest;
+}
+
+void RequestHeadGuard::handOverUpgrade()
+{
+    m_upgradeHeld = false;
+    if (!m_deliver(std::move(m_request), true) || !m_webSockets) {
+        closeQuietly();
+        return;
+    }
+    // The head goes back into the socket, where the WebSocket server reads the handshake;
+    // its lines end in CRLF there (Qt's handshake reader knows no bare LF, which Go takes).
+    std::string head;
+    head.reserve(m_counted + 32);
+    std::size_t from = 0;
+    while (from < m_counted && (m_buffer[from] == '\r' || m_buffer[from] == '\n'))
+        ++from;
+    for (std::size_t i = from; i < m_counted; ++i) {
+        if (m_buffer[i] == '\n' && (i == from || m_buffer[i - 1] != '\r'))
+            head += '\r';
+        head += m_buffer[i];
+    }
+    for (std::size_t i = head.size(); i > 0; --i)
+        m_socket->ungetChar(head[i - 1]);
+    m_handshakeBytes = qint64(head.size());
+    std::string().swap(m_buffer);
+    m_counted = 0;
+    m_awaitingWebSocket = true;
+    if (std::find(t_upgrades.begin(), t_upgrades.end(), QPointer<RequestHeadGuard>(this)) == t_upgrades.end())
+        t_upgrades.emplace_back(this); // until the WebSocket is handed over, or the reader goes
+    // The handshake is answered within the head timeout too, or the connection closes.
+    m_headTimer->start();
+    m_webSockets->handleConnection(m_socket); // (which reads what is buffered on a later pass)
 }
 
 RequestHeadGuard::~RequestHeadGuard()
@@ -199,6 +289,7 @@ bool RequestHeadGuard::followWebSocket(QWebSocket *webSocket)
         QTimer::singleShot(WEBSOCKET_LINGER_MS, socket, &QAbstractSocket::abort);
     });
     m_awaitingWebSocket = false;
+    m_headTimer->stop();
     if (m_bytesAfterUpgrade || m_socket->bytesAvailable() > 0) {
         m_socket->skip(m_socket->bytesAvailable());
         // Closed on the next pass: QWebSocket has queued its first read of the socket (it
@@ -261,7 +352,7 @@ void RequestHeadGuard::stopFollowing()
     disconnect(m_afterRead);
 }
 
-bool RequestHeadGuard::count(std::string_view bytes)
+std::size_t RequestHeadGuard::count(std::string_view bytes)
 {
     if (m_awaitingFirstByte && !bytes.empty()) {
         m_awaitingFirstByte = false;
@@ -272,12 +363,22 @@ bool RequestHeadGuard::count(std::string_view bytes)
         else
             m_headTimer->start();
     }
+    const std::size_t given = bytes.size();
+    const auto taken = [&] { return given - bytes.size(); };
     while (!bytes.empty() && m_part != Part::Rest) {
         if (m_part == Part::ChunkedBody) {
             const std::size_t used = countChunked(bytes);
             if (used == std::string_view::npos)
-                return false;
+                return used;
             bytes.remove_prefix(used);
+            continue;
+        }
+        if (m_part == Part::Body) {
+            const std::size_t used = std::size_t(std::min<std::uint64_t>(m_bodyLeft, bytes.size()));
+            m_bodyLeft -= used;
+            bytes.remove_prefix(used);
+            if (m_bodyLeft == 0)
+                m_part = Part::Rest;
             continue;
         }
         const char *newline = static_cast<const char *>(std::memchr(bytes.data(), '\n', bytes.size()));
@@ -288,21 +389,21 @@ bool RequestHeadGuard::count(std::string_view bytes)
         }
         if (m_part == Part::RequestLine) {
             const std::string_view piece = bytes.substr(0, upTo);
-            if (std::any_of(piece.begin(), piece.end(), [](char c) { return c == '\0'; })) {
+            if (std::memchr(piece.data(), '\0', piece.size())) {
                 refuse(400, "BadRequest", "malformed HTTP request line: a NUL byte");
-                return false;
+                return std::string_view::npos;
             }
             for (const char c : piece) {
                 if (!checkTargetByte(c))
-                    return false;
+                    return std::string_view::npos;
             }
             m_lineBytes += upTo;
             if (m_lineBytes > MAX_REQUEST_HEAD_BYTES) {
                 refuse(414, "RequestURITooLong",
                        "the request line is longer than " + std::to_string(MAX_REQUEST_HEAD_BYTES) + " bytes");
-                return false;
+                return std::string_view::npos;
             }
-            rememberLineEdges(bytes.substr(0, upTo));
+            rememberLineEdges(piece);
             if (newline) {
                 std::string_view end = m_lineEnd;
                 std::size_t length = m_lineBytes;
@@ -310,66 +411,143 @@ bool RequestHeadGuard::count(std::string_view bytes)
                     end.remove_suffix(1);
                     --length;
                 }
-                // Not HTTP at all: Go's server answers 400 and closes, and so does this one,
-                // instead of leaving Qt's parser to drop the connection without a word.
+                // Not HTTP at all: Go's server answers 400 and closes, and so does this one.
                 if (!wellFormedRequestLine(m_lineStart, end, length)) {
                     refuse(400, "BadRequest", "malformed HTTP request line");
-                    return false;
+                    return std::string_view::npos;
                 }
                 if (end.substr(end.size() - 3, 1) != "1") { // HTTP/d.d: Go serves major version 1 only
                     refuse(505, "HTTPVersionNotSupported", "unsupported protocol version " + std::string(end.substr(end.size() - 8)));
-                    return false;
+                    return std::string_view::npos;
                 }
+                m_http11 = end.back() != '0';
+                // The whole line is in m_buffer (nothing of a request is handed over before
+                // its end), ending at this newline.
+                if (!takeRequestLine(std::string_view(newline + 1 - m_lineBytes, length)))
+                    return std::string_view::npos;
                 m_part = Part::HeaderFields;
             }
         } else {
             m_headerBytes += upTo;
-            for (std::size_t i = 0; i < upTo; ++i)
-                m_fieldLine += bytes[i] != '\r' && bytes[i] != '\n';
+            if (m_fieldLine == 0) // (only whether the line holds more than its end matters)
+                m_fieldLine = std::size_t(std::any_of(bytes.begin(), bytes.begin() + std::ptrdiff_t(upTo),
+                                                      [](char c) { return c != '\r' && c != '\n'; }));
             if (m_field.size() < MAX_HEADER_FIELD_BYTES)
                 m_field.append(bytes.substr(0, std::min(upTo, MAX_HEADER_FIELD_BYTES - m_field.size())));
             if (m_lineBytes + m_headerBytes > MAX_REQUEST_HEAD_BYTES) {
                 refuse(431, "RequestHeaderFieldsTooLarge",
                        "the request line and header fields are longer than " + std::to_string(MAX_REQUEST_HEAD_BYTES)
                            + " bytes");
-                return false;
+                return std::string_view::npos;
             }
             if (m_headerBytes > MAX_HEADER_FIELD_BYTES) {
                 refuse(431, "RequestHeaderFieldsTooLarge",
                        "the header fields are longer than " + std::to_string(MAX_HEADER_FIELD_BYTES) + " bytes");
-                return false;
+                return std::string_view::npos;
             }
             if (newline) {
                 // An empty line ends the head; the body (and any pipelined request) follows.
                 if (m_fieldLine == 0) {
+                    m_bodyStart = m_counted + taken() + upTo;
                     if (!endHead())
-                        return false;
+                        return std::string_view::npos;
                 }
                 else if (!checkField())
-                    return false;
+                    return std::string_view::npos;
                 m_fieldLine = 0;
                 m_field.clear();
             }
         }
         bytes.remove_prefix(upTo);
     }
-    if (m_part == Part::Rest && m_upgradeWebSocket && !bytes.empty())
-        m_bytesAfterUpgrade = true;
+    return taken();
+}
+
+bool RequestHeadGuard::takeRequestLine(std::string_view line)
+{
+    // Go's parseRequestLine: the method up to the first space, the target up to the next,
+    // and the rest is the version.
+    const std::size_t methodEnd = line.find(' ');
+    const std::size_t targetEnd = line.find(' ', methodEnd + 1);
+    if (targetEnd != line.size() - 9) {
+        refuse(400, "BadRequest", "malformed HTTP version \"" + std::string(line.substr(targetEnd + 1, LINE_EDGE)) + '"');
+        return false;
+    }
+    m_request.method.assign(line.substr(0, methodEnd));
+    std::string_view target = line.substr(methodEnd + 1, targetEnd - methodEnd - 1);
+    if (std::any_of(target.begin(), target.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; })) {
+        refuse(400, "BadRequest", "parse \"" + std::string(target.substr(0, LINE_EDGE)) + "\": net/url: invalid control character in URL");
+        return false;
+    }
+    // Go's url.ParseRequestURI: "*", an absolute path, or an absolute URL (whose scheme and
+    // authority are not the path).
+    const std::size_t question = target.find('?');
+    std::string_view path = target.substr(0, question);
+    if (question != std::string_view::npos)
+        m_request.query = api::parseQueryString(withBrokenEscapesKept(target.substr(question + 1)));
+    if (path != "*" && !path.starts_with('/')) {
+        const std::size_t colon = path.find(':');
+        const std::string_view scheme = path.substr(0, colon);
+        const bool isScheme = colon != std::string_view::npos && !scheme.empty() && std::isalpha(static_cast<unsigned char>(scheme[0]))
+            && std::all_of(scheme.begin(), scheme.end(), [](char c) {
+                   return std::isalnum(static_cast<unsigned char>(c)) || c == '+' || c == '-' || c == '.';
+               });
+        if (!isScheme) {
+            refuse(400, "BadRequest", "parse \"" + std::string(target.substr(0, LINE_EDGE)) + "\": invalid URI for request");
+            return false;
+        }
+        path.remove_prefix(colon + 1);
+        if (path.starts_with("//")) {
+            const std::size_t slash = path.find('/', 2);
+            path = slash == std::string_view::npos ? std::string_view() : path.substr(slash);
+        } else if (!path.starts_with('/')) {
+            path = {}; // an opaque URL
+        }
+    }
+    // Percent-decoded (checkTargetByte() refused broken escapes), '+' kept, as Go's URL.Path.
+    m_request.path.reserve(path.size());
+    for (std::size_t i = 0; i < path.size(); ++i) {
+        if (path[i] == '%' && i + 2 < path.size()) {
+            m_request.path += char(model::hexDigitValue(path[i + 1]) * 16 + model::hexDigitValue(path[i + 2]));
+            i += 2;
+        } else {
+            m_request.path += path[i];
+        }
+    }
     return true;
 }
 
 bool RequestHeadGuard::endHead()
 {
     m_headTimer->stop();
+    if (m_http11 && m_hostFields == 0 && m_request.method != "CONNECT") {
+        refuse(400, "BadRequest", "missing required Host header"); // Go's server, for HTTP/1.1
+        return false;
+    }
     if (m_upgradeWebSocket && m_connectionUpgrade && !m_webSocketKey) {
         refuse(400, "BadRequest", "mismatch challenge/response"); // x/net/websocket's ErrChallengeResponse
         return false;
     }
-    m_part = m_chunked ? Part::ChunkedBody : Part::Rest;
     if (m_upgradeWebSocket && m_connectionUpgrade) {
-        m_upgradeEnded = true;
-        if (std::find(t_upgrades.begin(), t_upgrades.end(), QPointer<RequestHeadGuard>(this)) == t_upgrades.end())
-            t_upgrades.emplace_back(this); // until the WebSocket is handed over, or the guard goes
+        m_part = Part::Rest; // the WebSocket server reads the rest
+        return true;
+    }
+    if (m_chunked) {
+        m_chunkedBody.setDataSink(&m_chunkedData);
+        m_part = Part::ChunkedBody;
+    } else if (m_contentLength.value_or(0) > 0) {
+        m_bodyLeft = *m_contentLength;
+        m_part = Part::Body;
+    } else {
+        m_part = Part::Rest;
+    }
+    // Go answers "100 Continue" when the handler first reads a body the client waits to send
+    // (not before the answers the connection owes: it reads this request only after them).
+    if (m_expectContinue && m_part != Part::Rest) {
+        if (m_answersOwed && m_answersOwed())
+            m_continueOwed = true;
+        else
+            m_socket->write("HTTP/1.1 100 Continue\r\n\r\n");
     }
     return true;
 }
@@ -379,9 +557,8 @@ std::size_t RequestHeadGuard::countChunked(std::string_view bytes)
     const std::size_t used = m_chunkedBody.feed(bytes);
     // Up to GO_DRAINS_BYTES over the bound the handler answers 413 and Go's server drains
     // the rest, keeping the connection (as for a Content-Length, checkField()); past that, it closes.
-    // The bound is checked against what the chunks announce, not only what arrived: Qt's
-    // parser reads a size of 2^63 or more as 0, the last chunk, and would take the bytes after
-    // it for the next request (smuggling); a client that sends the data gets the same 413.
+    // The bound is checked against what the chunks announce, not only what arrived: a
+    // client that announces more is refused before it sends the data.
     if (m_chunkedBody.announcedBytes() > MAX_REQUEST_BODY_BYTES + GO_DRAINS_BYTES) {
         refuse(413, "RequestEntityTooLarge",
                "Request entity too large: limit is " + std::to_string(MAX_REQUEST_BODY_BYTES));
@@ -392,9 +569,8 @@ std::size_t RequestHeadGuard::countChunked(std::string_view bytes)
         break;
     case ChunkedBodyFraming::State::Complete:
         if (m_chunkedBody.hasTrailerFields()) {
-            // Go reads trailer fields; Qt 6.4's parser takes the two bytes after the last
-            // chunk for the end and parses the trailer as the next request (smuggling). No
-            // Kubernetes client sends trailers: refused, and the connection closed.
+            // Go reads trailer fields (and the apiserver ignores them). No Kubernetes client
+            // sends any: refused, and the connection closed.
             refuse(400, "BadRequest", "chunked request bodies with trailer fields are not supported");
             return std::string_view::npos;
         }
@@ -411,11 +587,10 @@ std::size_t RequestHeadGuard::countChunked(std::string_view bytes)
     return used;
 }
 
-// One header field line, as Go's textproto and net/http judge it, for what Qt's parser lets
-// through: a line without a colon, a name that is no token, a control byte in a value, a
-// Content-Length that is no number or differs from an earlier one, a transfer coding other
-// than chunked, and more fields than Qt keeps (it drops those past 100 without a word, the
-// body's length among them: request smuggling).
+// One header field line, as Go's textproto and net/http judge it: a line without a colon, a
+// name that is no token, a control byte in a value, a Content-Length that is no number or
+// differs from an earlier one, a transfer coding other than chunked, and more than 100
+// fields are refused; the field is kept in the request.
 bool RequestHeadGuard::checkField()
 {
     constexpr std::size_t MAX_FIELDS = 100;
@@ -458,8 +633,7 @@ bool RequestHeadGuard::checkField()
             return false;
         }
         m_contentLength = length;
-        // Refused before Qt's parser buffers it: it reads a whole body before anyone sees it.
-        // Up to GO_DRAINS_BYTES over the bound, the apiserver reads it, answers 413 and Go's
+        // Refused before the body is read. Up to GO_DRAINS_BYTES over the bound, the apiserver reads it, answers 413 and Go's
         // server drains the rest, keeping the connection; so does this one (the handler's 413).
         if (length > MAX_REQUEST_BODY_BYTES + GO_DRAINS_BYTES) {
             refuse(413, "RequestEntityTooLarge",
@@ -482,11 +656,24 @@ bool RequestHeadGuard::checkField()
     } else if (named("upgrade")) {
         m_upgradeWebSocket = equalsIgnoringCase(value, "websocket");
     } else if (named("connection")) {
-        // Every Connection field counts (Qt joins them), not only the last.
+        // Every Connection field counts, not only the last.
         m_connectionUpgrade = m_connectionUpgrade || hasHeaderToken(value, "upgrade");
     } else if (named("sec-websocket-key")) {
         m_webSocketKey = !value.empty();
+    } else if (named("host")) {
+        if (++m_hostFields > 1) { // Go's readRequest
+            refuse(400, "BadRequest", "too many Host headers");
+            return false;
+        }
+    } else if (named("expect")) {
+        m_expectContinue = equalsIgnoringCase(value, "100-continue");
     }
+    std::string lowerName(name);
+    for (char &c : lowerName) {
+        if (c >= 'A' && c <= 'Z')
+            c = char(c - 'A' + 'a');
+    }
+    m_request.headers[std::move(lowerName)] = std::string(value); // a repeated field: its last value
     return true;
 }
 

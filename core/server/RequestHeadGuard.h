@@ -10,7 +10,9 @@
 
 #include <QtCore/QObject>
 #include <QtCore/QPointer>
+#include <QtWebSockets/QWebSocketServer>
 
+#include "api/ApiTypes.h"
 #include "model/Status.h"
 #include "server/ChunkedBodyFraming.h"
 #include "server/ClientFrameHeads.h"
@@ -21,48 +23,51 @@ class QWebSocket;
 
 namespace rvscope::server {
 
-// Bounds the head (request line and header fields) of each HTTP request on one connection,
-// reading the bytes before Qt's parser does, which bounds neither:
+// rvscope's HTTP/1.1 reader: it reads each request of one connection (head, then a body of
+// Content-Length bytes or chunked) by Go's net/http rules and hands it over whole as an
+// api::ApiRequest. Qt 6.4's own parser (QtHttpServer) is not used: it reads a head a byte at
+// a time (a fifth of the core thread under load), bounds neither the head nor the body, and
+// lets through what Go refuses. The bounds:
 // - a request line over MAX_REQUEST_HEAD_BYTES is answered 414 URI Too Long;
 // - a request line and header fields together over MAX_REQUEST_HEAD_BYTES (Go's
 //   http.DefaultMaxHeaderBytes, 1 MiB) get 431 Request Header Fields Too Large;
-// - header fields over MAX_HEADER_FIELD_BYTES get 431 as well: Qt 6.4's parser silently
-//   drops every header of a request whose header section passes ~96 KiB, so the bound sits
-//   below that instead of at Go's 1 MiB.
+// - header fields over MAX_HEADER_FIELD_BYTES get 431 as well.
 // A request line that is not METHOD SP TARGET SP HTTP/d.d gets 400, as from Go's server,
-// and so do header fields Go refuses and Qt would pass (checkField(): no colon, control
-// bytes, a bad or second different Content-Length); HTTP/2+ gets 505, a transfer coding
-// other than chunked 501, more than 100 fields (Qt drops the rest) 431, and a
-// Content-Length over MAX_REQUEST_BODY_BYTES 413 before Qt buffers the body. A head not
-// complete install()'s headTimeoutMs (HEAD_READ_TIMEOUT_MS by default) after the
-// connection opened (later requests: after their first byte) closes the connection, as the
-// apiserver's ReadHeaderTimeout does.
-// A request target whose path has a broken '%' escape gets 400 too (Go's url.ParseRequestURI
-// refuses it), and so does a WebSocket upgrade without Sec-WebSocket-Key (the apiserver's
-// x/net/websocket handshake answers it 400; Qt's would drop the connection without a word).
-// A chunked body is followed to its end (ChunkedBodyFraming) before Qt's parser, which
-// reads a broken one as an empty body and what follows as the next request: framing Go's
-// chunked reader refuses gets the apiserver's answer to a body it cannot read (500 with the
-// reader's error, as limitedReadBody's error reaches scope.err), and more than
+// and so do header fields Go refuses (checkField(): no colon, control bytes, a bad or second
+// different Content-Length, no Host or two in HTTP/1.1) and a target Go's
+// url.ParseRequestURI refuses (a broken '%' escape, a control byte, neither "/...", "*" nor
+// absolute); HTTP/2+ gets 505, a transfer coding other than
+// chunked 501, more than 100 fields 431, and a Content-Length over MAX_REQUEST_BODY_BYTES
+// 413 before the body is read. A head not complete install()'s headTimeoutMs
+// (HEAD_READ_TIMEOUT_MS by default) after the connection opened (later requests: after
+// their first byte) closes the connection, as the apiserver's ReadHeaderTimeout does.
+// A WebSocket upgrade without Sec-WebSocket-Key gets 400 too (the apiserver's x/net/websocket
+// handshake answers it 400).
+// A chunked body is decoded as Go's chunked reader does (ChunkedBodyFraming): framing it
+// refuses gets the apiserver's answer to a body it cannot read (500 with the reader's
+// error, as limitedReadBody's error reaches scope.err), trailer fields 400, and more than
 // MAX_REQUEST_BODY_BYTES and the 256 KiB Go drains after a handler gets 413.
-// The answer is a Status, and the connection closes; nothing of the request reaches the
-// API. A guard counts one head (and chunked body) at a time: after the blank line that ends
-// it, it waits for nextRequest() (the server got the request) before it counts the next.
-// Once an upgrade has made the connection a WebSocket (followWebSocket()), the guard reads
-// the client's frame heads ahead of QWebSocket, which takes frames RFC 6455 refuses.
+// A refusal's answer is a Status, and the connection closes; nothing of the request reaches
+// the API. Requests a client pipelines are read and handed over in order.
+// An upgrade request (Upgrade: websocket, Connection: upgrade) that the server takes goes
+// back into the socket and to a QWebSocketServer, which answers its handshake; from then on
+// (followWebSocket()) the reader follows the client's frame heads ahead of QWebSocket,
+// which takes frames RFC 6455 refuses.
 //
-// Core thread only; the guard is the socket's child and goes with it.
+// Core thread only; the reader is the socket's child and goes with it.
 class RequestHeadGuard final : public QObject {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(RequestHeadGuard)
 
 public:
     ~RequestHeadGuard() override;
-    // Starts guarding `socket`. Call before anything else connects to its readyRead, so
-    // that an oversized head is refused before another reader sees it.
-    static RequestHeadGuard *install(QTcpSocket *socket, int headTimeoutMs);
-    // The request whose head was counted has been handed to the server: count the next.
-    void nextRequest();
+    // A whole request, and whether it is a WebSocket upgrade. For an upgrade, true hands the
+    // connection to the WebSocket server; false closes it.
+    using Deliver = std::function<bool(api::ApiRequest request, bool upgrade)>;
+    // Starts reading `socket`'s requests, handing each to `deliver`, and its WebSocket
+    // upgrades to `webSockets`. Call before anything else connects to its readyRead.
+    static RequestHeadGuard *install(QTcpSocket *socket, int headTimeoutMs, Deliver deliver,
+                                     QWebSocketServer *webSockets);
     // Answers the connection's first request with `status` and closes it (a connection past
     // the server's bound): nothing of it reaches the API.
     void refuseConnection(model::Status status);
@@ -71,14 +76,16 @@ public:
     // only once the one before it is answered): its request is dropped at once, its answer
     // written at answersSettled(), which the server calls once nothing is owed. The head
     // timeout of a request that came meanwhile starts then too.
+    // A "100 Continue" owed to a request that came meanwhile is written then too, and an
+    // upgrade that came meanwhile goes on (the pass after).
     void holdRefusalsWhile(std::function<bool()> owed) { m_answersOwed = std::move(owed); }
     void answersSettled();
     // The answer owed ends the connection (Connection: close): a head begun behind it is
     // timed from now, so a client that never finishes it (or never reads) does not keep it.
     void startWaitingHeadTimer();
 
-    // The guard whose connection's upgrade request became `webSocket` (Qt answered its
-    // opening handshake), or null. Each guard is found once.
+    // The reader whose connection's upgrade request became `webSocket` (the WebSocket server
+    // answered its opening handshake), or null. Each is found once.
     static RequestHeadGuard *upgradedTo(const QWebSocket &webSocket);
     // From now on the guard follows the client's frames (ClientFrameHeads) ahead of
     // QWebSocket's reader, and at one that is not masked closes `webSocket` with 1002
@@ -91,18 +98,47 @@ public:
     bool followWebSocket(QWebSocket *webSocket);
 
 private:
-    RequestHeadGuard(QTcpSocket *socket, int headTimeoutMs);
+    RequestHeadGuard(QTcpSocket *socket, int headTimeoutMs, Deliver deliver, QWebSocketServer *webSockets);
     void handleReadyRead();
-    // Counts `bytes`; false when a bound was passed (and the request refused).
-    bool count(std::string_view bytes);
+    // Reads what the socket has, and hands over every request it completes.
+    void readRequests();
+    // Reads `bytes` (the next unread bytes of m_buffer) up to the end of the current
+    // request; returns how many it took, or npos when a bound was passed (and the request
+    // refused). The request is complete when m_part is Rest.
+    std::size_t count(std::string_view bytes);
+    // Hands the complete request (m_buffer's first m_counted bytes) over; false when no
+    // more requests are to be read now (an upgrade, a closed connection).
+    bool deliverRequest();
+    // The upgrade request goes to the server and, taken, to the WebSocket server.
+    void handOverUpgrade();
+    bool m_upgradeHeld = false; // an upgrade waits for the answers before it
+    // Ready for the connection's next request.
+    void startNextRequest();
+    // The request line (without its line end): method and target; false when refused.
+    bool takeRequestLine(std::string_view line);
     void refuse(int code, const char *reason, const std::string &message);
     void refuse(const model::Status &status);
     void writeRefusal(const model::Status &status);
     // Shuts the sending side once the refusal is written; closes a little later.
     void closeOnceAnswered();
+    // Closes the connection without a word (an upgrade the server does not take).
+    void closeQuietly();
 
     QTcpSocket *m_socket;
-    enum class Part { RequestLine, HeaderFields, ChunkedBody, Rest };
+    Deliver m_deliver;
+    QPointer<QWebSocketServer> m_webSockets;
+    // Bytes read from the socket and not handed over yet; the first m_counted are read.
+    std::string m_buffer;
+    std::size_t m_counted = 0;
+    api::ApiRequest m_request;   // the request being read: its line and fields so far
+    std::size_t m_bodyStart = 0; // where its body starts in m_buffer
+    std::uint64_t m_bodyLeft = 0; // Content-Length bytes still to come
+    std::string m_chunkedData;   // a chunked body's data
+    bool m_http11 = true;          // HTTP/1.1 (not 1.0)
+    int m_hostFields = 0;          // Host fields so far
+    bool m_expectContinue = false; // Expect: 100-continue
+    bool m_continueOwed = false;   // ... written once the answers before it are out
+    enum class Part { RequestLine, HeaderFields, Body, ChunkedBody, Rest };
     Part m_part = Part::RequestLine;
     // The request line's first and last bytes, what its well-formedness is judged on.
     void rememberLineEdges(std::string_view bytes);
@@ -117,7 +153,7 @@ private:
     bool m_inQuery = false;    // past the target's '?' (the query is not unescaped here)
     std::string m_escape;      // the '%' escape being read, "" when none
     std::size_t m_headerBytes = 0; // the header fields so far
-    std::size_t m_fieldLine = 0;   // bytes of the header line being read (0: at a line start)
+    std::size_t m_fieldLine = 0;   // 1 once the header line being read holds more than a line end
     bool m_halfClosed = false;
     std::optional<model::Status> m_refusal; // refuseConnection()
     std::function<bool()> m_answersOwed;     // holdRefusalsWhile()
@@ -150,12 +186,8 @@ private:
     // buffered bytes m_frames has read. What is buffered beyond them is new.
     void followFrames();
     void stopFollowing();
-    // Qt's HTTP server upgrades the connection right after the guard has read the head,
-    // disconnecting every receiver of the socket's signals, the guard's too; reattach(),
-    // queued before Qt's handshake reader, connects it again, ahead of QWebSocket's reader.
-    void reattach();
-    bool m_upgradeEnded = false;      // an upgrade head has just been read
-    bool m_awaitingWebSocket = false; // an upgrade head was read, the WebSocket not handed over yet
+    bool m_awaitingWebSocket = false; // an upgrade went to the WebSocket server, not handed over yet
+    qint64 m_handshakeBytes = 0;      // its head, put back into the socket for the WebSocket server
     bool m_bytesAfterUpgrade = false; // the client sent bytes behind its upgrade request
     std::optional<ClientFrameHeads> m_frames;
     QPointer<QWebSocket> m_webSocket;

@@ -33,13 +33,13 @@ void RequestHeadGuard::refuse(const model::Status &status)
 {
     m_part = Part::Rest;
     m_headTimer->stop();
-    // Nobody else reads this request: Qt's parser, connected after the guard, is not called
-    // for these bytes, and what came is dropped. As Go's closeWriteAndWait: closing with
-    // unread request bytes would reset the connection and could destroy the answer before
-    // the client reads it, so the rest of the request is read and dropped too.
+    // Nothing of this request is handed over, and what came is dropped. As Go's
+    // closeWriteAndWait: closing with unread request bytes would reset the connection and
+    // could destroy the answer before the client reads it, so the rest of the request is
+    // read and dropped too.
     disconnect(m_socket, &QIODevice::readyRead, nullptr, nullptr);
-    if (m_socket->isTransactionStarted())
-        m_socket->rollbackTransaction();
+    m_buffer.clear();
+    m_counted = 0;
     m_socket->readAll();
     QTcpSocket *socket = m_socket;
     connect(socket, &QIODevice::readyRead, this, [socket] { socket->readAll(); });
@@ -48,6 +48,18 @@ void RequestHeadGuard::refuse(const model::Status &status)
         return;
     }
     writeRefusal(status);
+}
+
+void RequestHeadGuard::closeQuietly()
+{
+    m_part = Part::Rest;
+    m_headTimer->stop();
+    disconnect(m_socket, &QIODevice::readyRead, this, nullptr);
+    m_buffer.clear();
+    m_counted = 0;
+    // What was answered before goes out first.
+    m_socket->disconnectFromHost();
+    QTimer::singleShot(CLOSE_GRACE_MS, m_socket, &QAbstractSocket::abort);
 }
 
 void RequestHeadGuard::startWaitingHeadTimer()
@@ -59,6 +71,18 @@ void RequestHeadGuard::startWaitingHeadTimer()
 void RequestHeadGuard::answersSettled()
 {
     startWaitingHeadTimer();
+    if (std::exchange(m_continueOwed, false) && (m_part == Part::Body || m_part == Part::ChunkedBody))
+        m_socket->write("HTTP/1.1 100 Continue\r\n\r\n");
+    if (m_upgradeHeld) {
+        // Next pass: the server is still in the middle of the answer that settled.
+        QMetaObject::invokeMethod(
+            this,
+            [this] {
+                if (m_upgradeHeld && !(m_answersOwed && m_answersOwed()) && m_socket->state() == QAbstractSocket::ConnectedState)
+                    handOverUpgrade();
+            },
+            Qt::QueuedConnection);
+    }
     if (!m_heldRefusal)
         return;
     const model::Status status = std::move(*m_heldRefusal);

@@ -25,11 +25,11 @@ inline constexpr qint64 MAX_WEBSOCKET_MESSAGE_BYTES = 3 * 1024 * 1024;
 // (http.DefaultMaxHeaderBytes): past it the request is answered 431 (414 when the request
 // line alone is longer) and the connection closes (server::RequestHeadGuard).
 inline constexpr std::size_t MAX_REQUEST_HEAD_BYTES = 1024 * 1024;
-// The header fields alone: 431 past it. Lower than Go's bound because Qt 6.4's parser drops
-// every header of a request whose header section passes ~96 KiB.
+// The header fields alone: 431 past it. Lower than Go's bound, as when Qt 6.4's parser (which
+// dropped every header past ~96 KiB) read them; no client sends more.
 inline constexpr std::size_t MAX_HEADER_FIELD_BYTES = 64 * 1024;
 // A request body, as the apiserver bounds it (3 MiB): a larger Content-Length is answered
-// 413 from the head, before Qt's parser would buffer the body (api::ApiHandler::Options
+// 413 from the head, before the body is read (api::ApiHandler::Options
 // checks what arrives).
 inline constexpr std::size_t MAX_REQUEST_BODY_BYTES = 3 * 1024 * 1024;
 // Past the body bound, what Go's server still reads and drains after the handler's 413,
@@ -37,7 +37,7 @@ inline constexpr std::size_t MAX_REQUEST_BODY_BYTES = 3 * 1024 * 1024;
 inline constexpr std::size_t GO_DRAINS_BYTES = 256 * 1024;
 // Requests a client may pipeline behind one still being answered, and their bytes: Go's
 // server reads the next request only once an answer is out, so TCP holds the rest back;
-// Qt's parser reads every one at once, and they wait in the server. Past either bound the
+// rvscope's reader reads every one at once, and they wait in the server. Past either bound the
 // connection closes (no client pipelines at all; kubectl and client-go never do).
 inline constexpr std::size_t MAX_WAITING_REQUESTS = 100;
 inline constexpr std::size_t MAX_WAITING_REQUEST_BYTES = 2 * MAX_REQUEST_BODY_BYTES;

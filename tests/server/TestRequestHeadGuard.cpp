@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-// What the guard refuses before Qt's HTTP parser reads a request (the bounds on heads are
-// TestApiServer's): broken escapes in the target, chunked bodies Go would not read, and
-// WebSocket upgrades without a key. Real sockets on 127.0.0.1.
+// rvscope's HTTP/1.1 reader (the bounds on heads are TestApiServer's): what it refuses
+// (broken escapes and targets Go refuses, chunked bodies Go would not read, WebSocket
+// upgrades without a key), and how it reads what it serves (targets and bodies as Go reads
+// them, requests split anywhere or pipelined, Expect: 100-continue). Real sockets on 127.0.0.1.
 #include <QtNetwork/QTcpSocket>
 #include <QtTest/QtTest>
 
@@ -57,6 +58,12 @@ private Q_SLOTS:
     void testEndlessChunkedBodyIs413();
     void testChunkedBodyWithExtensionsAndTrailerIsServed();
     void testWebSocketUpgradeNeedsAKey();
+    void testTargetsAsGoReadsThem_data();
+    void testTargetsAsGoReadsThem();
+    void testRequestsSplitAnywhereOrPipelined();
+    void testExpectContinueIsAnswered();
+    void testUpgradeAfterOtherRequestsWithBareLineFeeds();
+    void testHostIsRequiredOnceInHttp11();
 };
 
 void TestRequestHeadGuard::testBrokenEscapeInThePath_data()
@@ -91,7 +98,10 @@ void TestRequestHeadGuard::testEscapesElsewhereAreNotTheGuards()
     socket.connectToHost(QHostAddress::LocalHost, fixture.port);
     QVERIFY(socket.waitForConnected(5000));
     // Well-formed escapes reach the API decoded; the query is the API's to judge (400 for a
-    // bad limit, the connection kept); `%` decoded from `%25` is the registry's 400.
+    // bad limit, the connection kept; a broken escape is the value as sent, not a pair
+    // dropped); `%` decoded from `%25` is the registry's 400.
+    socket.write(rawRequest("GET", CONFIGMAPS + "?limit=%2D1x"));
+    QCOMPARE(readReply(socket).status, 400);
     socket.write(rawRequest("GET", CONFIGMAPS + "?limit=%zz"));
     QCOMPARE(readReply(socket).status, 400);
     socket.write(rawRequest("GET", CONFIGMAPS + "/a%25b"));
@@ -152,8 +162,7 @@ void TestRequestHeadGuard::testChunkedBodyWithExtensionsAndTrailerIsServed()
     // The connection goes on: the next request's head is counted afresh.
     socket.write(rawRequest("GET", CONFIGMAPS + "/chunked"));
     QCOMPARE(readReply(socket).status, 200);
-    // Trailer fields are refused: Qt 6.4's parser would read them as the next request (no
-    // Kubernetes client sends trailers; Go reads them).
+    // Trailer fields are refused (no Kubernetes client sends trailers; Go reads them).
     QTcpSocket trailered;
     trailered.connectToHost(QHostAddress::LocalHost, fixture.port);
     QVERIFY(trailered.waitForConnected(5000));
@@ -180,6 +189,118 @@ void TestRequestHeadGuard::testWebSocketUpgradeNeedsAKey()
     QByteArray received;
     QVERIFY(testing::readUntil(socket, received, [](const QByteArray &b) { return b.contains("\r\n\r\n"); }));
     QCOMPARE(statusOf(received), 101);
+}
+
+void TestRequestHeadGuard::testTargetsAsGoReadsThem_data()
+{
+    QTest::addColumn<QByteArray>("requestLine");
+    QTest::addColumn<int>("status");
+    QTest::addColumn<QByteArray>("message"); // of a refusal
+    QTest::newRow("absolute path") << QByteArray("GET /version HTTP/1.1") << 200 << QByteArray();
+    // url.ParseRequestURI: an absolute URL's path is the path; its host is no part of it.
+    QTest::newRow("absolute URL") << QByteArray("GET http://elsewhere:1/version HTTP/1.1") << 200 << QByteArray();
+    QTest::newRow("scheme, absolute path") << QByteArray("GET http:/version HTTP/1.1") << 200 << QByteArray();
+    QTest::newRow("control byte") << QByteArray("GET /vers\x01ion HTTP/1.1") << 400
+                                  << QByteArray("parse \"/vers\x01ion\": net/url: invalid control character in URL");
+    QTest::newRow("relative") << QByteArray("GET version HTTP/1.1") << 400
+                              << QByteArray(R"(parse "version": invalid URI for request)");
+    QTest::newRow("empty") << QByteArray("GET  HTTP/1.1") << 400 << QByteArray(R"(parse "": invalid URI for request)");
+    // parseRequestLine cuts at the first two spaces: the rest is no version.
+    QTest::newRow("space in target") << QByteArray("GET /ver sion HTTP/1.1") << 400
+                                     << QByteArray(R"(malformed HTTP version "sion HTTP/1.1")");
+    // A '#' is part of the path (a request URI has no fragment), so no such path.
+    QTest::newRow("hash") << QByteArray("GET /version#x HTTP/1.1") << 404 << QByteArray();
+    // The query is kept as sent, and decoded as url.ParseQuery does: `a in (b`, no selector.
+    QTest::newRow("query") << QByteArray("GET " + CONFIGMAPS + "?labelSelector=a+in+%28b HTTP/1.1") << 400
+                           << QByteArray();
+}
+
+void TestRequestHeadGuard::testTargetsAsGoReadsThem()
+{
+    QFETCH(QByteArray, requestLine);
+    QFETCH(int, status);
+    QFETCH(QByteArray, message);
+    Fixture fixture;
+    const Exchange exchange = send(fixture.port, requestLine + "\r\nHost: x\r\nConnection: close\r\n\r\n");
+    QCOMPARE(statusOf(exchange.received), status);
+    if (!message.isEmpty())
+        QCOMPARE(exchange.status()["message"], message.toStdString());
+    QVERIFY(exchange.closed);
+}
+
+void TestRequestHeadGuard::testRequestsSplitAnywhereOrPipelined()
+{
+    Fixture fixture;
+    const QByteArray object = R"({"metadata":{"name":"split"},"data":{"a":"1"}})";
+    const QByteArray requests = rawRequest("POST", CONFIGMAPS, object) + rawRequest("GET", CONFIGMAPS + "/split")
+        + "\r\n" + rawRequest("DELETE", CONFIGMAPS + "/split");
+    // Byte by byte, each byte its own segment (TCP_NODELAY; the server reads them apart).
+    QTcpSocket socket;
+    socket.connectToHost(QHostAddress::LocalHost, fixture.port);
+    QVERIFY(socket.waitForConnected(5000));
+    socket.setSocketOption(QAbstractSocket::LowDelayOption, 1);
+    for (const char c : requests) {
+        socket.write(&c, 1);
+        socket.flush();
+        QTest::qWait(0);
+    }
+    QByteArray received;
+    QVERIFY(testing::readUntil(socket, received, [](const QByteArray &b) { return b.count("HTTP/1.1 ") == 3; }));
+    QVERIFY2(received.startsWith("HTTP/1.1 201"), received.constData());
+    QCOMPARE(received.count("HTTP/1.1 200"), 2);
+    QVERIFY(received.mid(received.indexOf("HTTP/1.1 200")).contains("\"name\":\"split\""));
+    // All three in one segment: answered in order, the GET seeing the POST.
+    socket.write(requests);
+    received.clear();
+    QVERIFY(testing::readUntil(socket, received, [](const QByteArray &b) { return b.count("HTTP/1.1 ") == 3; }));
+    const qsizetype created = received.indexOf("HTTP/1.1 201");
+    const qsizetype read = received.indexOf("HTTP/1.1 200");
+    QVERIFY2(created == 0 && read > created && received.indexOf("HTTP/1.1 200", read + 1) > read, received.constData());
+}
+
+void TestRequestHeadGuard::testExpectContinueIsAnswered()
+{
+    Fixture fixture;
+    const QByteArray object = R"({"metadata":{"name":"expected"}})";
+    QTcpSocket socket;
+    socket.connectToHost(QHostAddress::LocalHost, fixture.port);
+    QVERIFY(socket.waitForConnected(5000));
+    // As curl sends a large body: the head, then the body once the server says so.
+    socket.write("POST " + CONFIGMAPS + " HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                 "Expect: 100-continue\r\nContent-Length: " + QByteArray::number(object.size()) + "\r\n\r\n");
+    QByteArray received;
+    QVERIFY(testing::readUntil(socket, received, [](const QByteArray &b) { return b.contains("\r\n\r\n"); }));
+    QCOMPARE(received, QByteArray("HTTP/1.1 100 Continue\r\n\r\n"));
+    socket.write(object);
+    QCOMPARE(readReply(socket).status, 201);
+}
+
+void TestRequestHeadGuard::testUpgradeAfterOtherRequestsWithBareLineFeeds()
+{
+    Fixture fixture;
+    QTcpSocket socket;
+    socket.connectToHost(QHostAddress::LocalHost, fixture.port);
+    QVERIFY(socket.waitForConnected(5000));
+    // A request served, blank lines, then an upgrade whose lines end in LF alone (Go reads
+    // them; the head goes back to the WebSocket server with CRLF).
+    socket.write(rawRequest("GET", "/version") + "\r\n\n" + "GET " + CONFIGMAPS
+                 + "?watch=true HTTP/1.1\nHost: x\nUpgrade: websocket\nConnection: Upgrade\n"
+                   "Sec-WebSocket-Version: 13\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\n\n");
+    QByteArray received;
+    QVERIFY(testing::readUntil(socket, received, [](const QByteArray &b) { return b.contains("HTTP/1.1 101"); }));
+    QVERIFY2(received.startsWith("HTTP/1.1 200"), received.constData());
+}
+
+void TestRequestHeadGuard::testHostIsRequiredOnceInHttp11()
+{
+    Fixture fixture;
+    const Exchange none = send(fixture.port, "GET /version HTTP/1.1\r\nConnection: close\r\n\r\n");
+    QCOMPARE(statusOf(none.received), 400);
+    QCOMPARE(none.status()["message"], "missing required Host header");
+    const Exchange two = send(fixture.port, "GET /version HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n");
+    QCOMPARE(statusOf(two.received), 400);
+    QCOMPARE(two.status()["message"], "too many Host headers");
+    QCOMPARE(statusOf(send(fixture.port, "GET /version HTTP/1.0\r\nConnection: close\r\n\r\n").received), 200);
 }
 
 QTEST_GUILESS_MAIN(TestRequestHeadGuard)
