@@ -21,7 +21,7 @@
 #include "model/StatusErrors.h"
 #include "server/HeaderTokens.h"
 #include "server/HttpResponse.h"
-#include "server/RequestHeadGuard.h"
+#include "server/HttpRequestReader.h"
 #include "server/WatchTransports.h"
 
 namespace rvscope::server {
@@ -116,7 +116,7 @@ void ApiServer::acceptConnections(QTcpServer *server)
 {
     while (QTcpSocket *socket = server->nextPendingConnection()) {
         connect(socket, &QAbstractSocket::disconnected, socket, &QObject::deleteLater);
-        RequestHeadGuard *reader = RequestHeadGuard::install(
+        HttpRequestReader *reader = HttpRequestReader::install(
             socket, m_connectionCount->headTimeoutMs,
             [this, socket](api::ApiRequest request, bool upgrade) { return handleRequest(socket, std::move(request), upgrade); },
             &m_webSockets);
@@ -143,9 +143,9 @@ ApiServer::Connection &ApiServer::connection(QTcpSocket *socket)
         // Once per connection: no request waits on Nagle/delayed ACK.
         socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
         connect(socket, &QObject::destroyed, this, [this, socket] { m_connections.erase(socket); });
-        it->second.headGuard = socket->findChild<RequestHeadGuard *>(QString(), Qt::FindDirectChildrenOnly);
-        if (it->second.headGuard) {
-            it->second.headGuard->holdRefusalsWhile([self = QPointer<ApiServer>(this), socket] {
+        it->second.reader = socket->findChild<HttpRequestReader *>(QString(), Qt::FindDirectChildrenOnly);
+        if (it->second.reader) {
+            it->second.reader->holdRefusalsWhile([self = QPointer<ApiServer>(this), socket] {
                 const Connection *state = self ? self->liveConnection(socket) : nullptr;
                 return state && (state->answering || !state->waiting.empty());
             });
@@ -255,16 +255,16 @@ void ApiServer::answered(QTcpSocket *socket)
 
 void ApiServer::timeWaitingHead(QTcpSocket *socket)
 {
-    if (const Connection *state = liveConnection(socket); state && state->headGuard)
-        state->headGuard->startWaitingHeadTimer();
+    if (const Connection *state = liveConnection(socket); state && state->reader)
+        state->reader->startWaitingHeadTimer();
 }
 
 void ApiServer::settleIfOwedNothing(QTcpSocket *socket)
 {
-    // A request the guard refused behind the ones answered gets its answer now.
+    // A request the reader refused behind the ones answered gets its answer now.
     const Connection *state = liveConnection(socket);
-    if (state && state->headGuard && !state->answering && !state->draining && state->waiting.empty())
-        state->headGuard->answersSettled();
+    if (state && state->reader && !state->answering && !state->draining && state->waiting.empty())
+        state->reader->answersSettled();
 }
 
 void ApiServer::answer(QTcpSocket *socket, api::ApiRequest request, bool keepAlive)

@@ -28,10 +28,10 @@ class Watcher;
 
 namespace rvscope::server {
 
-class RequestHeadGuard;
+class HttpRequestReader;
 
 // The HTTP/1.1 transport of the Kubernetes-compatible API: each connection's requests are
-// read by a RequestHeadGuard (rvscope's HTTP/1.1 reader), which hands them over as
+// read by a HttpRequestReader (rvscope's HTTP/1.1 reader), which hands them over as
 // api::ApiRequests; the server runs the ApiHandler, and writes the response in one socket write
 // (TCP_NODELAY on every connection, so no request waits on Nagle/delayed ACK). Watch
 // responses become chunked streams of newline-terminated JSON events that end on timeout,
@@ -59,7 +59,7 @@ public:
     struct ConnectionCount {
         std::size_t open = 0;
         std::size_t max = 0;
-        int headTimeoutMs = HEAD_READ_TIMEOUT_MS; // what each connection's RequestHeadGuard waits
+        int headTimeoutMs = HEAD_READ_TIMEOUT_MS; // what each connection's HttpRequestReader waits
     };
     // Serves HTTPS with this PEM certificate and key (call before start()). False with
     // `error` set when they cannot be read.
@@ -83,7 +83,7 @@ public:
     std::vector<std::shared_ptr<api::BulkWatchSession>> bulkWatchSessions() const;
 
 private:
-    // Each new connection gets its reader (RequestHeadGuard), and counts against the bound.
+    // Each new connection gets its reader (HttpRequestReader), and counts against the bound.
     void acceptConnections(QTcpServer *server);
     // A request the connection's reader read whole. An upgrade returns whether the
     // connection goes on to the WebSocket server (false: it closes).
@@ -112,7 +112,7 @@ private:
     struct Connection {
         QPointer<QTcpSocket> socket;
         qint64 idleSinceMs = -1;
-        QPointer<RequestHeadGuard> headGuard; // the socket's child
+        QPointer<HttpRequestReader> reader; // the socket's child
         std::vector<Waiting> waiting;         // (a vector: empty, it allocates nothing)
         std::size_t waitingBytes = 0;         // their bodies
         bool answering = false; // a request's answer (or watch) is not complete yet
@@ -128,7 +128,7 @@ private:
     void answerNow(QTcpSocket *socket, api::ApiRequest request, bool keepAlive);
     // The connection's current answer is complete: on to the next request, if one waits.
     void answered(QTcpSocket *socket);
-    // Nothing owed on the connection any more: a refusal its guard held is written.
+    // Nothing owed on the connection any more: a refusal its reader held is written.
     void settleIfOwedNothing(QTcpSocket *socket);
     // The connection closes after its answer: a head begun behind it is timed from now.
     void timeWaitingHead(QTcpSocket *socket);

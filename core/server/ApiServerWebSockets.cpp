@@ -12,7 +12,7 @@
 #include "api/QueryString.h"
 #include "api/Route.h"
 #include "api/Watcher.h"
-#include "server/RequestHeadGuard.h"
+#include "server/HttpRequestReader.h"
 #include "server/WatchTransports.h"
 
 namespace rvscope::server {
@@ -50,8 +50,8 @@ void ApiServer::handleWebSocketConnections()
         // Qt would buffer a client's unfinished message up to 2 GiB.
         socket->setMaxAllowedIncomingFrameSize(MAX_WEBSOCKET_MESSAGE_BYTES);
         socket->setMaxAllowedIncomingMessageSize(MAX_WEBSOCKET_MESSAGE_BYTES);
-        // Its request head's guard reads the client's frame heads ahead of Qt from now on.
-        if (RequestHeadGuard *guard = RequestHeadGuard::upgradedTo(*socket); guard && !guard->followWebSocket(socket.get())) {
+        // Its reader follows the client's frame heads ahead of Qt from now on.
+        if (HttpRequestReader *reader = HttpRequestReader::upgradedTo(*socket); reader && !reader->followWebSocket(socket.get())) {
             socket.release()->deleteLater(); // closed with 1002: it did not wait for the 101
             continue;
         }

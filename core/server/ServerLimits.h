@@ -23,7 +23,7 @@ inline constexpr int LISTEN_BACKLOG = 4096;
 inline constexpr qint64 MAX_WEBSOCKET_MESSAGE_BYTES = 3 * 1024 * 1024;
 // The request line and the header fields together, as Go's net/http bounds them
 // (http.DefaultMaxHeaderBytes): past it the request is answered 431 (414 when the request
-// line alone is longer) and the connection closes (server::RequestHeadGuard).
+// line alone is longer) and the connection closes (server::HttpRequestReader).
 inline constexpr std::size_t MAX_REQUEST_HEAD_BYTES = 1024 * 1024;
 // The header fields alone: 431 past it. Lower than Go's bound, as when Qt 6.4's parser (which
 // dropped every header past ~96 KiB) read them; no client sends more.

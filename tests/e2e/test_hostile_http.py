@@ -273,7 +273,7 @@ class Pipelining(HostileCase):
         self.assertNotIn(b"429", second)
         self.assertTrue(last.startswith(b"HTTP/1.1 200") and b"gitVersion" in last, last[:200])
 
-    # FIXED (was a bug): a request refused by the head guard (here a malformed request line)
+    # FIXED (was a bug): a request refused by the reader (here a malformed request line)
     # pipelined behind one still being answered got its 400 at once, and the connection
     # closed: the client took the 400 for the PUT's answer, though the PUT landed. As Go's
     # server, which reads a request once the one before it is answered: the PUT's answer,

@@ -109,7 +109,7 @@ class WebSockets(HostileCase):
     # FIXED (was a bug): an unmasked client frame was taken (on a bulk session it even opened
     # a channel), where RFC 6455 section 5.1 says "a server MUST close the connection upon
     # receiving a frame that is not masked". Qt 6.4's QWebSocket takes such frames; the
-    # connection's RequestHeadGuard now reads every frame head before Qt does. (The
+    # connection's HttpRequestReader now reads every frame head before Qt does. (The
     # apiserver's x/net/websocket takes them too; gorilla/websocket refuses them.)
     def test_unmasked_client_frame(self):
         witness = self.witness()

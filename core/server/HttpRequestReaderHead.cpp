@@ -1,17 +1,15 @@
 // SPDX-License-Identifier: MIT
-#include "server/RequestHeadGuard.h"
+// HttpRequestReader's reading of a request by Go's net/http rules: the request line and its
+// target, the header fields, the end of the head, and the body's framing.
+#include "server/HttpRequestReader.h"
 
 #include <algorithm>
-#include <array>
 #include <cctype>
 #include <cstring>
-#include <utility>
 #include <string>
-#include <vector>
 
 #include <QtCore/QTimer>
 #include <QtNetwork/QTcpSocket>
-#include <QtWebSockets/QWebSocket>
 
 #include "api/QueryString.h"
 #include "model/Status.h"
@@ -21,31 +19,6 @@
 
 namespace rvscope::server {
 namespace {
-// How long a WebSocket's socket may go on writing what was sent before the WebSocket went.
-constexpr int WEBSOCKET_LINGER_MS = 10'000;
-// The room a connection's reader keeps between requests.
-constexpr std::size_t KEPT_BUFFER_BYTES = 64 * 1024;
-
-// The readers whose request was a WebSocket upgrade, until the WebSocket the server makes of
-// it is handed over (upgradedTo()) or they go. Core thread; rarely more than one.
-thread_local std::vector<QPointer<RequestHeadGuard>> t_upgrades;
-
-// Peeks every buffered byte of `socket` and hands them to `use` (a string_view).
-template<typename Use>
-void peekBuffered(QTcpSocket *socket, qint64 available, Use &&use)
-{
-    if (available <= 0 || !socket->isOpen())
-        return;
-    std::array<char, 16 * 1024> small;
-    if (available <= qint64(small.size())) {
-        const qint64 got = socket->peek(small.data(), available);
-        use(std::string_view(small.data(), std::size_t(std::max<qint64>(got, 0))));
-        return;
-    }
-    const QByteArray bytes = socket->peek(available);
-    use(std::string_view(bytes.constData(), std::size_t(bytes.size())));
-}
-
 // The query with each '%' that starts no escape written as "%25", so that its value is
 // judged as sent: `limit=%zz` is a bad limit (400) rather than no limit, which is what Go's
 // url.Values would make of it by dropping the pair (a dropped labelSelector lists
@@ -88,271 +61,7 @@ bool wellFormedRequestLine(std::string_view start, std::string_view end, std::si
 }
 } // namespace
 
-RequestHeadGuard *RequestHeadGuard::install(QTcpSocket *socket, int headTimeoutMs, Deliver deliver,
-                                           QWebSocketServer *webSockets)
-{
-    return new RequestHeadGuard(socket, headTimeoutMs, std::move(deliver), webSockets);
-}
-
-RequestHeadGuard::RequestHeadGuard(QTcpSocket *socket, int headTimeoutMs, Deliver deliver, QWebSocketServer *webSockets)
-    : QObject(socket)
-    , m_socket(socket)
-    , m_deliver(std::move(deliver))
-    , m_webSockets(webSockets)
-    , m_headTimer(new QTimer(this))
-{
-    connect(socket, &QIODevice::readyRead, this, &RequestHeadGuard::handleReadyRead);
-    m_headTimer->setSingleShot(true);
-    m_headTimer->setInterval(headTimeoutMs);
-    connect(m_headTimer, &QTimer::timeout, this, [this] {
-        if (m_part != Part::Rest || m_awaitingWebSocket) // no answer, as Go's server on a header read timeout
-            m_socket->abort();
-    });
-    m_headTimer->start();
-}
-
-void RequestHeadGuard::startNextRequest()
-{
-    m_part = Part::RequestLine;
-    m_request = api::ApiRequest();
-    m_bodyStart = 0;
-    m_bodyLeft = 0;
-    m_chunkedData.clear();
-    m_expectContinue = false;
-    m_continueOwed = false;
-    m_http11 = true;
-    m_hostFields = 0;
-    m_lineStart.clear();
-    m_lineEnd.clear();
-    m_lineBytes = 0;
-    m_lineSpaces = 0;
-    m_inQuery = false;
-    m_escape.clear();
-    m_headerBytes = 0;
-    m_fieldLine = 0;
-    m_field.clear();
-    m_fieldCount = 0;
-    m_contentLength.reset();
-    m_chunked = false;
-    m_chunkedBody = ChunkedBodyFraming();
-    m_upgradeWebSocket = false;
-    m_connectionUpgrade = false;
-    m_webSocketKey = false;
-    m_headTimer->stop();
-    m_awaitingFirstByte = true; // the idle timeout guards the wait for it
-    m_headTimerWaits = false;   // (a whole head came while answers were owed: nothing to time)
-}
-
-void RequestHeadGuard::refuseConnection(model::Status status)
-{
-    m_refusal = std::move(status);
-}
-
-void RequestHeadGuard::handleReadyRead()
-{
-    if (m_refusal && m_part != Part::Rest) {
-        refuse(*m_refusal);
-        return;
-    }
-    if (m_awaitingWebSocket) {
-        // Bytes after the upgrade request, before its 101 was even written (the WebSocket
-        // server answers the handshake on a later pass and hands the WebSocket over at
-        // once): a client that did not wait.
-        if (m_socket->bytesAvailable() > m_handshakeBytes)
-            m_bytesAfterUpgrade = true;
-        return;
-    }
-    if (m_frames) {
-        followFrames();
-        return;
-    }
-    if (m_part == Part::Rest)
-        return;
-    readRequests();
-}
-
-void RequestHeadGuard::readRequests()
-{
-    const qint64 available = m_socket->bytesAvailable();
-    if (available <= 0)
-        return;
-    const std::size_t had = m_buffer.size();
-    m_buffer.resize(had + std::size_t(available));
-    const qint64 got = m_socket->read(m_buffer.data() + had, available);
-    m_buffer.resize(had + std::size_t(std::max<qint64>(got, 0)));
-    for (;;) {
-        const std::size_t used = count(std::string_view(m_buffer).substr(m_counted));
-        if (used == std::string_view::npos)
-            return; // refused
-        m_counted += used;
-        if (m_part != Part::Rest || !deliverRequest() || m_buffer.empty())
-            return;
-    }
-}
-
-bool RequestHeadGuard::deliverRequest()
-{
-    if (m_upgradeWebSocket && m_connectionUpgrade) {
-        // What the client sent behind its upgrade request, before any answer, closes the
-        // WebSocket once it is handed over (followWebSocket()); nothing more is read here.
-        m_bytesAfterUpgrade = m_bytesAfterUpgrade || m_buffer.size() > m_counted;
-        // Go reads an upgrade only once the answers before it are out: it waits for them
-        // (answersSettled()).
-        if (m_answersOwed && m_answersOwed())
-            m_upgradeHeld = true;
-        else
-            handOverUpgrade();
-        return false;
-    }
-    api::ApiRequest request = std::move(m_request);
-    if (m_chunked)
-        request.body = std::move(m_chunkedData);
-    else
-        request.body.assign(m_buffer, m_bodyStart, m_counted - m_bodyStart);
-    m_buffer.erase(0, m_counted);
-    if (m_buffer.empty() && m_buffer.capacity() > KEPT_BUFFER_BYTES)
-        std::string().swap(m_buffer); // a large body's room is not kept for the connection's life
-    m_counted = 0;
-    startNextRequest();
-    const QPointer<RequestHeadGuard> self(this);
-    m_deliver(std::move(request), false);
-    // (Answering may have closed the connection: a flood of pipelined requests.)
-    return self && m_socket->state() == QAbstractSocket::ConnectedState && m_part != Part::Rest;
-}
-
-void RequestHeadGuard::handOverUpgrade()
-{
-    m_upgradeHeld = false;
-    if (!m_deliver(std::move(m_request), true) || !m_webSockets) {
-        closeQuietly();
-        return;
-    }
-    // The head goes back into the socket, where the WebSocket server reads the handshake;
-    // its lines end in CRLF there (Qt's handshake reader knows no bare LF, which Go takes).
-    std::string head;
-    head.reserve(m_counted + 32);
-    std::size_t from = 0;
-    while (from < m_counted && (m_buffer[from] == '\r' || m_buffer[from] == '\n'))
-        ++from;
-    for (std::size_t i = from; i < m_counted; ++i) {
-        if (m_buffer[i] == '\n' && (i == from || m_buffer[i - 1] != '\r'))
-            head += '\r';
-        head += m_buffer[i];
-    }
-    for (std::size_t i = head.size(); i > 0; --i)
-        m_socket->ungetChar(head[i - 1]);
-    m_handshakeBytes = qint64(head.size());
-    std::string().swap(m_buffer);
-    m_counted = 0;
-    m_awaitingWebSocket = true;
-    if (std::find(t_upgrades.begin(), t_upgrades.end(), QPointer<RequestHeadGuard>(this)) == t_upgrades.end())
-        t_upgrades.emplace_back(this); // until the WebSocket is handed over, or the reader goes
-    // The handshake is answered within the head timeout too, or the connection closes.
-    m_headTimer->start();
-    m_webSockets->handleConnection(m_socket); // (which reads what is buffered on a later pass)
-}
-
-RequestHeadGuard::~RequestHeadGuard()
-{
-    std::erase(t_upgrades, QPointer<RequestHeadGuard>(this));
-}
-
-RequestHeadGuard *RequestHeadGuard::upgradedTo(const QWebSocket &webSocket)
-{
-    for (auto it = t_upgrades.begin(); it != t_upgrades.end(); ++it) {
-        const QTcpSocket *socket = (*it)->m_socket;
-        if (socket->state() == QAbstractSocket::ConnectedState && socket->peerPort() == webSocket.peerPort()
-            && socket->localPort() == webSocket.localPort() && socket->peerAddress() == webSocket.peerAddress()) {
-            RequestHeadGuard *guard = *it;
-            t_upgrades.erase(it);
-            return guard;
-        }
-    }
-    return nullptr;
-}
-
-bool RequestHeadGuard::followWebSocket(QWebSocket *webSocket)
-{
-    // QWebSocket holds the socket without owning it (a guarded pointer), and when deleted
-    // disconnects every receiver of the socket's signals. So the socket goes once the
-    // WebSocket is disconnected (and the guard with it, giving back its place in
-    // --max-connections). A WebSocket deleted while its socket still writes (the server
-    // ended a watch; the client reads slowly) leaves the socket to finish within
-    // WEBSOCKET_LINGER_MS, as the kernel goes on sending after Go's close.
-    connect(webSocket, &QWebSocket::disconnected, m_socket, &QObject::deleteLater);
-    connect(webSocket, &QObject::destroyed, m_socket, [socket = m_socket] {
-        if (socket->state() == QAbstractSocket::UnconnectedState) {
-            socket->deleteLater();
-            return;
-        }
-        connect(socket, &QAbstractSocket::disconnected, socket, &QObject::deleteLater);
-        QTimer::singleShot(WEBSOCKET_LINGER_MS, socket, &QAbstractSocket::abort);
-    });
-    m_awaitingWebSocket = false;
-    m_headTimer->stop();
-    if (m_bytesAfterUpgrade || m_socket->bytesAvailable() > 0) {
-        m_socket->skip(m_socket->bytesAvailable());
-        // Closed on the next pass: QWebSocket has queued its first read of the socket (it
-        // finds nothing now), and reading a socket closed before it, Qt logs a warning.
-        QMetaObject::invokeMethod(
-            webSocket,
-            [webSocket] {
-                webSocket->close(QWebSocketProtocol::CloseCodeProtocolError,
-                                 QStringLiteral("the client sent data before its opening handshake was answered"));
-            },
-            Qt::QueuedConnection);
-        return false;
-    }
-    m_webSocket = webSocket;
-    m_frames.emplace();
-    m_framesBuffered = 0;
-    m_afterRead = connect(m_socket, &QIODevice::readyRead, this, [this] {
-        m_framesBuffered = m_socket->bytesAvailable();
-        m_inRead = false;
-    });
-    return true;
-}
-
-void RequestHeadGuard::followFrames()
-{
-    const qint64 available = m_socket->bytesAvailable();
-    if (!m_webSocket || available < m_framesBuffered || m_inRead) {
-        // Gone, read outside a readyRead, or a readyRead within QWebSocket's read: where
-        // frames start is no longer known, and a wrong guess would close a good client.
-        stopFollowing();
-        return;
-    }
-    m_inRead = true;
-    const std::uint64_t fresh = std::uint64_t(available - m_framesBuffered);
-    const std::uint64_t passed = std::min(fresh, m_frames->payloadLeft());
-    m_frames->skip(passed);
-    std::string breach;
-    if (passed < fresh) {
-        const std::size_t from = std::size_t(m_framesBuffered) + std::size_t(passed);
-        peekBuffered(m_socket, available, [&](std::string_view bytes) {
-            if (bytes.size() > from)
-                breach = m_frames->feed(bytes.substr(from));
-        });
-    }
-    m_framesBuffered = available;
-    if (breach.empty())
-        return;
-    // Nothing of it reaches QWebSocket's reader, next on this readyRead.
-    QPointer<QWebSocket> webSocket = m_webSocket;
-    stopFollowing();
-    m_socket->skip(available);
-    if (webSocket)
-        webSocket->close(QWebSocketProtocol::CloseCodeProtocolError, QString::fromStdString(breach));
-}
-
-void RequestHeadGuard::stopFollowing()
-{
-    m_frames.reset();
-    m_webSocket.clear();
-    disconnect(m_afterRead);
-}
-
-std::size_t RequestHeadGuard::count(std::string_view bytes)
+std::size_t HttpRequestReader::count(std::string_view bytes)
 {
     if (m_awaitingFirstByte && !bytes.empty()) {
         m_awaitingFirstByte = false;
@@ -463,7 +172,7 @@ std::size_t RequestHeadGuard::count(std::string_view bytes)
     return taken();
 }
 
-bool RequestHeadGuard::takeRequestLine(std::string_view line)
+bool HttpRequestReader::takeRequestLine(std::string_view line)
 {
     // Go's parseRequestLine: the method up to the first space, the target up to the next,
     // and the rest is the version.
@@ -517,7 +226,7 @@ bool RequestHeadGuard::takeRequestLine(std::string_view line)
     return true;
 }
 
-bool RequestHeadGuard::endHead()
+bool HttpRequestReader::endHead()
 {
     m_headTimer->stop();
     if (m_http11 && m_hostFields == 0 && m_request.method != "CONNECT") {
@@ -552,7 +261,7 @@ bool RequestHeadGuard::endHead()
     return true;
 }
 
-std::size_t RequestHeadGuard::countChunked(std::string_view bytes)
+std::size_t HttpRequestReader::countChunked(std::string_view bytes)
 {
     const std::size_t used = m_chunkedBody.feed(bytes);
     // Up to GO_DRAINS_BYTES over the bound the handler answers 413 and Go's server drains
@@ -591,7 +300,7 @@ std::size_t RequestHeadGuard::countChunked(std::string_view bytes)
 // name that is no token, a control byte in a value, a Content-Length that is no number or
 // differs from an earlier one, a transfer coding other than chunked, and more than 100
 // fields are refused; the field is kept in the request.
-bool RequestHeadGuard::checkField()
+bool HttpRequestReader::checkField()
 {
     constexpr std::size_t MAX_FIELDS = 100;
     std::string_view line = m_field;
@@ -677,7 +386,7 @@ bool RequestHeadGuard::checkField()
     return true;
 }
 
-bool RequestHeadGuard::checkTargetByte(char c)
+bool HttpRequestReader::checkTargetByte(char c)
 {
     const bool inPath = m_lineSpaces == 1 && !m_inQuery;
     const bool endsPath = c == ' ' || c == '\r' || c == '\n' || c == '?';
@@ -709,7 +418,7 @@ bool RequestHeadGuard::checkTargetByte(char c)
     return true;
 }
 
-void RequestHeadGuard::rememberLineEdges(std::string_view bytes)
+void HttpRequestReader::rememberLineEdges(std::string_view bytes)
 {
     if (m_lineStart.size() < LINE_EDGE)
         m_lineStart.append(bytes.substr(0, LINE_EDGE - m_lineStart.size()));

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// RequestHeadGuard's refusals: the request dropped at once, its Status answered once the
+// HttpRequestReader's refusals: the request dropped at once, its Status answered once the
 // answers before it are out, and the connection closed as Go's closeWriteAndWait does.
-#include "server/RequestHeadGuard.h"
+#include "server/HttpRequestReader.h"
 
 #include <utility>
 
@@ -20,7 +20,7 @@ namespace {
 constexpr int CLOSE_GRACE_MS = 500;
 } // namespace
 
-void RequestHeadGuard::refuse(int code, const char *reason, const std::string &message)
+void HttpRequestReader::refuse(int code, const char *reason, const std::string &message)
 {
     model::Status status;
     status.code = code;
@@ -29,7 +29,7 @@ void RequestHeadGuard::refuse(int code, const char *reason, const std::string &m
     refuse(status);
 }
 
-void RequestHeadGuard::refuse(const model::Status &status)
+void HttpRequestReader::refuse(const model::Status &status)
 {
     m_part = Part::Rest;
     m_headTimer->stop();
@@ -50,7 +50,7 @@ void RequestHeadGuard::refuse(const model::Status &status)
     writeRefusal(status);
 }
 
-void RequestHeadGuard::closeQuietly()
+void HttpRequestReader::closeQuietly()
 {
     m_part = Part::Rest;
     m_headTimer->stop();
@@ -62,13 +62,13 @@ void RequestHeadGuard::closeQuietly()
     QTimer::singleShot(CLOSE_GRACE_MS, m_socket, &QAbstractSocket::abort);
 }
 
-void RequestHeadGuard::startWaitingHeadTimer()
+void HttpRequestReader::startWaitingHeadTimer()
 {
     if (std::exchange(m_headTimerWaits, false) && !m_awaitingFirstByte && m_part != Part::Rest)
         m_headTimer->start();
 }
 
-void RequestHeadGuard::answersSettled()
+void HttpRequestReader::answersSettled()
 {
     startWaitingHeadTimer();
     if (std::exchange(m_continueOwed, false) && (m_part == Part::Body || m_part == Part::ChunkedBody))
@@ -90,17 +90,17 @@ void RequestHeadGuard::answersSettled()
     writeRefusal(status);
 }
 
-void RequestHeadGuard::writeRefusal(const model::Status &status)
+void HttpRequestReader::writeRefusal(const model::Status &status)
 {
     // The sending side is shut once the answer is out, and the client gets a moment to
     // read before the connection goes.
     m_socket->write(HttpResponse::from(api::statusResponse(status)).serialize(/*keepAlive=*/false));
-    connect(m_socket, &QIODevice::bytesWritten, this, &RequestHeadGuard::closeOnceAnswered);
+    connect(m_socket, &QIODevice::bytesWritten, this, &HttpRequestReader::closeOnceAnswered);
     m_socket->flush();
     closeOnceAnswered();
 }
 
-void RequestHeadGuard::closeOnceAnswered()
+void HttpRequestReader::closeOnceAnswered()
 {
     if (m_halfClosed || m_socket->bytesToWrite() > 0)
         return;

@@ -47,13 +47,13 @@ Exchange send(quint16 port, const QByteArray &data)
 }
 } // namespace
 
-class TestRequestHeadGuard final : public QObject {
+class TestHttpRequestReader final : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
     void testBrokenEscapeInThePath_data();
     void testBrokenEscapeInThePath();
-    void testEscapesElsewhereAreNotTheGuards();
+    void testEscapesElsewhereReachTheApi();
     void testMalformedChunkedBodyIsOneAnswerThenClose();
     void testEndlessChunkedBodyIs413();
     void testChunkedBodyWithExtensionsAndTrailerIsServed();
@@ -66,7 +66,7 @@ private Q_SLOTS:
     void testHostIsRequiredOnceInHttp11();
 };
 
-void TestRequestHeadGuard::testBrokenEscapeInThePath_data()
+void TestHttpRequestReader::testBrokenEscapeInThePath_data()
 {
     QTest::addColumn<QByteArray>("target");
     QTest::addColumn<QString>("escape");
@@ -77,7 +77,7 @@ void TestRequestHeadGuard::testBrokenEscapeInThePath_data()
     QTest::newRow("one bad digit") << CONFIGMAPS + "/a%4g0" << "%4g";
 }
 
-void TestRequestHeadGuard::testBrokenEscapeInThePath()
+void TestHttpRequestReader::testBrokenEscapeInThePath()
 {
     QFETCH(QByteArray, target);
     QFETCH(QString, escape);
@@ -91,7 +91,7 @@ void TestRequestHeadGuard::testBrokenEscapeInThePath()
     QVERIFY(refused.closed);
 }
 
-void TestRequestHeadGuard::testEscapesElsewhereAreNotTheGuards()
+void TestHttpRequestReader::testEscapesElsewhereReachTheApi()
 {
     Fixture fixture;
     QTcpSocket socket;
@@ -113,7 +113,7 @@ void TestRequestHeadGuard::testEscapesElsewhereAreNotTheGuards()
     QCOMPARE(readReply(socket).status, 404); // configmaps "foo" not found
 }
 
-void TestRequestHeadGuard::testMalformedChunkedBodyIsOneAnswerThenClose()
+void TestHttpRequestReader::testMalformedChunkedBodyIsOneAnswerThenClose()
 {
     Fixture fixture;
     fixture.createConfigMap("victim");
@@ -131,7 +131,7 @@ void TestRequestHeadGuard::testMalformedChunkedBodyIsOneAnswerThenClose()
     QVERIFY(testing::run(fixture.store("configmaps")->get("default", "victim")).ok());
 }
 
-void TestRequestHeadGuard::testEndlessChunkedBodyIs413()
+void TestHttpRequestReader::testEndlessChunkedBodyIs413()
 {
     Fixture fixture;
     QTcpSocket socket;
@@ -147,7 +147,7 @@ void TestRequestHeadGuard::testEndlessChunkedBodyIs413()
     QVERIFY(received.contains("Request entity too large: limit is 3145728"));
 }
 
-void TestRequestHeadGuard::testChunkedBodyWithExtensionsAndTrailerIsServed()
+void TestHttpRequestReader::testChunkedBodyWithExtensionsAndTrailerIsServed()
 {
     Fixture fixture;
     const QByteArray object = R"({"metadata":{"name":"chunked"},"data":{"a":"1"}})";
@@ -172,7 +172,7 @@ void TestRequestHeadGuard::testChunkedBodyWithExtensionsAndTrailerIsServed()
     QCOMPARE(readReply(trailered).status, 400);
 }
 
-void TestRequestHeadGuard::testWebSocketUpgradeNeedsAKey()
+void TestHttpRequestReader::testWebSocketUpgradeNeedsAKey()
 {
     Fixture fixture;
     const QByteArray upgrade = "GET " + CONFIGMAPS + "?watch=true HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n"
@@ -191,7 +191,7 @@ void TestRequestHeadGuard::testWebSocketUpgradeNeedsAKey()
     QCOMPARE(statusOf(received), 101);
 }
 
-void TestRequestHeadGuard::testTargetsAsGoReadsThem_data()
+void TestHttpRequestReader::testTargetsAsGoReadsThem_data()
 {
     QTest::addColumn<QByteArray>("requestLine");
     QTest::addColumn<int>("status");
@@ -215,7 +215,7 @@ void TestRequestHeadGuard::testTargetsAsGoReadsThem_data()
                            << QByteArray();
 }
 
-void TestRequestHeadGuard::testTargetsAsGoReadsThem()
+void TestHttpRequestReader::testTargetsAsGoReadsThem()
 {
     QFETCH(QByteArray, requestLine);
     QFETCH(int, status);
@@ -228,7 +228,7 @@ void TestRequestHeadGuard::testTargetsAsGoReadsThem()
     QVERIFY(exchange.closed);
 }
 
-void TestRequestHeadGuard::testRequestsSplitAnywhereOrPipelined()
+void TestHttpRequestReader::testRequestsSplitAnywhereOrPipelined()
 {
     Fixture fixture;
     const QByteArray object = R"({"metadata":{"name":"split"},"data":{"a":"1"}})";
@@ -258,7 +258,7 @@ void TestRequestHeadGuard::testRequestsSplitAnywhereOrPipelined()
     QVERIFY2(created == 0 && read > created && received.indexOf("HTTP/1.1 200", read + 1) > read, received.constData());
 }
 
-void TestRequestHeadGuard::testExpectContinueIsAnswered()
+void TestHttpRequestReader::testExpectContinueIsAnswered()
 {
     Fixture fixture;
     const QByteArray object = R"({"metadata":{"name":"expected"}})";
@@ -275,7 +275,7 @@ void TestRequestHeadGuard::testExpectContinueIsAnswered()
     QCOMPARE(readReply(socket).status, 201);
 }
 
-void TestRequestHeadGuard::testUpgradeAfterOtherRequestsWithBareLineFeeds()
+void TestHttpRequestReader::testUpgradeAfterOtherRequestsWithBareLineFeeds()
 {
     Fixture fixture;
     QTcpSocket socket;
@@ -291,7 +291,7 @@ void TestRequestHeadGuard::testUpgradeAfterOtherRequestsWithBareLineFeeds()
     QVERIFY2(received.startsWith("HTTP/1.1 200"), received.constData());
 }
 
-void TestRequestHeadGuard::testHostIsRequiredOnceInHttp11()
+void TestHttpRequestReader::testHostIsRequiredOnceInHttp11()
 {
     Fixture fixture;
     const Exchange none = send(fixture.port, "GET /version HTTP/1.1\r\nConnection: close\r\n\r\n");
@@ -303,5 +303,5 @@ void TestRequestHeadGuard::testHostIsRequiredOnceInHttp11()
     QCOMPARE(statusOf(send(fixture.port, "GET /version HTTP/1.0\r\nConnection: close\r\n\r\n").received), 200);
 }
 
-QTEST_GUILESS_MAIN(TestRequestHeadGuard)
-#include "TestRequestHeadGuard.moc"
+QTEST_GUILESS_MAIN(TestHttpRequestReader)
+#include "TestHttpRequestReader.moc"

@@ -55,18 +55,18 @@ namespace rvscope::server {
 // which takes frames RFC 6455 refuses.
 //
 // Core thread only; the reader is the socket's child and goes with it.
-class RequestHeadGuard final : public QObject {
+class HttpRequestReader final : public QObject {
     Q_OBJECT
-    Q_DISABLE_COPY_MOVE(RequestHeadGuard)
+    Q_DISABLE_COPY_MOVE(HttpRequestReader)
 
 public:
-    ~RequestHeadGuard() override;
+    ~HttpRequestReader() override;
     // A whole request, and whether it is a WebSocket upgrade. For an upgrade, true hands the
     // connection to the WebSocket server; false closes it.
     using Deliver = std::function<bool(api::ApiRequest request, bool upgrade)>;
     // Starts reading `socket`'s requests, handing each to `deliver`, and its WebSocket
     // upgrades to `webSockets`. Call before anything else connects to its readyRead.
-    static RequestHeadGuard *install(QTcpSocket *socket, int headTimeoutMs, Deliver deliver,
+    static HttpRequestReader *install(QTcpSocket *socket, int headTimeoutMs, Deliver deliver,
                                      QWebSocketServer *webSockets);
     // Answers the connection's first request with `status` and closes it (a connection past
     // the server's bound): nothing of it reaches the API.
@@ -86,19 +86,19 @@ public:
 
     // The reader whose connection's upgrade request became `webSocket` (the WebSocket server
     // answered its opening handshake), or null. Each is found once.
-    static RequestHeadGuard *upgradedTo(const QWebSocket &webSocket);
-    // From now on the guard follows the client's frames (ClientFrameHeads) ahead of
+    static HttpRequestReader *upgradedTo(const QWebSocket &webSocket);
+    // From now on the reader follows the client's frames (ClientFrameHeads) ahead of
     // QWebSocket's reader, and at one that is not masked closes `webSocket` with 1002
     // (protocol error) before Qt reads it. A client that sent anything before its handshake
     // was answered (RFC 6455 section 4.1: it MUST wait) is closed so at once, and false
     // returned: Qt reads such frames before any receiver can be connected, so they would be
     // lost without a word. Call it where Qt hands the WebSocket over: its reader is
-    // connected by then, and the guard's own after-read slot must come after it. The socket
-    // is deleted once it is disconnected (QWebSocket does not own it), and so is the guard.
+    // connected by then, and the reader's own after-read slot must come after it. The socket
+    // is deleted once it is disconnected (QWebSocket does not own it), and so is the reader.
     bool followWebSocket(QWebSocket *webSocket);
 
 private:
-    RequestHeadGuard(QTcpSocket *socket, int headTimeoutMs, Deliver deliver, QWebSocketServer *webSockets);
+    HttpRequestReader(QTcpSocket *socket, int headTimeoutMs, Deliver deliver, QWebSocketServer *webSockets);
     void handleReadyRead();
     // Reads what the socket has, and hands over every request it completes.
     void readRequests();
