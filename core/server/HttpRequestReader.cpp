@@ -22,6 +22,8 @@ namespace {
 constexpr int WEBSOCKET_LINGER_MS = 10'000;
 // The room a connection's reader keeps between requests.
 constexpr std::size_t KEPT_BUFFER_BYTES = 64 * 1024;
+// How long what was answered before may take to go out once the connection is to close.
+constexpr int CLOSE_QUIETLY_GRACE_MS = 500;
 
 // The readers whose request was a WebSocket upgrade, until the WebSocket the server makes of
 // it is handed over (upgradedTo()) or they go. Core thread; rarely more than one.
@@ -86,7 +88,6 @@ void HttpRequestReader::startNextRequest()
     m_inQuery = false;
     m_escape.clear();
     m_headerBytes = 0;
-    m_fieldLine = 0;
     m_field.clear();
     m_fieldCount = 0;
     m_contentLength.reset();
@@ -95,6 +96,7 @@ void HttpRequestReader::startNextRequest()
     m_upgradeWebSocket = false;
     m_connectionUpgrade = false;
     m_webSocketKey = false;
+    m_webSocketVersion13 = false;
     m_headTimer->stop();
     m_awaitingFirstByte = true; // the idle timeout guards the wait for it
     m_headTimerWaits = false;   // (a whole head came while answers were owed: nothing to time)
@@ -103,6 +105,47 @@ void HttpRequestReader::startNextRequest()
 void HttpRequestReader::refuseConnection(model::Status status)
 {
     m_refusal = std::move(status);
+}
+
+void HttpRequestReader::closeQuietly()
+{
+    m_part = Part::Rest;
+    m_headTimer->stop();
+    disconnect(m_socket, &QIODevice::readyRead, this, nullptr);
+    m_buffer.clear();
+    m_counted = 0;
+    // What was answered before goes out first.
+    m_socket->disconnectFromHost();
+    QTimer::singleShot(CLOSE_QUIETLY_GRACE_MS, m_socket, &QAbstractSocket::abort);
+}
+
+void HttpRequestReader::startWaitingHeadTimer()
+{
+    if (std::exchange(m_headTimerWaits, false) && !m_awaitingFirstByte && m_part != Part::Rest)
+        m_headTimer->start();
+}
+
+void HttpRequestReader::answersSettled()
+{
+    startWaitingHeadTimer();
+    if (std::exchange(m_continueOwed, false) && (m_part == Part::Body || m_part == Part::ChunkedBody))
+        writeContinue();
+    if (m_upgradeHeld) {
+        // Next pass: the server is still in the middle of the answer that settled.
+        QMetaObject::invokeMethod(
+            this,
+            [this] {
+                if (m_upgradeHeld && !(m_answersOwed && m_answersOwed()) && m_socket->state() == QAbstractSocket::ConnectedState)
+                    handOverUpgrade();
+            },
+            Qt::QueuedConnection);
+    }
+    writeHeldRefusal();
+}
+
+void HttpRequestReader::writeContinue()
+{
+    m_socket->write("HTTP/1.1 100 Continue\r\n\r\n");
 }
 
 void HttpRequestReader::handleReadyRead()
@@ -121,6 +164,13 @@ void HttpRequestReader::handleReadyRead()
     }
     if (m_frames) {
         followFrames();
+        return;
+    }
+    if (m_upgradeHeld) {
+        // Behind an upgrade that waits for the answers before it: bytes the client should
+        // not have sent (the WebSocket closes with 1002 once handed over), not kept.
+        m_bytesAfterUpgrade = true;
+        m_socket->skip(m_socket->bytesAvailable());
         return;
     }
     if (m_part == Part::Rest)

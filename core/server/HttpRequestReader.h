@@ -34,15 +34,15 @@ namespace rvscope::server {
 // - header fields over MAX_HEADER_FIELD_BYTES get 431 as well.
 // A request line that is not METHOD SP TARGET SP HTTP/d.d gets 400, as from Go's server,
 // and so do header fields Go refuses (checkField(): no colon, control bytes, a bad or second
-// different Content-Length, no Host or two in HTTP/1.1) and a target Go's
+// different Content-Length), an HTTP/1.1 head without Host or with two, and a target Go's
 // url.ParseRequestURI refuses (a broken '%' escape, a control byte, neither "/...", "*" nor
 // absolute); HTTP/2+ gets 505, a transfer coding other than
 // chunked 501, more than 100 fields 431, and a Content-Length over MAX_REQUEST_BODY_BYTES
 // 413 before the body is read. A head not complete install()'s headTimeoutMs
 // (HEAD_READ_TIMEOUT_MS by default) after the connection opened (later requests: after
 // their first byte) closes the connection, as the apiserver's ReadHeaderTimeout does.
-// A WebSocket upgrade without Sec-WebSocket-Key gets 400 too (the apiserver's x/net/websocket
-// handshake answers it 400).
+// A WebSocket upgrade the apiserver's x/net/websocket handshake refuses gets its answer: 405
+// for a method other than GET, 400 without Sec-WebSocket-Key or with a version other than 13.
 // A chunked body is decoded as Go's chunked reader does (ChunkedBodyFraming): framing it
 // refuses gets the apiserver's answer to a body it cannot read (500 with the reader's
 // error, as limitedReadBody's error reaches scope.err), trailer fields 400, and more than
@@ -111,7 +111,8 @@ private:
     bool deliverRequest();
     // The upgrade request goes to the server and, taken, to the WebSocket server.
     void handOverUpgrade();
-    bool m_upgradeHeld = false; // an upgrade waits for the answers before it
+    void writeContinue(); // "100 Continue"
+    void writeHeldRefusal();
     // Ready for the connection's next request.
     void startNextRequest();
     // The request line (without its line end): method and target; false when refused.
@@ -153,7 +154,6 @@ private:
     bool m_inQuery = false;    // past the target's '?' (the query is not unescaped here)
     std::string m_escape;      // the '%' escape being read, "" when none
     std::size_t m_headerBytes = 0; // the header fields so far
-    std::size_t m_fieldLine = 0;   // 1 once the header line being read holds more than a line end
     bool m_halfClosed = false;
     std::optional<model::Status> m_refusal; // refuseConnection()
     std::function<bool()> m_answersOwed;     // holdRefusalsWhile()
@@ -176,6 +176,7 @@ private:
     bool m_upgradeWebSocket = false;
     bool m_connectionUpgrade = false;
     bool m_webSocketKey = false;
+    bool m_webSocketVersion13 = false;
     // The head timeout: running while a head is awaited (from the first byte on, after
     // the first request).
     QTimer *m_headTimer = nullptr;
@@ -186,6 +187,7 @@ private:
     // buffered bytes m_frames has read. What is buffered beyond them is new.
     void followFrames();
     void stopFollowing();
+    bool m_upgradeHeld = false;       // an upgrade waits for the answers before it
     bool m_awaitingWebSocket = false; // an upgrade went to the WebSocket server, not handed over yet
     qint64 m_handshakeBytes = 0;      // its head, put back into the socket for the WebSocket server
     bool m_bytesAfterUpgrade = false; // the client sent bytes behind its upgrade request

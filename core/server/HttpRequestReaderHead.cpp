@@ -138,9 +138,6 @@ std::size_t HttpRequestReader::count(std::string_view bytes)
             }
         } else {
             m_headerBytes += upTo;
-            if (m_fieldLine == 0) // (only whether the line holds more than its end matters)
-                m_fieldLine = std::size_t(std::any_of(bytes.begin(), bytes.begin() + std::ptrdiff_t(upTo),
-                                                      [](char c) { return c != '\r' && c != '\n'; }));
             if (m_field.size() < MAX_HEADER_FIELD_BYTES)
                 m_field.append(bytes.substr(0, std::min(upTo, MAX_HEADER_FIELD_BYTES - m_field.size())));
             if (m_lineBytes + m_headerBytes > MAX_REQUEST_HEAD_BYTES) {
@@ -156,14 +153,15 @@ std::size_t HttpRequestReader::count(std::string_view bytes)
             }
             if (newline) {
                 // An empty line ends the head; the body (and any pipelined request) follows.
-                if (m_fieldLine == 0) {
+                // Only "\r\n" or "\n" (Go's ReadLine takes off one line end: "\r\r\n" is a
+                // field line without a colon).
+                if (m_field == "\r\n" || m_field == "\n") {
                     m_bodyStart = m_counted + taken() + upTo;
                     if (!endHead())
                         return std::string_view::npos;
                 }
                 else if (!checkField())
                     return std::string_view::npos;
-                m_fieldLine = 0;
                 m_field.clear();
             }
         }
@@ -233,9 +231,21 @@ bool HttpRequestReader::endHead()
         refuse(400, "BadRequest", "missing required Host header"); // Go's server, for HTTP/1.1
         return false;
     }
-    if (m_upgradeWebSocket && m_connectionUpgrade && !m_webSocketKey) {
-        refuse(400, "BadRequest", "mismatch challenge/response"); // x/net/websocket's ErrChallengeResponse
-        return false;
+    if (m_upgradeWebSocket && m_connectionUpgrade) {
+        // What the apiserver's x/net/websocket handshake refuses, in its order (Qt's would
+        // drop the connection without a word).
+        if (m_request.method != "GET") {
+            refuse(405, "MethodNotAllowed", "bad method"); // ErrBadRequestMethod
+            return false;
+        }
+        if (!m_webSocketKey) {
+            refuse(400, "BadRequest", "mismatch challenge/response"); // ErrChallengeResponse
+            return false;
+        }
+        if (!m_webSocketVersion13) {
+            refuse(400, "BadRequest", "missing or bad WebSocket Version"); // ErrBadWebSocketVersion
+            return false;
+        }
     }
     if (m_upgradeWebSocket && m_connectionUpgrade) {
         m_part = Part::Rest; // the WebSocket server reads the rest
@@ -252,11 +262,11 @@ bool HttpRequestReader::endHead()
     }
     // Go answers "100 Continue" when the handler first reads a body the client waits to send
     // (not before the answers the connection owes: it reads this request only after them).
-    if (m_expectContinue && m_part != Part::Rest) {
+    if (m_expectContinue && m_http11 && m_part != Part::Rest) {
         if (m_answersOwed && m_answersOwed())
             m_continueOwed = true;
         else
-            m_socket->write("HTTP/1.1 100 Continue\r\n\r\n");
+            writeContinue();
     }
     return true;
 }
@@ -304,8 +314,7 @@ bool HttpRequestReader::checkField()
 {
     constexpr std::size_t MAX_FIELDS = 100;
     std::string_view line = m_field;
-    while (!line.empty() && (line.back() == '\n' || line.back() == '\r'))
-        line.remove_suffix(1);
+    line.remove_suffix(line.ends_with("\r\n") ? 2 : 1); // one line end, as Go's ReadLine (a CR left is a control byte)
     if (++m_fieldCount > MAX_FIELDS) {
         refuse(431, "RequestHeaderFieldsTooLarge", "more than " + std::to_string(MAX_FIELDS) + " header fields");
         return false;
@@ -369,6 +378,8 @@ bool HttpRequestReader::checkField()
         m_connectionUpgrade = m_connectionUpgrade || hasHeaderToken(value, "upgrade");
     } else if (named("sec-websocket-key")) {
         m_webSocketKey = !value.empty();
+    } else if (named("sec-websocket-version")) {
+        m_webSocketVersion13 = value == "13";
     } else if (named("host")) {
         if (++m_hostFields > 1) { // Go's readRequest
             refuse(400, "BadRequest", "too many Host headers");

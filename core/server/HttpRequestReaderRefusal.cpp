@@ -50,39 +50,8 @@ void HttpRequestReader::refuse(const model::Status &status)
     writeRefusal(status);
 }
 
-void HttpRequestReader::closeQuietly()
+void HttpRequestReader::writeHeldRefusal()
 {
-    m_part = Part::Rest;
-    m_headTimer->stop();
-    disconnect(m_socket, &QIODevice::readyRead, this, nullptr);
-    m_buffer.clear();
-    m_counted = 0;
-    // What was answered before goes out first.
-    m_socket->disconnectFromHost();
-    QTimer::singleShot(CLOSE_GRACE_MS, m_socket, &QAbstractSocket::abort);
-}
-
-void HttpRequestReader::startWaitingHeadTimer()
-{
-    if (std::exchange(m_headTimerWaits, false) && !m_awaitingFirstByte && m_part != Part::Rest)
-        m_headTimer->start();
-}
-
-void HttpRequestReader::answersSettled()
-{
-    startWaitingHeadTimer();
-    if (std::exchange(m_continueOwed, false) && (m_part == Part::Body || m_part == Part::ChunkedBody))
-        m_socket->write("HTTP/1.1 100 Continue\r\n\r\n");
-    if (m_upgradeHeld) {
-        // Next pass: the server is still in the middle of the answer that settled.
-        QMetaObject::invokeMethod(
-            this,
-            [this] {
-                if (m_upgradeHeld && !(m_answersOwed && m_answersOwed()) && m_socket->state() == QAbstractSocket::ConnectedState)
-                    handOverUpgrade();
-            },
-            Qt::QueuedConnection);
-    }
     if (!m_heldRefusal)
         return;
     const model::Status status = std::move(*m_heldRefusal);

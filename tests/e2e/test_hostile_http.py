@@ -137,7 +137,7 @@ class MalformedHttp(HostileCase):
 
     # FIXED (review): Qt 6.4's parser reads a chunk size of 2^63 or more as 0, the last chunk,
     # and took what followed for the next request: the DELETE of the sentinel ran (Go waits
-    # for the chunk's data). The guard bounds what chunks announce: 413, then close.
+    # for the chunk's data). rvscope's reader bounds what chunks announce: 413, then close.
     def test_chunk_size_qt_reads_as_zero_smuggles_nothing(self):
         smuggled = b"DELETE " + CONFIGMAPS.encode() + b"/" + SENTINEL.encode() + b" HTTP/1.1\r\nHost: x\r\n\r\n"
         self.assert_refused(POST_HEAD + b"Transfer-Encoding: chunked\r\n\r\nffffffffffffffff\r\n\r\n" + smuggled,
@@ -378,6 +378,20 @@ class Pipelining(HostileCase):
         self.assertIn(b'"v":"2"', raw[:upgrade])
         ws = WebSocket(sock, raw[upgrade:].split(b"\r\n\r\n", 1)[1])
         self.assertEqual([event["type"] for event in ws.messages(1, timeout=3)], ["ADDED"])
+
+    # An upgrade waiting for the answer before it reads nothing more: what the client sends
+    # behind it is dropped, not buffered, and the WebSocket closes with 1002 once handed over.
+    def test_bytes_behind_a_waiting_upgrade_are_dropped(self):
+        sock = self.connection()
+        sock.sendall(self.put_slow("3") + handshake(WATCH))
+        time.sleep(0.2)
+        sock.sendall(b"x" * (8 << 20))
+        raw, _ = read_until(sock, lambda received: b"HTTP/1.1 101" in received
+                            and received.count(b"\r\n\r\n") >= 2, timeout=5)
+        self.assertTrue(raw.startswith(b"HTTP/1.1 200"), raw[:200])
+        ws = WebSocket(sock, raw[raw.index(b"HTTP/1.1 101"):].split(b"\r\n\r\n", 1)[1])
+        ws.messages(1, timeout=3)
+        self.assertEqual(ws.close_code, 1002)
 
     # Requests pipelined behind one still being answered wait in the server (Go's would
     # leave them in TCP): past 100 of them, or 6 MiB of bodies, the connection closes.
