@@ -11,31 +11,13 @@
 #include <QtCore/QTimer>
 #include <QtNetwork/QTcpSocket>
 
-#include "api/QueryString.h"
 #include "model/Status.h"
-#include "model/Utf8.h"
 #include "server/HeaderTokens.h"
+#include "server/RequestTarget.h"
 #include "server/ServerLimits.h"
 
 namespace rvscope::server {
 namespace {
-// The query with each '%' that starts no escape written as "%25", so that its value is
-// judged as sent: `limit=%zz` is a bad limit (400) rather than no limit, which is what Go's
-// url.Values would make of it by dropping the pair (a dropped labelSelector lists
-// everything). A broken escape in a name still leaves a parameter nobody reads.
-std::string withBrokenEscapesKept(std::string_view query)
-{
-    std::string out;
-    out.reserve(query.size());
-    for (std::size_t i = 0; i < query.size(); ++i) {
-        out += query[i];
-        if (query[i] == '%'
-            && (i + 2 >= query.size() || model::hexDigitValue(query[i + 1]) < 0 || model::hexDigitValue(query[i + 2]) < 0))
-            out += "25";
-    }
-    return out;
-}
-
 bool isTokenChar(char c)
 {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
@@ -181,45 +163,10 @@ bool HttpRequestReader::takeRequestLine(std::string_view line)
         return false;
     }
     m_request.method.assign(line.substr(0, methodEnd));
-    std::string_view target = line.substr(methodEnd + 1, targetEnd - methodEnd - 1);
-    if (std::any_of(target.begin(), target.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; })) {
-        refuse(400, "BadRequest", "parse \"" + std::string(target.substr(0, LINE_EDGE)) + "\": net/url: invalid control character in URL");
+    const std::string_view target = line.substr(methodEnd + 1, targetEnd - methodEnd - 1);
+    if (std::string error = readRequestTarget(target, m_request); !error.empty()) {
+        refuse(400, "BadRequest", error);
         return false;
-    }
-    // Go's url.ParseRequestURI: "*", an absolute path, or an absolute URL (whose scheme and
-    // authority are not the path).
-    const std::size_t question = target.find('?');
-    std::string_view path = target.substr(0, question);
-    if (question != std::string_view::npos)
-        m_request.query = api::parseQueryString(withBrokenEscapesKept(target.substr(question + 1)));
-    if (path != "*" && !path.starts_with('/')) {
-        const std::size_t colon = path.find(':');
-        const std::string_view scheme = path.substr(0, colon);
-        const bool isScheme = colon != std::string_view::npos && !scheme.empty() && std::isalpha(static_cast<unsigned char>(scheme[0]))
-            && std::all_of(scheme.begin(), scheme.end(), [](char c) {
-                   return std::isalnum(static_cast<unsigned char>(c)) || c == '+' || c == '-' || c == '.';
-               });
-        if (!isScheme) {
-            refuse(400, "BadRequest", "parse \"" + std::string(target.substr(0, LINE_EDGE)) + "\": invalid URI for request");
-            return false;
-        }
-        path.remove_prefix(colon + 1);
-        if (path.starts_with("//")) {
-            const std::size_t slash = path.find('/', 2);
-            path = slash == std::string_view::npos ? std::string_view() : path.substr(slash);
-        } else if (!path.starts_with('/')) {
-            path = {}; // an opaque URL
-        }
-    }
-    // Percent-decoded (checkTargetByte() refused broken escapes), '+' kept, as Go's URL.Path.
-    m_request.path.reserve(path.size());
-    for (std::size_t i = 0; i < path.size(); ++i) {
-        if (path[i] == '%' && i + 2 < path.size()) {
-            m_request.path += char(model::hexDigitValue(path[i + 1]) * 16 + model::hexDigitValue(path[i + 2]));
-            i += 2;
-        } else {
-            m_request.path += path[i];
-        }
     }
     return true;
 }

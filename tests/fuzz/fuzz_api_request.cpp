@@ -1,19 +1,18 @@
 // SPDX-License-Identifier: MIT
 // libFuzzer target: the API layer's request handling with no sockets. The input is a request
 // as text: "METHOD TARGET" on the first line, "name: value" header lines, an empty line, then
-// the body; the target is decoded as the server decodes it (path percent-decoded, query as Go
-// reads it). Everything below the transport runs: routing, authentication-free dispatch,
+// the body; the target is read as the server's reader reads it (server::readRequestTarget;
+// one it refuses never reaches the API). Everything below the transport runs: routing, authentication-free dispatch,
 // decoding of JSON, YAML and protobuf bodies, validation of every type, each patch format,
 // selectors, list/watch options, Table output. Every answer must be an HTTP status with a
 // body; a crash, a sanitizer report or an exception out of the handler is a finding.
 #include <cstdlib>
+#include <optional>
 #include <string>
 
-#include <QtCore/QUrl>
-
 #include "FuzzSupport.h"
-#include "api/QueryString.h"
 #include "api/Watcher.h"
+#include "server/RequestTarget.h"
 
 using namespace rvscope;
 
@@ -28,17 +27,16 @@ std::string_view takeLine(std::string_view &rest)
     return line;
 }
 
-api::ApiRequest parseRequest(std::string_view input)
+// The request, or nullopt for one whose target the server refuses.
+std::optional<api::ApiRequest> parseRequest(std::string_view input)
 {
     api::ApiRequest request;
     std::string_view first = takeLine(input);
     const std::size_t space = first.find(' ');
     request.method = std::string(space == std::string_view::npos ? std::string_view("GET") : first.substr(0, space));
     const std::string_view target = space == std::string_view::npos ? first : first.substr(space + 1);
-    const QUrl url = QUrl::fromEncoded(QByteArray(target.data(), qsizetype(target.size())));
-    request.path = url.path(QUrl::FullyDecoded).toStdString();
-    if (url.hasQuery())
-        request.query = api::parseQueryString(url.query(QUrl::FullyEncoded).toStdString());
+    if (!server::readRequestTarget(target, request).empty())
+        return std::nullopt;
     while (!input.empty()) {
         const std::string_view line = takeLine(input);
         if (line.empty())
@@ -61,9 +59,11 @@ api::ApiRequest parseRequest(std::string_view input)
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size)
 {
-    api::ApiRequest request = parseRequest(fuzz::textOf(data, size));
+    std::optional<api::ApiRequest> request = parseRequest(fuzz::textOf(data, size));
+    if (!request)
+        return 0;
     fuzz::FuzzCore &core = fuzz::FuzzCore::next();
-    api::ApiResponse response = QCoro::waitFor(core.handler->handle(std::move(request)));
+    api::ApiResponse response = QCoro::waitFor(core.handler->handle(std::move(*request)));
     if (response.watch)
         response.watch->close();
     if (response.status < 100 || response.status > 599)
