@@ -107,13 +107,18 @@ void HttpRequestReader::refuseConnection(model::Status status)
     m_refusal = std::move(status);
 }
 
-void HttpRequestReader::closeQuietly()
+void HttpRequestReader::stopReading()
 {
     m_part = Part::Rest;
     m_headTimer->stop();
     disconnect(m_socket, &QIODevice::readyRead, this, nullptr);
     m_buffer.clear();
     m_counted = 0;
+}
+
+void HttpRequestReader::closeQuietly()
+{
+    stopReading();
     // What was answered before goes out first.
     m_socket->disconnectFromHost();
     QTimer::singleShot(CLOSE_QUIETLY_GRACE_MS, m_socket, &QAbstractSocket::abort);

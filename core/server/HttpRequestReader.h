@@ -122,6 +122,8 @@ private:
     void writeRefusal(const model::Status &status);
     // Shuts the sending side once the refusal is written; closes a little later.
     void closeOnceAnswered();
+    // Reads no more requests on this connection.
+    void stopReading();
     // Closes the connection without a word (an upgrade the server does not take).
     void closeQuietly();
 

@@ -31,15 +31,11 @@ void HttpRequestReader::refuse(int code, const char *reason, const std::string &
 
 void HttpRequestReader::refuse(const model::Status &status)
 {
-    m_part = Part::Rest;
-    m_headTimer->stop();
     // Nothing of this request is handed over, and what came is dropped. As Go's
     // closeWriteAndWait: closing with unread request bytes would reset the connection and
     // could destroy the answer before the client reads it, so the rest of the request is
     // read and dropped too.
-    disconnect(m_socket, &QIODevice::readyRead, nullptr, nullptr);
-    m_buffer.clear();
-    m_counted = 0;
+    stopReading();
     m_socket->readAll();
     QTcpSocket *socket = m_socket;
     connect(socket, &QIODevice::readyRead, this, [socket] { socket->readAll(); });
