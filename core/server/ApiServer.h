@@ -97,7 +97,7 @@ private:
     void handleWebSocketConnections();
     void serveWebSocket(std::unique_ptr<QWebSocket> socket, api::ApiResponse response);
     void startWatch(QPointer<QTcpSocket> socket, std::shared_ptr<api::Watcher> watcher, bool keepAlive);
-    void serveBulkWatch(std::unique_ptr<QWebSocket> socket);
+    void serveBulkWatch(std::unique_ptr<QWebSocket> socket, api::ApiRequest handshake);
     // Per keep-alive connection: idle since when (-1 while a request is in flight or a
     // watch streams). One sweep timer closes connections idle past the timeout, so that a
     // request costs no timer registration.

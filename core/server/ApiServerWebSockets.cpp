@@ -3,13 +3,11 @@
 // and bulk watch sessions on /apis/bulk.k8s.io/v1/bulkgetoperations.
 #include "server/ApiServer.h"
 
-#include <QtNetwork/QNetworkRequest>
 #include <qcoro/qcorotask.h>
 
 #include "api/ApiHandler.h"
 #include "api/BulkWatchSession.h"
 #include "api/OpenWatches.h"
-#include "api/QueryString.h"
 #include "api/Route.h"
 #include "api/Watcher.h"
 #include "server/HttpRequestReader.h"
@@ -17,16 +15,6 @@
 
 namespace rvscope::server {
 namespace {
-// The WebSocket handshake's request headers, lower-cased, as an ApiRequest carries them.
-std::map<std::string, std::string> handshakeHeaders(const QWebSocket &socket)
-{
-    std::map<std::string, std::string> headers;
-    const QNetworkRequest request = socket.request();
-    for (const QByteArray &name : request.rawHeaderList())
-        headers[name.toLower().toStdString()] = request.rawHeader(name).toStdString();
-    return headers;
-}
-
 // "127.0.0.1:54321" ("[::1]:54321" for IPv6), as an access log writes a client.
 std::string peerAddress(const QWebSocket &socket)
 {
@@ -50,23 +38,25 @@ void ApiServer::handleWebSocketConnections()
         // Qt would buffer a client's unfinished message up to 2 GiB.
         socket->setMaxAllowedIncomingFrameSize(MAX_WEBSOCKET_MESSAGE_BYTES);
         socket->setMaxAllowedIncomingMessageSize(MAX_WEBSOCKET_MESSAGE_BYTES);
-        // Its reader follows the client's frame heads ahead of Qt from now on.
-        if (HttpRequestReader *reader = HttpRequestReader::upgradedTo(*socket); reader && !reader->followWebSocket(socket.get())) {
+        // Every upgrade came through its connection's reader (gone only if the client left).
+        HttpRequestReader *reader = HttpRequestReader::upgradedTo(*socket);
+        if (!reader) {
+            socket->abort();
+            socket.release()->deleteLater();
+            continue;
+        }
+        // The reader follows the client's frame heads ahead of Qt from now on.
+        if (!reader->followWebSocket(socket.get())) {
             socket.release()->deleteLater(); // closed with 1002: it did not wait for the 101
             continue;
         }
-        const QUrl url = socket->requestUrl();
-        const std::string path = url.path(QUrl::FullyDecoded).toStdString();
-        if (api::resolveRoute(path, *m_handler->registry()).kind == api::Route::Kind::BulkGet) {
-            serveBulkWatch(std::move(socket));
+        // The handshake (a GET) as the reader read it, as any request.
+        api::ApiRequest request = reader->takeUpgradeRequest();
+        if (api::resolveRoute(request.path, *m_handler->registry()).kind == api::Route::Kind::BulkGet) {
+            serveBulkWatch(std::move(socket), std::move(request));
             continue;
         }
-        api::ApiRequest request;
-        request.method = "GET";
-        request.path = url.path(QUrl::FullyDecoded).toStdString();
-        request.query = api::parseQueryString(url.query(QUrl::FullyEncoded).toStdString());
         request.query["watch"] = "true";
-        request.headers = handshakeHeaders(*socket);
         QCoro::Task<api::ApiResponse> task = m_handler->handle(std::move(request));
         QPointer<ApiServer> self(this);
         auto shared = std::make_shared<std::unique_ptr<QWebSocket>>(std::move(socket));
@@ -113,11 +103,9 @@ void ApiServer::serveWebSocket(std::unique_ptr<QWebSocket> socket, api::ApiRespo
     watcher->attach(std::make_shared<WebSocketWatchTransport>(std::move(socket)));
 }
 
-void ApiServer::serveBulkWatch(std::unique_ptr<QWebSocket> socket)
+void ApiServer::serveBulkWatch(std::unique_ptr<QWebSocket> socket, api::ApiRequest handshake)
 {
     // The session's user is whom the handshake authenticates; the session does the rest.
-    api::ApiRequest handshake;
-    handshake.headers = handshakeHeaders(*socket);
     auto user = m_handler->authenticate(handshake);
     if (!user) {
         nlohmann::json refusal = {{"requestId", nullptr}, {"error", user.error().toJson()}};

@@ -235,6 +235,7 @@ bool HttpRequestReader::deliverRequest()
 void HttpRequestReader::handOverUpgrade()
 {
     m_upgradeHeld = false;
+    m_upgradeRequest = m_request;
     if (!m_deliver(std::move(m_request), true) || !m_webSockets) {
         closeQuietly();
         return;

@@ -96,6 +96,8 @@ public:
     // connected by then, and the reader's own after-read slot must come after it. The socket
     // is deleted once it is disconnected (QWebSocket does not own it), and so is the reader.
     bool followWebSocket(QWebSocket *webSocket);
+    // The upgrade request as the reader read it (path, query, headers), once.
+    api::ApiRequest takeUpgradeRequest() { return std::exchange(m_upgradeRequest, api::ApiRequest()); }
 
 private:
     HttpRequestReader(QTcpSocket *socket, int headTimeoutMs, Deliver deliver, QWebSocketServer *webSockets);
@@ -190,6 +192,7 @@ private:
     void followFrames();
     void stopFollowing();
     bool m_upgradeHeld = false;       // an upgrade waits for the answers before it
+    api::ApiRequest m_upgradeRequest; // takeUpgradeRequest()
     bool m_awaitingWebSocket = false; // an upgrade went to the WebSocket server, not handed over yet
     qint64 m_handshakeBytes = 0;      // its head, put back into the socket for the WebSocket server
     bool m_bytesAfterUpgrade = false; // the client sent bytes behind its upgrade request
