@@ -118,6 +118,21 @@ bool writeAll(int fd, std::string_view bytes)
     return true;
 }
 
+bool writeAllAt(int fd, std::string_view bytes, std::uint64_t offset)
+{
+    while (!bytes.empty()) {
+        const ssize_t written = ::pwrite(fd, bytes.data(), bytes.size(), off_t(offset));
+        if (written < 0) {
+            if (errno == EINTR)
+                continue;
+            return false;
+        }
+        bytes.remove_prefix(std::size_t(written));
+        offset += std::uint64_t(written);
+    }
+    return true;
+}
+
 bool readFile(const std::string &path, std::string &contents)
 {
     std::ifstream in(path, std::ios::binary);
@@ -294,7 +309,17 @@ model::Result<std::shared_ptr<CommitLog>> CommitLog::open(const std::string &dir
     }
 
     Revision compacted = 0;
+    std::uint64_t zeroedEnd = 0;
     if (readFile(logPath, contents)) {
+        // The lines end at the first zero byte (no line holds one: JSON escapes control
+        // characters); the zeros the writer laid down ahead follow. Anything else after it
+        // was written but never synced, so never acknowledged: it is dropped like a torn line.
+        const std::size_t zeros = std::min(contents.find('\0'), contents.size());
+        if (contents.find_first_not_of('\0', zeros) != std::string::npos)
+            recovered.tornBytes += contents.size() - zeros;
+        else
+            zeroedEnd = contents.size();
+        contents.resize(zeros);
         for (std::size_t start = 0, lineNumber = 1; start < contents.size(); ++lineNumber) {
             const Line line = readLine(contents, start);
             if (!line.record) {
@@ -306,7 +331,7 @@ model::Result<std::shared_ptr<CommitLog>> CommitLog::open(const std::string &dir
                         return corrupt(logPath, lineNumber, "checksum or JSON does not match");
                     next = later.next;
                 }
-                recovered.tornBytes = contents.size() - start;
+                recovered.tornBytes += contents.size() - start;
                 break;
             }
             auto parsed = parseRecord(*line.record, *line.json);
@@ -334,7 +359,7 @@ model::Result<std::shared_ptr<CommitLog>> CommitLog::open(const std::string &dir
     }
     recovered.records.erase(recovered.records.begin(), recovered.records.begin() + std::ptrdiff_t(folded));
 
-    const int fd = ::open(logPath.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    const int fd = ::open(logPath.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
     if (fd < 0)
         return model::Status::internalError(errnoText("cannot open", logPath));
     std::shared_ptr<CommitLog> log(new CommitLog(logPath, snapshotPath, fd));
@@ -347,7 +372,10 @@ model::Result<std::shared_ptr<CommitLog>> CommitLog::open(const std::string &dir
             return model::Status::internalError(error);
         if (::ftruncate(fd, 0) != 0 || ::fdatasync(fd) != 0)
             return model::Status::internalError(errnoText("cannot truncate", logPath));
+        zeroedEnd = 0;
     }
+    // Either way the log holds no line now: the next one goes at its start.
+    log->m_zeroedEnd = zeroedEnd;
     log->m_writer = std::thread([raw = log.get()] { raw->writerLoop(); });
     return log;
 }
@@ -474,10 +502,8 @@ bool CommitLog::writeBatch(Batch &batch, std::string &error)
         lines.reserve(size);
         for (const std::string &record : batch.records)
             appendLine(lines, record);
-        if (!writeAll(m_logFd, lines) || ::fdatasync(m_logFd) != 0) {
-            error = errnoText("cannot write", m_logPath);
+        if (!writeLines(lines, error))
             return false;
-        }
     }
     if (batch.snapshot) {
         // Every record so far is in the snapshot: once it is in place the log starts over.
@@ -488,7 +514,34 @@ bool CommitLog::writeBatch(Batch &batch, std::string &error)
             error = errnoText("cannot truncate", m_logPath);
             return false;
         }
+        m_writeOffset = m_zeroedEnd = 0;
     }
+    return true;
+}
+
+bool CommitLog::writeLines(const std::string &lines, std::string &error)
+{
+    const std::uint64_t end = m_writeOffset + lines.size();
+    if (end > m_zeroedEnd) {
+        // Zeros past the lines up to the next megabyte boundary and one more megabyte: this
+        // sync commits the new size, the next ones only overwrite.
+        static const std::string zeros(ZERO_AHEAD_BYTES, '\0');
+        const std::uint64_t zeroedEnd = (end / ZERO_AHEAD_BYTES + 2) * ZERO_AHEAD_BYTES;
+        for (std::uint64_t at = end; at < zeroedEnd;) {
+            const std::size_t chunk = std::size_t(std::min<std::uint64_t>(zeroedEnd - at, zeros.size()));
+            if (!writeAllAt(m_logFd, std::string_view(zeros).substr(0, chunk), at)) {
+                error = errnoText("cannot write", m_logPath);
+                return false;
+            }
+            at += chunk;
+        }
+        m_zeroedEnd = zeroedEnd;
+    }
+    if (!writeAllAt(m_logFd, lines, m_writeOffset) || ::fdatasync(m_logFd) != 0) {
+        error = errnoText("cannot write", m_logPath);
+        return false;
+    }
+    m_writeOffset = end;
     return true;
 }
 

@@ -23,8 +23,12 @@ namespace rvscope::storage {
 // The durable side of a MemoryStorage (`serve --data-dir DIR`), one per revision series.
 //
 // DIR/<series>.log gets one line per commit, "<crc32> <record JSON>", and a writer thread
-// appends and fdatasyncs whatever accumulated since its last sync in one go (group commit);
-// a write is acknowledged once its line is on disk (`durable`). DIR/<series>.snapshot holds
+// writes and fdatasyncs whatever accumulated since its last sync in one go (group commit);
+// a write is acknowledged once its line is on disk (`durable`). The log's lines are followed
+// by zero bytes the writer lays down ahead (a megabyte at a time, as etcd preallocates its
+// WAL): a line then overwrites blocks the file already has, and its fdatasync flushes data
+// without also committing a new file size (about 100 us against 155 us per sync here).
+// Reading stops at the first zero byte, as etcd's WAL reader stops at its preallocated zeros. DIR/<series>.snapshot holds
 // the state at a base revision followed by the retained history (the records after the
 // base), replaced atomically (write, fsync, rename); after a snapshot the log starts over.
 // Opening replays the snapshot and then the log, so watch history survives a restart. A
@@ -127,11 +131,16 @@ private:
     void queueLine(std::string json, std::uint64_t sequence);
     void writerLoop();
     bool writeBatch(Batch &batch, std::string &error);
+    bool writeLines(const std::string &lines, std::string &error);
+    static constexpr std::uint64_t ZERO_AHEAD_BYTES = 1024 * 1024;
     void markDurable(std::uint64_t sequence, bool failed);
 
     const std::string m_logPath;
     const std::string m_snapshotPath;
     int m_logFd = -1;
+    // Writer thread: where the next line goes, and where the zeros laid down ahead end.
+    std::uint64_t m_writeOffset = 0;
+    std::uint64_t m_zeroedEnd = 0;
     int m_lockFd = -1; // <series>.lock, flock'd while this log is open
     std::uint64_t m_snapshotAfterBytes = DEFAULT_SNAPSHOT_AFTER_BYTES;
     std::uint64_t m_bytesSinceSnapshot = 0;

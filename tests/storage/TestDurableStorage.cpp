@@ -50,6 +50,21 @@ bool writeAll(const QString &path, const QByteArray &bytes)
     QFile file(path);
     return file.open(QIODevice::WriteOnly | QIODevice::Truncate) && file.write(bytes) == bytes.size();
 }
+
+// The log's lines: what comes before the zeros the writer lays down ahead.
+QByteArray logLines(const QString &path)
+{
+    const QByteArray bytes = readAll(path);
+    const qsizetype zeros = bytes.indexOf('\0');
+    return zeros < 0 ? bytes : bytes.left(zeros);
+}
+
+// Writes `bytes` into the file at `offset`, keeping the rest (a write the crash left behind).
+bool writeAt(const QString &path, qint64 offset, const QByteArray &bytes)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadWrite) && file.seek(offset) && file.write(bytes) == bytes.size();
+}
 } // namespace
 
 class TestDurableStorage final : public StorageConformance {
@@ -78,6 +93,8 @@ private Q_SLOTS:
     void testTornLastRecordIsDropped();
     void testDamagedRecordIsAnError();
     void testLinesCarryTheirCrc32();
+    void testLogIsZeroedAhead();
+    void testUnsyncedBytesPastTheZerosAreDropped();
     void testSnapshotRestartsTheLog();
     void testEmptyDirectoryStartsFresh();
     void testSecondOpenOfADirectoryIsRefused();
@@ -236,12 +253,10 @@ void TestDurableStorage::testTornLastRecordIsDropped()
         auto storage = open(dir);
         run(storage->create(configMapKey("kept"), configMap("kept"))).value();
     }
-    // A crash while the writer was appending: half a record at the end.
+    // A crash while the writer was writing: half a record after the last line.
     const QString log = QDir(dir).filePath(QStringLiteral("main.log"));
-    QFile file(log);
-    QVERIFY(file.open(QIODevice::Append));
-    file.write("0badc0de {\"r\":9,\"t\":\"P\",\"c\":9,\"k\":\"/registry/configmaps/default/lost");
-    file.close();
+    QVERIFY(writeAt(log, logLines(log).size(),
+                    "0badc0de {\"r\":9,\"t\":\"P\",\"c\":9,\"k\":\"/registry/configmaps/default/lost"));
     auto storage = open(dir);
     QVERIFY2(storage, m_lastError.c_str());
     QCOMPARE(storage->objectCount(), std::size_t(1));
@@ -268,7 +283,7 @@ void TestDurableStorage::testDamagedRecordIsAnError()
     }
     const QString log = QDir(dir).filePath(QStringLiteral("main.log"));
     QByteArray bytes = readAll(log);
-    QCOMPARE(bytes.count('\n'), 3);
+    QCOMPARE(logLines(log).count('\n'), 3);
     const qsizetype at = bytes.indexOf("cm-3");
     QVERIFY(at > 0);
     bytes[at + 3] = '9'; // the first record no longer matches its checksum; whole ones follow
@@ -290,7 +305,7 @@ void TestDurableStorage::testLinesCarryTheirCrc32()
         for (int i = 0; i < 3; ++i)
             run(storage->create(configMapKey("cm-" + std::to_string(i)), configMap("cm"))).value();
     }
-    const QList<QByteArray> lines = readAll(QDir(dir).filePath(QStringLiteral("main.log"))).split('\n');
+    const QList<QByteArray> lines = logLines(QDir(dir).filePath(QStringLiteral("main.log"))).split('\n');
     QCOMPARE(lines.size(), 4); // three records and what follows the last newline
     for (int i = 0; i < 3; ++i) {
         const QByteArray &line = lines[i];
@@ -300,6 +315,79 @@ void TestDurableStorage::testLinesCarryTheirCrc32()
         QVERIFY(parsed);
     }
     QVERIFY(open(dir)); // and they replay
+}
+
+void TestDurableStorage::testLogIsZeroedAhead()
+{
+    // Lines overwrite zeros laid down a megabyte ahead: their syncs commit no new file size.
+    const QString dir = directory("zeroed");
+    const QString log = QDir(dir).filePath(QStringLiteral("main.log"));
+    std::size_t count = 0;
+    {
+        auto storage = open(dir);
+        run(storage->create(configMapKey("one"), configMap("one"))).value();
+        const QByteArray bytes = readAll(log);
+        const QByteArray lines = logLines(log);
+        QCOMPARE(lines.count('\n'), 1);
+        QCOMPARE(bytes.size(), 2 * 1024 * 1024);
+        QCOMPARE(bytes.mid(lines.size()), QByteArray(bytes.size() - lines.size(), '\0'));
+        // Written past the zeros: they move on by whole megabytes, the lines stay whole.
+        int created = 0;
+        while (logLines(log).size() <= 2 * 1024 * 1024 && created < 4000) {
+            const std::string name = "cm-" + std::to_string(created++);
+            run(storage->create(configMapKey(name), testing::configMapOfSize(name, 2000))).value();
+        }
+        QVERIFY(logLines(log).size() > 2 * 1024 * 1024);
+        QCOMPARE(logLines(log).count('\n'), created + 1);
+        QCOMPARE(readAll(log).size(), 4 * 1024 * 1024);
+        count = std::size_t(created + 1);
+    }
+    // Reopened: every line replays (then they move into the snapshot and the log starts over).
+    auto storage = open(dir);
+    QVERIFY2(storage, m_lastError.c_str());
+    QCOMPARE(storage->objectCount(), count);
+    QCOMPARE(readAll(log), QByteArray());
+    run(storage->create(configMapKey("two"), configMap("two"))).value();
+    QCOMPARE(logLines(log).count('\n'), 1);
+    QVERIFY(logLines(log).contains("\"two\""));
+}
+
+void TestDurableStorage::testUnsyncedBytesPastTheZerosAreDropped()
+{
+    // A crash can leave a later block of an unsynced write on disk but not the one before
+    // it: a line after zeros was never acknowledged. Like etcd's WAL, the log ends at its
+    // first zero byte, and what lies beyond is dropped, not read as damage.
+    const QString dir = directory("beyond");
+    const QString log = QDir(dir).filePath(QStringLiteral("main.log"));
+    {
+        auto storage = open(dir);
+        run(storage->create(configMapKey("kept"), configMap("kept"))).value();
+    }
+    const QByteArray line = logLines(log);
+    QVERIFY(writeAt(log, 8192, line));
+    {
+        auto storage = open(dir);
+        QVERIFY2(storage, m_lastError.c_str());
+        QCOMPARE(storage->objectCount(), std::size_t(1));
+        QCOMPARE(storage->revision(), storage::Revision(2));
+        QCOMPARE(readAll(log), QByteArray()); // repaired: into the snapshot, the log starts over
+    }
+    // Zeros alone (a crash that kept a batch's zeros but not its lines) are an empty log:
+    // kept as they are, and the next line goes at the start.
+    QVERIFY(writeAll(log, QByteArray(1024 * 1024, '\0')));
+    {
+        auto storage = open(dir);
+        QVERIFY2(storage, m_lastError.c_str());
+        QCOMPARE(storage->revision(), storage::Revision(2));
+        QCOMPARE(readAll(log).size(), 1024 * 1024);
+        run(storage->create(configMapKey("next"), configMap("next"))).value();
+        QCOMPARE(logLines(log).count('\n'), 1);
+        QCOMPARE(readAll(log).size(), 1024 * 1024);
+    }
+    auto storage = open(dir);
+    QVERIFY2(storage, m_lastError.c_str());
+    QCOMPARE(storage->objectCount(), std::size_t(2));
+    QCOMPARE(storage->revision(), storage::Revision(3));
 }
 
 void TestDurableStorage::testSnapshotRestartsTheLog()
@@ -313,7 +401,7 @@ void TestDurableStorage::testSnapshotRestartsTheLog()
         for (int i = 0; i < 100; ++i)
             QVERIFY(run(storage->guaranteedUpdate(configMapKey("hot"), {}, setData("n", std::to_string(i)))));
         run(storage->create(configMapKey("last"), configMap("last"))).value();
-        QVERIFY(readAll(log).size() < 4000); // restarted after each snapshot, not 100 records long
+        QVERIFY(logLines(log).size() < 4000); // restarted after each snapshot, not 100 records long
         QVERIFY(QFile::exists(QDir(dir).filePath(QStringLiteral("main.snapshot"))));
     }
     auto storage = open(dir);
