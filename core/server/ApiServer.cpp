@@ -19,7 +19,6 @@
 #include "api/OpenWatches.h"
 #include "api/Watcher.h"
 #include "model/StatusErrors.h"
-#include "server/HeaderTokens.h"
 #include "server/HttpResponse.h"
 #include "server/HttpRequestReader.h"
 #include "server/WatchTransports.h"
@@ -118,7 +117,9 @@ void ApiServer::acceptConnections(QTcpServer *server)
         connect(socket, &QAbstractSocket::disconnected, socket, &QObject::deleteLater);
         HttpRequestReader *reader = HttpRequestReader::install(
             socket, m_connectionCount->headTimeoutMs,
-            [this, socket](api::ApiRequest request, bool upgrade) { return handleRequest(socket, std::move(request), upgrade); },
+            [this, socket](api::ApiRequest request, bool upgrade, Persistence persistence) {
+                return handleRequest(socket, std::move(request), upgrade, persistence);
+            },
             &m_webSockets);
         ++m_connectionCount->open;
         // The reader goes with the socket (its child), and its destroyed signal stays
@@ -181,7 +182,7 @@ void ApiServer::closeIdleConnections()
         m_idleSweep.stop();
 }
 
-bool ApiServer::handleRequest(QTcpSocket *socket, api::ApiRequest apiRequest, bool upgrade)
+bool ApiServer::handleRequest(QTcpSocket *socket, api::ApiRequest apiRequest, bool upgrade, Persistence persistence)
 {
     Connection &state = connection(socket);
     state.idleSinceMs = -1; // busy until its response is out
@@ -197,7 +198,6 @@ bool ApiServer::handleRequest(QTcpSocket *socket, api::ApiRequest apiRequest, bo
         m_connections.erase(socket);
         return true;
     }
-    const bool keepAlive = !hasHeaderToken(apiRequest.header("connection"), "close");
     if (state.answering || !state.waiting.empty()) {
         state.waitingBytes += apiRequest.body.size();
         if (state.waiting.size() >= MAX_WAITING_REQUESTS || state.waitingBytes > MAX_WAITING_REQUEST_BYTES) {
@@ -205,11 +205,11 @@ bool ApiServer::handleRequest(QTcpSocket *socket, api::ApiRequest apiRequest, bo
             socket->abort();
             return true;
         }
-        state.waiting.push_back({std::make_unique<api::ApiRequest>(std::move(apiRequest)), keepAlive});
+        state.waiting.push_back({std::make_unique<api::ApiRequest>(std::move(apiRequest)), persistence});
         return true;
     }
     state.answering = true;
-    answer(socket, std::move(apiRequest), keepAlive);
+    answer(socket, std::move(apiRequest), persistence);
     return true;
 }
 
@@ -234,7 +234,7 @@ void ApiServer::answerWaiting(QTcpSocket *socket)
         state->waitingBytes -= std::min(state->waitingBytes, next.request->body.size());
         state->answering = true;
         state->idleSinceMs = -1;
-        answer(socket, std::move(*next.request), next.keepAlive);
+        answer(socket, std::move(*next.request), next.persistence);
         state = liveConnection(socket); // answering may have added connections
     }
     if (state)
@@ -267,7 +267,7 @@ void ApiServer::settleIfOwedNothing(QTcpSocket *socket)
         state->reader->answersSettled();
 }
 
-void ApiServer::answer(QTcpSocket *socket, api::ApiRequest request, bool keepAlive)
+void ApiServer::answer(QTcpSocket *socket, api::ApiRequest request, Persistence persistence)
 {
     // The requests one event-loop pass reads from its connections are all in flight at
     // once, so any order among them is linearizable (only a connection's own order is
@@ -277,14 +277,14 @@ void ApiServer::answer(QTcpSocket *socket, api::ApiRequest request, bool keepAli
     // conflicting instead of 80%). Answered at the pass's end, before its flush, a read
     // waits for no poll.
     if (request.method == "GET") {
-        m_deferredReads.push_back({QPointer<QTcpSocket>(socket), std::move(request), keepAlive});
+        m_deferredReads.push_back({QPointer<QTcpSocket>(socket), std::move(request), persistence});
         schedulePassEnd();
         return;
     }
-    answerNow(socket, std::move(request), keepAlive);
+    answerNow(socket, std::move(request), persistence);
 }
 
-void ApiServer::answerNow(QTcpSocket *socket, api::ApiRequest request, bool keepAlive)
+void ApiServer::answerNow(QTcpSocket *socket, api::ApiRequest request, Persistence persistence)
 {
     QPointer<QTcpSocket> guarded(socket);
     // The apiserver's max-in-flight filter: mutating and other requests counted apart, and
@@ -297,7 +297,7 @@ void ApiServer::answerNow(QTcpSocket *socket, api::ApiRequest request, bool keep
     const std::size_t max = mutating ? m_limits.maxMutatingRequestsInFlight : m_limits.maxRequestsInFlight;
     if (counted && max != 0 && inFlight >= max) {
         respond(guarded, api::statusResponse(model::errors::tooManyRequests("Too many requests, please try again later.", 1)),
-                keepAlive);
+                persistence);
         return;
     }
     if (counted)
@@ -308,7 +308,7 @@ void ApiServer::answerNow(QTcpSocket *socket, api::ApiRequest request, bool keep
     QPointer<ApiServer> self(this);
     // The handler stays alive until its answer is in (an injected delay may outlive this
     // server: a scenario run replaces the core); an answer nobody takes closes its watch.
-    task.then([self, handler = m_handler, guarded, keepAlive, mutating, counted](api::ApiResponse response) {
+    task.then([self, handler = m_handler, guarded, persistence, mutating, counted](api::ApiResponse response) {
         if (!self) {
             if (response.watch)
                 response.watch->close();
@@ -316,11 +316,11 @@ void ApiServer::answerNow(QTcpSocket *socket, api::ApiRequest request, bool keep
         }
         if (counted)
             --(mutating ? self->m_mutatingInFlight : self->m_readsInFlight);
-        self->respond(guarded, std::move(response), keepAlive);
+        self->respond(guarded, std::move(response), persistence);
     });
 }
 
-void ApiServer::respond(QPointer<QTcpSocket> socket, api::ApiResponse response, bool keepAlive)
+void ApiServer::respond(QPointer<QTcpSocket> socket, api::ApiResponse response, Persistence persistence)
 {
     if (!socket || socket->state() != QAbstractSocket::ConnectedState) {
         // Gone or closed (the client left, a flood of pipelined requests).
@@ -338,11 +338,11 @@ void ApiServer::respond(QPointer<QTcpSocket> socket, api::ApiResponse response, 
         return;
     }
     if (response.watch) {
-        startWatch(socket, std::move(response.watch), keepAlive);
+        startWatch(socket, std::move(response.watch), persistence);
         return;
     }
-    socket->write(HttpResponse::from(std::move(response)).serialize(keepAlive));
-    if (!keepAlive) {
+    socket->write(HttpResponse::from(std::move(response)).serialize(persistence));
+    if (persistence == Persistence::Close) {
         timeWaitingHead(socket.data());
         socket->flush();
         socket->disconnectFromHost();
@@ -374,7 +374,7 @@ void ApiServer::endPass()
         // A connection closed meanwhile (the client left, an injected drop, a flood of
         // pipelined requests) is owed nothing: its read is not run.
         if (read.socket && read.socket->state() == QAbstractSocket::ConnectedState && liveConnection(read.socket.data()))
-            answerNow(read.socket.data(), std::move(read.request), read.keepAlive);
+            answerNow(read.socket.data(), std::move(read.request), read.persistence);
     }
     std::vector<QPointer<QTcpSocket>> sockets;
     sockets.swap(m_unflushed);
@@ -387,7 +387,7 @@ void ApiServer::endPass()
         schedulePassEnd();
 }
 
-void ApiServer::startWatch(QPointer<QTcpSocket> socket, std::shared_ptr<api::Watcher> watcher, bool keepAlive)
+void ApiServer::startWatch(QPointer<QTcpSocket> socket, std::shared_ptr<api::Watcher> watcher, Persistence persistence)
 {
     // Headers go out at once so that clients unblock before the first event.
     socket->write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nCache-Control: no-cache, private\r\n"
@@ -399,12 +399,12 @@ void ApiServer::startWatch(QPointer<QTcpSocket> socket, std::shared_ptr<api::Wat
             live->close();
     });
     QPointer<ApiServer> self(this);
-    auto onEnd = [self, socket, keepAlive](bool tooSlow) {
+    auto onEnd = [self, socket, persistence](bool tooSlow) {
         if (!socket)
             return;
         if (tooSlow) {
             dropStalledConnection(socket.data());
-        } else if (!keepAlive) {
+        } else if (persistence != Persistence::KeepAlive) { // HTTP/1.0: a body without a length ends with the connection
             if (self)
                 self->timeWaitingHead(socket.data());
             socket->disconnectFromHost(); // Connection: close, as for any answer

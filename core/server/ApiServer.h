@@ -17,6 +17,7 @@
 
 #include "api/ApiTypes.h"
 #include "api/BulkWatchSession.h"
+#include "server/HttpResponse.h"
 #include "server/ServerLimits.h"
 
 class QTcpServer;
@@ -87,8 +88,8 @@ private:
     void acceptConnections(QTcpServer *server);
     // A request the connection's reader read whole. An upgrade returns whether the
     // connection goes on to the WebSocket server (false: it closes).
-    bool handleRequest(QTcpSocket *socket, api::ApiRequest request, bool upgrade);
-    void respond(QPointer<QTcpSocket> socket, api::ApiResponse response, bool keepAlive);
+    bool handleRequest(QTcpSocket *socket, api::ApiRequest request, bool upgrade, Persistence persistence);
+    void respond(QPointer<QTcpSocket> socket, api::ApiResponse response, Persistence persistence);
     // The end of an event-loop pass (queued once per pass): answers the reads it deferred,
     // then writes out its responses.
     void endPass();
@@ -96,7 +97,7 @@ private:
     // Watch over WebSocket on the same paths: one text message per event (wire contract §7).
     void handleWebSocketConnections();
     void serveWebSocket(std::unique_ptr<QWebSocket> socket, api::ApiResponse response);
-    void startWatch(QPointer<QTcpSocket> socket, std::shared_ptr<api::Watcher> watcher, bool keepAlive);
+    void startWatch(QPointer<QTcpSocket> socket, std::shared_ptr<api::Watcher> watcher, Persistence persistence);
     void serveBulkWatch(std::unique_ptr<QWebSocket> socket, api::ApiRequest handshake);
     // Per keep-alive connection: idle since when (-1 while a request is in flight or a
     // watch streams). One sweep timer closes connections idle past the timeout, so that a
@@ -107,7 +108,7 @@ private:
     // HTTP/1.1 answers in request order, and a GET behind a PUT must see the PUT's write.
     struct Waiting {
         std::unique_ptr<api::ApiRequest> request;
-        bool keepAlive = true;
+        Persistence persistence = Persistence::KeepAlive;
     };
     struct Connection {
         QPointer<QTcpSocket> socket;
@@ -124,8 +125,8 @@ private:
     // Answers the connection's waiting requests while each is answered at once.
     void answerWaiting(QTcpSocket *socket);
     // Answers a request now, or a GET at the pass's end (after the pass's writes).
-    void answer(QTcpSocket *socket, api::ApiRequest request, bool keepAlive);
-    void answerNow(QTcpSocket *socket, api::ApiRequest request, bool keepAlive);
+    void answer(QTcpSocket *socket, api::ApiRequest request, Persistence persistence);
+    void answerNow(QTcpSocket *socket, api::ApiRequest request, Persistence persistence);
     // The connection's current answer is complete: on to the next request, if one waits.
     void answered(QTcpSocket *socket);
     // Nothing owed on the connection any more: a refusal its reader held is written.
@@ -148,7 +149,7 @@ private:
     struct DeferredRead {
         QPointer<QTcpSocket> socket;
         api::ApiRequest request;
-        bool keepAlive = true;
+        Persistence persistence = Persistence::KeepAlive;
     };
     std::vector<DeferredRead> m_deferredReads; // this pass's GETs, answered after its writes
     bool m_passEndQueued = false;

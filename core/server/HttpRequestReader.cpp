@@ -14,6 +14,7 @@
 #include <QtWebSockets/QWebSocket>
 
 #include "model/Status.h"
+#include "server/HeaderTokens.h"
 #include "server/ServerLimits.h"
 
 namespace rvscope::server {
@@ -221,13 +222,18 @@ bool HttpRequestReader::deliverRequest()
         request.body = std::move(m_chunkedData);
     else
         request.body.assign(m_buffer, m_bodyStart, m_counted - m_bodyStart);
+    const std::string connection = request.header("connection");
+    const Persistence persistence = hasHeaderToken(connection, "close") ? Persistence::Close
+        : m_http11                                                    ? Persistence::KeepAlive
+        : hasHeaderToken(connection, "keep-alive")                    ? Persistence::KeepAliveHttp10
+                                                                      : Persistence::Close;
     m_buffer.erase(0, m_counted);
     if (m_buffer.empty() && m_buffer.capacity() > KEPT_BUFFER_BYTES)
         std::string().swap(m_buffer); // a large body's room is not kept for the connection's life
     m_counted = 0;
     startNextRequest();
     const QPointer<HttpRequestReader> self(this);
-    m_deliver(std::move(request), false);
+    m_deliver(std::move(request), false, persistence);
     // (Answering may have closed the connection: a flood of pipelined requests.)
     return self && m_socket->state() == QAbstractSocket::ConnectedState && m_part != Part::Rest;
 }
@@ -236,7 +242,7 @@ void HttpRequestReader::handOverUpgrade()
 {
     m_upgradeHeld = false;
     m_upgradeRequest = m_request;
-    if (!m_deliver(std::move(m_request), true) || !m_webSockets) {
+    if (!m_deliver(std::move(m_request), true, Persistence::KeepAlive) || !m_webSockets) {
         closeQuietly();
         return;
     }

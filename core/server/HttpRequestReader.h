@@ -16,6 +16,7 @@
 #include "model/Status.h"
 #include "server/ChunkedBodyFraming.h"
 #include "server/ClientFrameHeads.h"
+#include "server/HttpResponse.h"
 
 class QTcpSocket;
 class QTimer;
@@ -61,9 +62,10 @@ class HttpRequestReader final : public QObject {
 
 public:
     ~HttpRequestReader() override;
-    // A whole request, and whether it is a WebSocket upgrade. For an upgrade, true hands the
-    // connection to the WebSocket server; false closes it.
-    using Deliver = std::function<bool(api::ApiRequest request, bool upgrade)>;
+    // A whole request, whether it is a WebSocket upgrade, and what its answer does with the
+    // connection. For an upgrade, true hands the connection to the WebSocket server; false
+    // closes it.
+    using Deliver = std::function<bool(api::ApiRequest request, bool upgrade, Persistence persistence)>;
     // Starts reading `socket`'s requests, handing each to `deliver`, and its WebSocket
     // upgrades to `webSockets`. Call before anything else connects to its readyRead.
     static HttpRequestReader *install(QTcpSocket *socket, int headTimeoutMs, Deliver deliver,

@@ -178,6 +178,14 @@ bool HttpRequestReader::endHead()
         refuse(400, "BadRequest", "missing required Host header"); // Go's server, for HTTP/1.1
         return false;
     }
+    // Go's server answers 100-continue (below) and refuses any other expectation before a
+    // handler sees the request (RFC 9110 allows 417), closing the connection.
+    const std::string expect = m_request.header("expect");
+    m_expectContinue = hasHeaderToken(expect, "100-continue");
+    if (!m_expectContinue && !expect.empty()) {
+        refuse(417, "ExpectationFailed", "unsupported expectation \"" + expect.substr(0, LINE_EDGE) + '"');
+        return false;
+    }
     if (m_upgradeWebSocket && m_connectionUpgrade) {
         // What the apiserver's x/net/websocket handshake refuses, in its order (Qt's would
         // drop the connection without a word).
@@ -332,15 +340,13 @@ bool HttpRequestReader::checkField()
             refuse(400, "BadRequest", "too many Host headers");
             return false;
         }
-    } else if (named("expect")) {
-        m_expectContinue = equalsIgnoringCase(value, "100-continue");
     }
     std::string lowerName(name);
     for (char &c : lowerName) {
         if (c >= 'A' && c <= 'Z')
             c = char(c - 'A' + 'a');
     }
-    m_request.headers[std::move(lowerName)] = std::string(value); // a repeated field: its last value
+    m_request.headers.try_emplace(std::move(lowerName), value); // a repeated field: its first value, as Go's Header.Get
     return true;
 }
 

@@ -59,7 +59,7 @@ void HttpRequestReader::writeRefusal(const model::Status &status)
 {
     // The sending side is shut once the answer is out, and the client gets a moment to
     // read before the connection goes.
-    m_socket->write(HttpResponse::from(api::statusResponse(status)).serialize(/*keepAlive=*/false));
+    m_socket->write(HttpResponse::from(api::statusResponse(status)).serialize(Persistence::Close));
     connect(m_socket, &QIODevice::bytesWritten, this, &HttpRequestReader::closeOnceAnswered);
     m_socket->flush();
     closeOnceAnswered();

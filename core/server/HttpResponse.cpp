@@ -20,7 +20,7 @@ HttpResponse HttpResponse::from(api::ApiResponse &&response)
     return http;
 }
 
-QByteArray HttpResponse::serialize(bool keepAlive) const
+QByteArray HttpResponse::serialize(Persistence persistence) const
 {
     // Sized exactly, then filled by plain copies: one allocation and no per-piece checks
     // (QByteArray::append goes through insert() for every piece).
@@ -36,13 +36,16 @@ QByteArray HttpResponse::serialize(bool keepAlive) const
     constexpr std::string_view CONTENT_LENGTH = "\r\nContent-Length: ";
     constexpr std::string_view CRLF = "\r\n";
     constexpr std::string_view SEPARATOR = ": ";
-    constexpr std::string_view CLOSE = "Connection: close\r\n";
+    std::string_view connection;
+    if (persistence == Persistence::Close)
+        connection = "Connection: close\r\n";
+    else if (persistence == Persistence::KeepAliveHttp10)
+        connection = "Connection: keep-alive\r\n";
     std::size_t size = VERSION.size() + statusText.size() + 1 + reason.size() + CONTENT_TYPE.size() + contentType.size()
         + CONTENT_LENGTH.size() + lengthText.size() + CRLF.size() + CRLF.size() + body.size();
     for (const auto &[name, value] : headers)
         size += name.size() + SEPARATOR.size() + value.size() + CRLF.size();
-    if (!keepAlive)
-        size += CLOSE.size();
+    size += connection.size();
     QByteArray out(qsizetype(size), Qt::Uninitialized);
     char *at = out.data();
     auto put = [&at](std::string_view text) {
@@ -64,8 +67,7 @@ QByteArray HttpResponse::serialize(bool keepAlive) const
         put(value);
         put(CRLF);
     }
-    if (!keepAlive)
-        put(CLOSE);
+    put(connection);
     put(CRLF);
     put(body);
     return out;
@@ -88,6 +90,7 @@ const char *reasonPhrase(int status)
     case 410: return "Gone";
     case 413: return "Payload Too Large";
     case 415: return "Unsupported Media Type";
+    case 417: return "Expectation Failed";
     case 422: return "Unprocessable Entity";
     case 429: return "Too Many Requests";
     case 431: return "Request Header Fields Too Large";

@@ -13,6 +13,11 @@ struct ApiResponse;
 
 namespace rvscope::server {
 
+// What an answer does with its connection, as Go's server decides it from the request: an
+// HTTP/1.1 connection stays open unless the request says "Connection: close"; an HTTP/1.0
+// one closes unless it says "Connection: keep-alive", which the answer then says too.
+enum class Persistence { KeepAlive, KeepAliveHttp10, Close };
+
 // A complete HTTP response, serialized into one buffer so that it leaves in one write.
 // The fields are the API layer's own strings, moved in rather than converted.
 struct HttpResponse final {
@@ -26,7 +31,7 @@ struct HttpResponse final {
     static HttpResponse from(api::ApiResponse &&response);
     // Status line, headers and body, with the body copied once (the only copy on the way
     // from the API layer to the socket).
-    QByteArray serialize(bool keepAlive) const;
+    QByteArray serialize(Persistence persistence) const;
 };
 
 const char *reasonPhrase(int status);

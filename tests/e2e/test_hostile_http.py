@@ -177,6 +177,23 @@ class MalformedHttp(HostileCase):
     def test_unsupported_http_version(self):
         self.assert_answered_code_and_closed(b"GET /api HTTP/9.9\r\nHost: 127.0.0.1\r\n\r\n", 505)
 
+    # FIXED (was a bug): `Expect: 200-ok` was ignored and the POST served; Go answers 417 Expectation
+    # Failed before any handler and closes, so nothing is created.
+    def test_expectation_other_than_100_continue(self):
+        body = b'{"metadata":{"name":"expected"}}'
+        self.assert_answered_code_and_closed(
+            POST_HEAD + b"Expect: 200-ok\r\nContent-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body, 417)
+        responses, _, raw = exchange(self.port, get(CONFIGMAPS + "/expected", b"Connection: close\r\n"))
+        self.assertEqual([r.status for r in responses], [404], raw)
+
+    # FIXED (was a bug): an HTTP/1.0 request without "Connection: keep-alive" kept its connection open;
+    # Go closes it after the answer.
+    def test_http_1_0_connection_closes_after_its_answer(self):
+        responses, closed, raw = exchange(self.port, b"GET /version HTTP/1.0\r\n\r\n")
+        self.assertEqual([r.status for r in responses], [200], raw)
+        self.assertIn("gitVersion", responses[0].json())
+        self.assertTrue(closed, raw)
+
 
 def read_until(sock, done, timeout=10):
     """Reads from `sock` until `done(received)`, EOF or `timeout`; returns (bytes, closed)."""

@@ -2,7 +2,8 @@
 // rvscope's HTTP/1.1 reader (the bounds on heads are TestApiServer's): what it refuses
 // (broken escapes and targets Go refuses, chunked bodies Go would not read, WebSocket
 // upgrades without a key), and how it reads what it serves (targets and bodies as Go reads
-// them, requests split anywhere or pipelined, Expect: 100-continue). Real sockets on 127.0.0.1.
+// them, requests split anywhere or pipelined, Expect, HTTP/1.0's connections, repeated
+// fields). Real sockets on 127.0.0.1.
 #include <QtNetwork/QTcpSocket>
 #include <QtTest/QtTest>
 
@@ -64,6 +65,9 @@ private Q_SLOTS:
     void testExpectContinueIsAnswered();
     void testUpgradeAfterOtherRequestsWithBareLineFeeds();
     void testHostIsRequiredOnceInHttp11();
+    void testHttp10ClosesUnlessKeptAlive();
+    void testOtherExpectationsAreRefused();
+    void testRepeatedFieldKeepsItsFirstValue();
 };
 
 void TestHttpRequestReader::testBrokenEscapeInThePath_data()
@@ -313,6 +317,58 @@ void TestHttpRequestReader::testHostIsRequiredOnceInHttp11()
     QCOMPARE(statusOf(two.received), 400);
     QCOMPARE(two.status()["message"], "too many Host headers");
     QCOMPARE(statusOf(send(fixture.port, "GET /version HTTP/1.0\r\nConnection: close\r\n\r\n").received), 200);
+}
+
+void TestHttpRequestReader::testHttp10ClosesUnlessKeptAlive()
+{
+    // Go's server: an HTTP/1.0 answer closes the connection unless the request said
+    // "Connection: keep-alive", and then the answer says so too.
+    Fixture fixture;
+    const Exchange plain = send(fixture.port, "GET /version HTTP/1.0\r\n\r\n");
+    QCOMPARE(statusOf(plain.received), 200);
+    QVERIFY(plain.received.contains("\r\nConnection: close\r\n"));
+    QVERIFY(plain.closed);
+    QTcpSocket socket;
+    socket.connectToHost(QHostAddress::LocalHost, fixture.port);
+    QVERIFY(socket.waitForConnected(5000));
+    socket.write("GET /version HTTP/1.0\r\nConnection: Keep-Alive\r\n\r\n");
+    QByteArray received;
+    QVERIFY(testing::readUntil(socket, received, [](const QByteArray &b) { return b.contains("\"gitVersion\""); }));
+    QVERIFY2(received.contains("\r\nConnection: keep-alive\r\n"), received.constData());
+    QVERIFY(socket.state() == QAbstractSocket::ConnectedState);
+    socket.write("GET /version HTTP/1.0\r\nExpect: 100-continue\r\n\r\n"); // no 100 for HTTP/1.0
+    received.clear();
+    QVERIFY(readUntilClosed(socket, received, 3000));
+    QVERIFY2(received.startsWith("HTTP/1.1 200 OK\r\n"), received.constData());
+}
+
+void TestHttpRequestReader::testOtherExpectationsAreRefused()
+{
+    // Go answers 417 to an expectation other than 100-continue before any handler runs,
+    // and closes: the body is not read, nothing is created.
+    Fixture fixture;
+    const QByteArray object = R"({"metadata":{"name":"expected"}})";
+    const Exchange refused = send(fixture.port, "POST " + CONFIGMAPS + " HTTP/1.1\r\nHost: x\r\n"
+                                                "Content-Type: application/json\r\nExpect: 200-ok\r\nContent-Length: "
+                                                + QByteArray::number(object.size()) + "\r\n\r\n" + object);
+    QCOMPARE(statusOf(refused.received), 417);
+    QVERIFY(refused.received.startsWith("HTTP/1.1 417 Expectation Failed\r\n"));
+    QCOMPARE(refused.status().value("message", std::string()), std::string("unsupported expectation \"200-ok\""));
+    QVERIFY(refused.closed);
+    QCOMPARE(statusOf(send(fixture.port, rawRequest("GET", CONFIGMAPS + "/expected", {}, {"Connection: close"})).received), 404);
+    // 100-continue among other tokens is still 100-continue (Go's hasToken).
+    const Exchange listed = send(fixture.port, "GET " + CONFIGMAPS + " HTTP/1.1\r\nHost: x\r\n"
+                                               "Expect: 100-Continue, x\r\nConnection: close\r\n\r\n");
+    QCOMPARE(statusOf(listed.received), 200);
+}
+
+void TestHttpRequestReader::testRepeatedFieldKeepsItsFirstValue()
+{
+    // Go's Header.Get, which the apiserver reads fields with, takes a repeated field's first value.
+    Fixture fixture;
+    const QByteArray head = "GET " + CONFIGMAPS + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n";
+    QCOMPARE(statusOf(send(fixture.port, head + "Accept: application/json\r\nAccept: text/html\r\n\r\n").received), 200);
+    QCOMPARE(statusOf(send(fixture.port, head + "Accept: text/html\r\nAccept: application/json\r\n\r\n").received), 406);
 }
 
 QTEST_GUILESS_MAIN(TestHttpRequestReader)
