@@ -68,22 +68,27 @@ void Watcher::deliver(std::shared_ptr<const std::string> line, const registry::W
         if (m_options.maxBacklogBytes > 0 && m_stalledBytes > m_options.maxBacklogBytes) {
             const registry::WatchEvent error =
                 errorEvent(model::errors::watchTooSlow(m_stalledBytes, m_options.maxBacklogBytes));
-            hand(registry::watchEventJson(error), error);
+            handError(error);
             finish(/*tooSlow=*/true);
         }
         return;
     }
     if (endIfTooSlow())
         return;
-    hand(*line, event);
+    hand(line, event);
 }
 
-void Watcher::hand(const std::string &line, const registry::WatchEvent &event)
+void Watcher::handError(const registry::WatchEvent &error)
+{
+    hand(std::make_shared<const std::string>(registry::watchEventJson(error)), error);
+}
+
+void Watcher::hand(const std::shared_ptr<const std::string> &line, const registry::WatchEvent &event)
 {
     if (m_options.encode)
         m_transport->send(m_options.encode(event));
     else
-        m_transport->send(line);
+        m_transport->sendShared(line);
     if (m_options.deliveries && m_operationId != 0)
         (*m_options.deliveries)(m_operationId, m_options.type->gvr.resource, event);
     const bool counted = event.type == registry::WatchEventType::Added
@@ -105,7 +110,7 @@ void Watcher::endAtLimit()
         const long long last = std::atoll(m_lastRevision.c_str());
         const registry::WatchEvent error = errorEvent(model::errors::expired(
             "too old resource version: " + std::to_string(last) + " (" + std::to_string(last + 1) + ")"));
-        hand(registry::watchEventJson(error), error);
+        handError(error);
         if (auto expired = std::move(m_expiredAtLimit))
             expired(last + 1);
     }
@@ -129,7 +134,7 @@ bool Watcher::endIfTooSlow()
     if (backlog <= m_options.maxBacklogBytes)
         return false;
     const registry::WatchEvent error = errorEvent(model::errors::watchTooSlow(backlog, m_options.maxBacklogBytes));
-    hand(registry::watchEventJson(error), error);
+    handError(error);
     finish(/*tooSlow=*/true);
     return true;
 }
@@ -144,7 +149,7 @@ void Watcher::attach(std::shared_ptr<WatchTransport> transport)
         if (m_stalled)
             deliver(pending[i].first, pending[i].second); // held back, counted
         else
-            hand(*pending[i].first, pending[i].second);
+            hand(pending[i].first, pending[i].second);
     }
     if (m_finishPending) {
         finish(/*tooSlow=*/false);

@@ -30,6 +30,9 @@ public:
     virtual ~WatchTransport() = default;
     // One event's JSON ({"type":...,"object":...}, no newline), in order.
     virtual void send(const std::string &event) = 0;
+    // The same, as the one line the fan-out shares among every watch it goes to: a transport
+    // may frame it once for all of them (held while framed, its address names it).
+    virtual void sendShared(const std::shared_ptr<const std::string> &line) { send(*line); }
     // Bytes handed to send() that the client has not taken yet; 0 when none or unknown.
     virtual std::size_t backlog() const { return 0; }
     // The watch is over, after its last event (the ERROR, when it ended with one). Called
@@ -170,7 +173,8 @@ public:
 
 private:
     void deliver(std::shared_ptr<const std::string> line, const registry::WatchEvent &event);
-    void hand(const std::string &line, const registry::WatchEvent &event);
+    void hand(const std::shared_ptr<const std::string> &line, const registry::WatchEvent &event);
+    void handError(const registry::WatchEvent &error);
     // True (and the watch ended with the 410) when the client fell too far behind.
     bool endIfTooSlow();
     void finish(bool tooSlow);

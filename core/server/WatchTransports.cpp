@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "server/WatchTransports.h"
 
+#include <cstdio>
+#include <cstring>
+
 #include <sys/socket.h>
 
 #include <QtCore/QAbstractEventDispatcher>
@@ -14,6 +17,22 @@ namespace {
 // The transports holding unsent events, and whether their flush waits for the next pass.
 thread_local std::vector<std::weak_ptr<ChunkedWatchTransport>> t_unflushed;
 thread_local bool t_deferred = false;
+// The last shared line framed, and its chunk.
+thread_local std::shared_ptr<const std::string> t_framedLine;
+thread_local QByteArray t_framedChunk;
+
+// "<size in hex>\r\n<line>\n\r\n": one chunk holding one JSON line.
+QByteArray chunkOf(const std::string &line)
+{
+    char size[20];
+    const int digits = std::snprintf(size, sizeof size, "%zx\r\n", line.size() + 1);
+    QByteArray chunk(qsizetype(digits) + qsizetype(line.size()) + 3, Qt::Uninitialized);
+    char *at = chunk.data();
+    std::memcpy(at, size, std::size_t(digits));
+    std::memcpy(at + digits, line.data(), line.size());
+    std::memcpy(at + digits + line.size(), "\n\r\n", 3);
+    return chunk;
+}
 }
 
 ChunkedWatchTransport::ChunkedWatchTransport(QPointer<QTcpSocket> socket, std::function<void(bool)> onEnd)
@@ -25,13 +44,27 @@ ChunkedWatchTransport::ChunkedWatchTransport(QPointer<QTcpSocket> socket, std::f
 
 void ChunkedWatchTransport::send(const std::string &event)
 {
+    if (m_socket)
+        queue(chunkOf(event));
+}
+
+void ChunkedWatchTransport::sendShared(const std::shared_ptr<const std::string> &line)
+{
     if (!m_socket)
         return;
-    // The chunk framing written straight into the pass's buffer.
-    m_unsent += QByteArray::number(qulonglong(event.size() + 1), 16);
-    m_unsent += "\r\n";
-    m_unsent.append(event.data(), qsizetype(event.size()));
-    m_unsent += "\n\r\n";
+    if (t_framedLine != line) {
+        t_framedChunk = chunkOf(*line);
+        t_framedLine = line;
+    }
+    queue(t_framedChunk);
+}
+
+void ChunkedWatchTransport::queue(const QByteArray &chunk)
+{
+    if (m_unsent.isEmpty())
+        m_unsent = chunk; // shared, not copied
+    else
+        m_unsent += chunk;
     if (m_queued)
         return;
     m_queued = true;

@@ -31,6 +31,9 @@ class ChunkedWatchTransport final : public api::WatchTransport,
 public:
     ChunkedWatchTransport(QPointer<QTcpSocket> socket, std::function<void(bool tooSlow)> onEnd);
     void send(const std::string &event) override;
+    // Framed once for every watch the line goes to; a watch with nothing else unsent shares
+    // those bytes instead of copying them.
+    void sendShared(const std::shared_ptr<const std::string> &line) override;
     std::size_t backlog() const override;
     void end(bool tooSlow) override;
 
@@ -38,6 +41,7 @@ public:
     static void flushAll();
 
 private:
+    void queue(const QByteArray &chunk);
     void flush();
 
     QPointer<QTcpSocket> m_socket;

@@ -18,6 +18,38 @@ using testing::rawRequest;
 using Fixture = testing::ServerFixture;
 
 const QByteArray CM = R"({"metadata":{"name":"foo"},"data":{"a":"1"}})";
+
+// The lines a chunked stream's body (after its head) carries, each chunk checked: its size,
+// then CRLF, that many bytes ending in a newline, CRLF. Stops at what has not fully arrived.
+QList<QByteArray> chunkedLines(const QByteArray &stream, bool &wellFramed)
+{
+    QList<QByteArray> lines;
+    wellFramed = true;
+    qsizetype at = stream.indexOf("\r\n\r\n");
+    if (at < 0)
+        return lines;
+    at += 4;
+    for (;;) {
+        const qsizetype sizeEnd = stream.indexOf("\r\n", at);
+        if (sizeEnd < 0)
+            return lines;
+        bool parsed = false;
+        const qsizetype size = stream.mid(at, sizeEnd - at).toLongLong(&parsed, 16);
+        if (!parsed || size <= 0) {
+            wellFramed = parsed && size == 0;
+            return lines;
+        }
+        if (stream.size() < sizeEnd + 2 + size + 2)
+            return lines;
+        const QByteArray data = stream.mid(sizeEnd + 2, size);
+        if (!data.endsWith('\n') || stream.mid(sizeEnd + 2 + size, 2) != "\r\n") {
+            wellFramed = false;
+            return lines;
+        }
+        lines.append(data.chopped(1));
+        at = sizeEnd + 2 + size + 2;
+    }
+}
 } // namespace
 
 class TestApiServer final : public QObject {
@@ -26,6 +58,7 @@ class TestApiServer final : public QObject {
 private Q_SLOTS:
     void testKeepAliveServesSeveralRequests();
     void testChunkedWatchStream();
+    void testEventsFanOutFramedAlike();
     void testWatchTimeoutEndsStream();
     void testShutdownEndsWatches();
     void testWebSocketWatch();
@@ -76,6 +109,50 @@ void TestApiServer::testChunkedWatchStream()
     QVERIFY(readUntil(watcher, stream, [](const QByteArray &b) { return b.contains("\"type\":\"ADDED\""); }));
     // Each event is one chunk ending in a newline (the Python client splits on it).
     QVERIFY(stream.contains("}\n\r\n"));
+}
+
+void TestApiServer::testEventsFanOutFramedAlike()
+{
+    // Three watches, events committed in one pass and one by one: each stream gets every
+    // event, each in a chunk of its own, whether its bytes are shared with the other
+    // watches (one event unsent) or gathered (several).
+    Fixture fixture;
+    std::vector<std::unique_ptr<QTcpSocket>> watchers;
+    std::vector<QByteArray> streams(3);
+    for (int i = 0; i < 3; ++i) {
+        watchers.push_back(std::make_unique<QTcpSocket>());
+        watchers.back()->connectToHost(QHostAddress::LocalHost, fixture.port);
+        QVERIFY(watchers.back()->waitForConnected(5000));
+        watchers.back()->write(rawRequest("GET", "/api/v1/namespaces/default/configmaps?watch=true"));
+        QVERIFY(readUntil(*watchers.back(), streams[std::size_t(i)],
+                          [](const QByteArray &b) { return b.contains("\r\n\r\n"); }));
+    }
+    QTRY_COMPARE(fixture.server->openWatchCount(), std::size_t(3));
+    QTcpSocket writer;
+    writer.connectToHost(QHostAddress::LocalHost, fixture.port);
+    QVERIFY(writer.waitForConnected(5000));
+    QByteArray pipelined;
+    for (int n = 0; n < 3; ++n)
+        pipelined += rawRequest("POST", "/api/v1/namespaces/default/configmaps",
+                                R"({"metadata":{"name":"together-)" + QByteArray::number(n) + R"("}})");
+    writer.write(pipelined);
+    QByteArray answers;
+    QVERIFY(readUntil(writer, answers, [](const QByteArray &b) { return b.count("HTTP/1.1 201") == 3; }));
+    writer.write(rawRequest("POST", "/api/v1/namespaces/default/configmaps", R"({"metadata":{"name":"alone"}})"));
+    for (std::size_t i = 0; i < streams.size(); ++i) {
+        QVERIFY(readUntil(*watchers[i], streams[i], [](const QByteArray &b) {
+            bool framed = false;
+            return chunkedLines(b, framed).size() == 4 || !framed;
+        }));
+        bool framed = false;
+        const QList<QByteArray> lines = chunkedLines(streams[i], framed);
+        QVERIFY(framed);
+        QCOMPARE(lines.size(), 4);
+        for (int n = 0; n < 3; ++n)
+            QVERIFY(lines[n].contains("\"name\":\"together-" + QByteArray::number(n) + '"'));
+        QVERIFY(lines[3].contains("\"name\":\"alone\""));
+        QCOMPARE(lines, chunkedLines(streams[0], framed));
+    }
 }
 
 void TestApiServer::testWatchTimeoutEndsStream()
