@@ -150,9 +150,21 @@ void MemoryState::trimHistory()
         // reads serve bytes, and an update parses them again.
         auto current = data.find(event.key);
         const bool isCurrent = current != data.end() && current->second.object == event.object;
+        const ObjectPtr version = event.object;
         keepBytesOnly(event.object);
-        if (isCurrent)
+        if (isCurrent) {
             current->second.object = event.object;
+        } else if (version != event.object) {
+            // The key's next event holds this version as its previous: it takes the same
+            // copy (found by pointer among the newer events), not a second one of its own.
+            for (std::uint64_t later = demotedUpTo + 1; later < end; ++later) {
+                WatchEvent &next = history.events[later - history.base];
+                if (next.previous == version) {
+                    next.previous = event.object;
+                    break;
+                }
+            }
+        }
         keepBytesOnly(event.previous);
     }
 }

@@ -119,6 +119,10 @@ void TestMemoryStorage::testOldVersionsKeepTheirContent()
         QCOMPARE(events[i].object->resourceVersion(), std::to_string(from + i + 1));
         QVERIFY(events[i].object->bytes().find("\"n\":\"" + std::to_string(i + 1) + '"') != std::string::npos);
     }
+    // Each version is one object in history, bytes-only or not: an event's previous is the
+    // object of the key's event before it, not a second copy.
+    for (int i = 1; i < updates; ++i)
+        QVERIFY2(events[i].previous.get() == events[i - 1].object.get(), std::to_string(i).c_str());
     storage::ListOptions options;
     options.revision = from + 10;
     auto old = run(storage.list("/registry/", options));
