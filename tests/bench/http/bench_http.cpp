@@ -326,9 +326,10 @@ int main(int argc, char **argv)
     const Options options = parseOptions(argc, argv);
     Bench bench(options);
     const int watchers = options.smoke ? WATCHERS_SMOKE : WATCHERS_FULL;
-    const bool watchSelected = selected(options, "rvscope/watch/" + std::to_string(watchers))
-        || selected(options, "etcd-fsync/watch/" + std::to_string(watchers))
-        || selected(options, "etcd-nofsync/watch/" + std::to_string(watchers));
+    // (Every watch target's id, so that a filter naming any of them runs it.)
+    bool watchSelected = false;
+    for (const char *server : {"rvscope", "rvscope-etcd", "etcd-fsync", "etcd-nofsync", "etcd-grpc-fsync", "etcd-grpc-nofsync"})
+        watchSelected = watchSelected || selected(options, std::string(server) + "/watch/" + std::to_string(watchers));
     // W watch sockets (+ writers, + the servers' own, which inherit this limit): raise the soft
     // RLIMIT_NOFILE before the servers start if it is too small.
     const std::string descriptorNote = watchSelected ? ensureDescriptorLimit(2L * watchers + 512) : std::string();
