@@ -14,7 +14,6 @@
 #include <QtWebSockets/QWebSocket>
 
 #include "model/Status.h"
-#include "server/HeaderTokens.h"
 #include "server/ServerLimits.h"
 
 namespace rvscope::server {
@@ -96,6 +95,8 @@ void HttpRequestReader::startNextRequest()
     m_chunkedBody = ChunkedBodyFraming();
     m_upgradeWebSocket = false;
     m_connectionUpgrade = false;
+    m_connectionClose = false;
+    m_connectionKeepAlive = false;
     m_webSocketKey = false;
     m_webSocketVersion13 = false;
     m_headTimer->stop();
@@ -222,11 +223,10 @@ bool HttpRequestReader::deliverRequest()
         request.body = std::move(m_chunkedData);
     else
         request.body.assign(m_buffer, m_bodyStart, m_counted - m_bodyStart);
-    const std::string connection = request.header("connection");
-    const Persistence persistence = hasHeaderToken(connection, "close") ? Persistence::Close
-        : m_http11                                                    ? Persistence::KeepAlive
-        : hasHeaderToken(connection, "keep-alive")                    ? Persistence::KeepAliveHttp10
-                                                                      : Persistence::Close;
+    const Persistence persistence = m_connectionClose ? Persistence::Close
+        : m_http11                                    ? Persistence::KeepAlive
+        : m_connectionKeepAlive                       ? Persistence::KeepAliveHttp10
+                                                      : Persistence::Close;
     m_buffer.erase(0, m_counted);
     if (m_buffer.empty() && m_buffer.capacity() > KEPT_BUFFER_BYTES)
         std::string().swap(m_buffer); // a large body's room is not kept for the connection's life

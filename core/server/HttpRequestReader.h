@@ -180,7 +180,10 @@ private:
     ChunkedBodyFraming m_chunkedBody;
     // A WebSocket upgrade (Upgrade: websocket, Connection: upgrade) and its key.
     bool m_upgradeWebSocket = false;
+    // The Connection tokens, from every Connection field (as Go reads them, not one value).
     bool m_connectionUpgrade = false;
+    bool m_connectionClose = false;
+    bool m_connectionKeepAlive = false;
     bool m_webSocketKey = false;
     bool m_webSocketVersion13 = false;
     // The head timeout: running while a head is awaited (from the first byte on, after

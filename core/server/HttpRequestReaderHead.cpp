@@ -331,6 +331,8 @@ bool HttpRequestReader::checkField()
     } else if (named("connection")) {
         // Every Connection field counts, not only the last.
         m_connectionUpgrade = m_connectionUpgrade || hasHeaderToken(value, "upgrade");
+        m_connectionClose = m_connectionClose || hasHeaderToken(value, "close");
+        m_connectionKeepAlive = m_connectionKeepAlive || hasHeaderToken(value, "keep-alive");
     } else if (named("sec-websocket-key")) {
         m_webSocketKey = !value.empty();
     } else if (named("sec-websocket-version")) {

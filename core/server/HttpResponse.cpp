@@ -36,7 +36,7 @@ QByteArray HttpResponse::serialize(Persistence persistence) const
     constexpr std::string_view CONTENT_LENGTH = "\r\nContent-Length: ";
     constexpr std::string_view CRLF = "\r\n";
     constexpr std::string_view SEPARATOR = ": ";
-    std::string_view connection;
+    std::string_view connection = ""; // (not a null view: memcpy takes no null pointer, even for 0 bytes)
     if (persistence == Persistence::Close)
         connection = "Connection: close\r\n";
     else if (persistence == Persistence::KeepAliveHttp10)

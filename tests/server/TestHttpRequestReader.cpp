@@ -340,6 +340,11 @@ void TestHttpRequestReader::testHttp10ClosesUnlessKeptAlive()
     received.clear();
     QVERIFY(readUntilClosed(socket, received, 3000));
     QVERIFY2(received.startsWith("HTTP/1.1 200 OK\r\n"), received.constData());
+    // Every Connection field counts (Go's shouldClose reads them all), not only the first.
+    const Exchange twoFields = send(fixture.port, "GET /version HTTP/1.1\r\nHost: x\r\nConnection: keep-alive\r\n"
+                                                  "Connection: close\r\n\r\n");
+    QCOMPARE(statusOf(twoFields.received), 200);
+    QVERIFY(twoFields.closed);
 }
 
 void TestHttpRequestReader::testOtherExpectationsAreRefused()
