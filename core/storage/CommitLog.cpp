@@ -315,7 +315,24 @@ model::Result<std::shared_ptr<CommitLog>> CommitLog::open(const std::string &dir
         // characters); the zeros the writer laid down ahead follow. Anything else after it
         // was written but never synced, so never acknowledged: it is dropped like a torn line.
         const std::size_t zeros = std::min(contents.find('\0'), contents.size());
-        if (contents.find_first_not_of('\0', zeros) != std::string::npos)
+        bool beyond = false;
+        for (std::size_t at = contents.find_first_not_of('\0', zeros); at != std::string::npos;
+             at = contents.find_first_not_of('\0', at)) {
+            // A whole record there is not what a crash leaves (the writer's lines never
+            // follow zeros it laid down), but damage, or a disk that lost a sync: an error.
+            beyond = true;
+            const std::string_view stretch =
+                std::string_view(contents).substr(at, std::min(contents.find('\0', at), contents.size()) - at);
+            for (std::size_t start = 0; start < stretch.size();) {
+                const Line line = readLine(stretch, start);
+                if (line.json)
+                    return corrupt(logPath, std::size_t(std::count(contents.begin(), contents.begin() + std::ptrdiff_t(zeros), '\n')) + 1,
+                                   "a whole record after zeros");
+                start = line.next;
+            }
+            at += stretch.size();
+        }
+        if (beyond)
             recovered.tornBytes += contents.size() - zeros;
         else
             zeroedEnd = contents.size();
@@ -475,12 +492,15 @@ void CommitLog::writerLoop()
         }
         std::uint64_t through = 0;
         std::string error;
-        bool failed = false;
         for (Batch &batch : batches) {
-            if (!failed && !writeBatch(batch, error))
-                failed = true;
+            // After a failed write nothing more is written: a later line would follow a hole
+            // (a smaller batch fits the zeros a larger one could not extend), and replay
+            // would find a record whose predecessors are missing.
+            if (!m_writeFailed && !writeBatch(batch, error))
+                m_writeFailed = true;
             through = std::max(through, batch.lastSequence);
         }
+        const bool failed = m_writeFailed;
         if (failed) {
             std::lock_guard lock(m_mutex);
             if (m_failure.empty())
@@ -548,8 +568,9 @@ bool CommitLog::writeLines(const std::string &lines, std::string &error)
 void CommitLog::markDurable(std::uint64_t sequence, bool failed)
 {
     m_durable = std::max(m_durable, sequence);
+    const bool newlyFailed = failed && !m_failed;
     m_failed = m_failed || failed;
-    if (failed)
+    if (newlyFailed)
         qWarning("rvscope: data directory: %s; changes are kept in memory only", failure().c_str());
     if (m_durableListener)
         m_durableListener();

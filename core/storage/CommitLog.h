@@ -28,7 +28,10 @@ namespace rvscope::storage {
 // by zero bytes the writer lays down ahead (a megabyte at a time, as etcd preallocates its
 // WAL): a line then overwrites blocks the file already has, and its fdatasync flushes data
 // without also committing a new file size (about 100 us against 155 us per sync here).
-// Reading stops at the first zero byte, as etcd's WAL reader stops at its preallocated zeros. DIR/<series>.snapshot holds
+// Reading stops at the first zero byte, as etcd's WAL reader stops at its preallocated zeros:
+// bytes past it that hold no whole record were never synced and are dropped like a torn
+// line; a whole record there is damage (an error). After a failed write (disk full, I/O
+// error) nothing more is written until a restart: later changes stay in memory only. DIR/<series>.snapshot holds
 // the state at a base revision followed by the retained history (the records after the
 // base), replaced atomically (write, fsync, rename); after a snapshot the log starts over.
 // Opening replays the snapshot and then the log, so watch history survives a restart. A
@@ -138,9 +141,11 @@ private:
     const std::string m_logPath;
     const std::string m_snapshotPath;
     int m_logFd = -1;
-    // Writer thread: where the next line goes, and where the zeros laid down ahead end.
+    // Writer thread: where the next line goes, where the zeros laid down ahead end, and
+    // whether a write failed (then nothing more is written).
     std::uint64_t m_writeOffset = 0;
     std::uint64_t m_zeroedEnd = 0;
+    bool m_writeFailed = false;
     int m_lockFd = -1; // <series>.lock, flock'd while this log is open
     std::uint64_t m_snapshotAfterBytes = DEFAULT_SNAPSHOT_AFTER_BYTES;
     std::uint64_t m_bytesSinceSnapshot = 0;

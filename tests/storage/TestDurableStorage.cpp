@@ -3,6 +3,10 @@
 // then what durability adds: a restart restores objects and revisions, a write is on disk
 // when it is acknowledged, a torn last record is dropped, damage is an error, and
 // snapshots restart the log.
+#include <csignal>
+
+#include <sys/resource.h>
+
 #include <QtCore/QDir>
 #include <QtCore/QFile>
 #include <QtCore/QTemporaryDir>
@@ -95,6 +99,7 @@ private Q_SLOTS:
     void testLinesCarryTheirCrc32();
     void testLogIsZeroedAhead();
     void testUnsyncedBytesPastTheZerosAreDropped();
+    void testNothingIsWrittenAfterAFailedWrite();
     void testSnapshotRestartsTheLog();
     void testEmptyDirectoryStartsFresh();
     void testSecondOpenOfADirectoryIsRefused();
@@ -354,9 +359,8 @@ void TestDurableStorage::testLogIsZeroedAhead()
 
 void TestDurableStorage::testUnsyncedBytesPastTheZerosAreDropped()
 {
-    // A crash can leave a later block of an unsynced write on disk but not the one before
-    // it: a line after zeros was never acknowledged. Like etcd's WAL, the log ends at its
-    // first zero byte, and what lies beyond is dropped, not read as damage.
+    // A crash can leave part of an unsynced write past the zeros: never acknowledged, it
+    // is dropped, as a torn last line. A whole record there is no crash's doing: damage.
     const QString dir = directory("beyond");
     const QString log = QDir(dir).filePath(QStringLiteral("main.log"));
     {
@@ -364,7 +368,13 @@ void TestDurableStorage::testUnsyncedBytesPastTheZerosAreDropped()
         run(storage->create(configMapKey("kept"), configMap("kept"))).value();
     }
     const QByteArray line = logLines(log);
+    const QByteArray before = readAll(log);
     QVERIFY(writeAt(log, 8192, line));
+    QVERIFY(!open(dir));
+    QVERIFY2(m_lastError.find("main.log line 2: a whole record after zeros") != std::string::npos, m_lastError.c_str());
+    QCOMPARE(readAll(log).size(), before.size()); // nothing was repaired away
+    QVERIFY(writeAt(log, 8192, QByteArray(line.size(), '\0')));
+    QVERIFY(writeAt(log, 8192 + 100, line.left(line.size() / 2) + "\n" + line.mid(line.size() / 2, 40)));
     {
         auto storage = open(dir);
         QVERIFY2(storage, m_lastError.c_str());
@@ -388,6 +398,39 @@ void TestDurableStorage::testUnsyncedBytesPastTheZerosAreDropped()
     QVERIFY2(storage, m_lastError.c_str());
     QCOMPARE(storage->objectCount(), std::size_t(2));
     QCOMPARE(storage->revision(), storage::Revision(3));
+}
+
+void TestDurableStorage::testNothingIsWrittenAfterAFailedWrite()
+{
+    // A write that cannot extend the log (here the file size limit; a full disk alike) fails,
+    // and so does every later one, also one that would fit the zeros already laid down:
+    // written, it would follow a hole, and the next start would find its predecessor gone.
+    const QString dir = directory("failed");
+    const QString log = QDir(dir).filePath(QStringLiteral("main.log"));
+    struct rlimit saved {};
+    QCOMPARE(::getrlimit(RLIMIT_FSIZE, &saved), 0);
+    const auto oldHandler = std::signal(SIGXFSZ, SIG_IGN);
+    {
+        auto storage = open(dir);
+        QVERIFY(run(storage->create(configMapKey("small"), configMap("small"))));
+        QCOMPARE(readAll(log).size(), 2 * 1024 * 1024);
+        struct rlimit limited = saved;
+        limited.rlim_cur = 2 * 1024 * 1024 + 512 * 1024;
+        QCOMPARE(::setrlimit(RLIMIT_FSIZE, &limited), 0);
+        bool failed = false;
+        for (int i = 0; i < 4 && !failed; ++i) // about 700 KB each: the third cannot extend the zeros
+            failed = !run(storage->create(configMapKey("big-" + std::to_string(i)), configMap("big", "default", {{"blob", std::string(700 * 1024, 'x')}})));
+        ::setrlimit(RLIMIT_FSIZE, &saved);
+        QVERIFY(failed);
+        auto after = run(storage->create(configMapKey("after"), configMap("after")));
+        QVERIFY(!after);
+        QVERIFY2(after.error().message.find("could not be written") != std::string::npos, after.error().message.c_str());
+    }
+    std::signal(SIGXFSZ, oldHandler);
+    auto storage = open(dir);
+    QVERIFY2(storage, m_lastError.c_str());
+    QVERIFY(run(storage->get(configMapKey("small"))));
+    QVERIFY(!run(storage->get(configMapKey("after"))));
 }
 
 void TestDurableStorage::testSnapshotRestartsTheLog()
