@@ -404,7 +404,7 @@ void ApiServer::startWatch(QPointer<QTcpSocket> socket, std::shared_ptr<api::Wat
             return;
         if (tooSlow) {
             dropStalledConnection(socket.data());
-        } else if (persistence != Persistence::KeepAlive) { // HTTP/1.0: a body without a length ends with the connection
+        } else if (persistence != Persistence::KeepAlive) { // HTTP/1.0 keeps a connection only after a body with a length
             if (self)
                 self->timeWaitingHead(socket.data());
             socket->disconnectFromHost(); // Connection: close, as for any answer

@@ -104,20 +104,6 @@ std::string errnoText(const std::string &what, const std::string &path)
     return what + " " + path + ": " + std::strerror(errno);
 }
 
-bool writeAll(int fd, std::string_view bytes)
-{
-    while (!bytes.empty()) {
-        const ssize_t written = ::write(fd, bytes.data(), bytes.size());
-        if (written < 0) {
-            if (errno == EINTR)
-                continue;
-            return false;
-        }
-        bytes.remove_prefix(std::size_t(written));
-    }
-    return true;
-}
-
 bool writeAllAt(int fd, std::string_view bytes, std::uint64_t offset)
 {
     while (!bytes.empty()) {
@@ -179,7 +165,7 @@ bool replaceFile(const std::string &path, const std::string &contents, std::stri
         error = errnoText("cannot create", temporary);
         return false;
     }
-    const bool written = writeAll(fd, contents) && ::fsync(fd) == 0;
+    const bool written = writeAllAt(fd, contents, 0) && ::fsync(fd) == 0;
     if (!written)
         error = errnoText("cannot write", temporary);
     ::close(fd);
@@ -312,22 +298,23 @@ model::Result<std::shared_ptr<CommitLog>> CommitLog::open(const std::string &dir
     std::uint64_t zeroedEnd = 0;
     if (readFile(logPath, contents)) {
         // The lines end at the first zero byte (no line holds one: JSON escapes control
-        // characters); the zeros the writer laid down ahead follow. Anything else after it
-        // was written but never synced, so never acknowledged: it is dropped like a torn line.
-        const std::size_t zeros = std::min(contents.find('\0'), contents.size());
+        // characters); the zeros the writer laid down ahead follow. Other bytes past it were
+        // written but never synced (never acknowledged) and are dropped like a torn line,
+        // unless they hold a whole record: the writer's lines never follow its zeros, so that
+        // is damage, or a disk that lost a sync, and an error.
+        const std::string_view all(contents);
+        const std::size_t zeros = std::min(all.find('\0'), all.size());
         bool beyond = false;
-        for (std::size_t at = contents.find_first_not_of('\0', zeros); at != std::string::npos;
-             at = contents.find_first_not_of('\0', at)) {
-            // A whole record there is not what a crash leaves (the writer's lines never
-            // follow zeros it laid down), but damage, or a disk that lost a sync: an error.
+        for (std::size_t at = all.find_first_not_of('\0', zeros); at != std::string_view::npos;
+             at = all.find_first_not_of('\0', at)) {
             beyond = true;
-            const std::string_view stretch =
-                std::string_view(contents).substr(at, std::min(contents.find('\0', at), contents.size()) - at);
+            const std::string_view stretch = all.substr(at, std::min(all.find('\0', at), all.size()) - at);
             for (std::size_t start = 0; start < stretch.size();) {
                 const Line line = readLine(stretch, start);
-                if (line.json)
-                    return corrupt(logPath, std::size_t(std::count(contents.begin(), contents.begin() + std::ptrdiff_t(zeros), '\n')) + 1,
-                                   "a whole record after zeros");
+                if (line.json) {
+                    const auto lineNumber = std::size_t(std::count(all.begin(), all.begin() + std::ptrdiff_t(zeros), '\n'));
+                    return corrupt(logPath, lineNumber + 1, "a whole record after zeros");
+                }
                 start = line.next;
             }
             at += stretch.size();
