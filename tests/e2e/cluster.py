@@ -15,6 +15,7 @@ import time
 import urllib.request
 
 from etcd_cluster import EtcdCluster, free_port
+from lifetime import ends_with_this_process
 
 KUBECONFIG = """apiVersion: v1
 kind: Config
@@ -58,7 +59,7 @@ def main(argv):
                 "--listen", url[len("http://"):], "--storage", "etcd", "--etcd-endpoints", etcd.endpoints,
                 "--etcd-prefix", prefix, *extra]
             # A session of its own: Ctrl-C reaches this script, which stops everything in order.
-            process = subprocess.Popen(command, stdout=subprocess.DEVNULL, start_new_session=True)
+            process = subprocess.Popen(ends_with_this_process(command), stdout=subprocess.DEVNULL, start_new_session=True)
             instances.append((name, url, process))
         for _, url, process in instances:
             wait_ready(url, process)

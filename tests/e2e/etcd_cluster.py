@@ -10,6 +10,8 @@ import tempfile
 import time
 import urllib.request
 
+from lifetime import ends_with_this_process
+
 
 def free_port():
     with socket.socket() as sock:
@@ -41,7 +43,7 @@ class EtcdMember:
         self.log = open(os.path.join(os.path.dirname(self.data_dir), f"{self.name}.log"), "ab")
         # A session of its own: a Ctrl-C meant for the test or ./dev.sh cluster does not kill
         # the member before its owner stops it.
-        self.process = subprocess.Popen(args, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True)
+        self.process = subprocess.Popen(ends_with_this_process(args), stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True)
 
     def healthy(self):
         try:
@@ -73,9 +75,13 @@ class EtcdCluster:
         initial = ",".join(f"{name}=http://127.0.0.1:{peer}" for name, (_, peer) in zip(names, ports))
         self.members = [EtcdMember(name, client, peer, os.path.join(self.root, name), initial, fsync)
                         for name, (client, peer) in zip(names, ports)]
-        for member in self.members:
-            member.start()
-        self.wait_healthy(self.members)
+        try:
+            for member in self.members:
+                member.start()
+            self.wait_healthy(self.members)
+        except BaseException:
+            self.stop()
+            raise
 
     @property
     def endpoints(self):

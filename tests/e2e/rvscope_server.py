@@ -10,6 +10,8 @@ import tempfile
 import time
 import unittest
 
+from lifetime import ends_with_this_process
+
 
 # With RVSCOPE_TEST_ETCD=URL[,URL...] (run_on_etcd.py sets it) every server a test starts runs
 # on that etcd, under a prefix of its own, so it starts as empty as the embedded store.
@@ -30,8 +32,8 @@ class RvscopeServer:
     def __init__(self, binary, *extra_args, storage=None):
         """`storage`: the storage arguments (default: the embedded store, or the test etcd)."""
         self.process = subprocess.Popen(
-            [binary, "serve", "--listen", "127.0.0.1:0", *(storage_args() if storage is None else storage),
-             *extra_args],
+            ends_with_this_process([binary, "serve", "--listen", "127.0.0.1:0",
+                                    *(storage_args() if storage is None else storage), *extra_args]),
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         line = self.process.stdout.readline()
         match = re.match(r"listening on (https?://127\.0\.0\.1:(\d+))$", line.strip())

@@ -57,10 +57,10 @@ class EtcdEndToEnd(unittest.TestCase):
         self.files = []
 
     def tearDown(self):
-        for server in self.servers:
-            self.assertEqual(server.stop(), 0)
+        codes = [server.stop() for server in self.servers]
         for path in self.files:
             os.unlink(path)
+        self.assertEqual(codes, [0] * len(codes))
 
     def start(self, *args):
         server = RvscopeServer(BINARY, "--storage", "etcd", "--etcd-endpoints", self.etcd.endpoints,
@@ -181,6 +181,37 @@ class EtcdEndToEnd(unittest.TestCase):
                                  capture_output=True, text=True, timeout=60)
         self.assertEqual(process.returncode, 1)
         self.assertIn("etcd is unavailable", process.stderr)
+
+
+def running(pid):
+    """True while `pid` runs (a zombie left for the reaper has ended)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+@unittest.skipUnless(ETCD, "etcd is not installed (Debian etcd-server)")
+class NothingOutlivesItsTest(unittest.TestCase):
+    def test_a_test_killed_mid_run_leaves_no_etcd_or_rvscope_running(self):
+        # What a ctest timeout does to a suite: SIGKILL, so no cleanup or finally runs.
+        script = ("import os, signal\n"
+                  "from etcd_cluster import EtcdCluster\n"
+                  "from rvscope_server import RvscopeServer\n"
+                  "etcd = EtcdCluster(1)\n"
+                  f"server = RvscopeServer({BINARY!r}, storage=['--storage', 'etcd', '--etcd-endpoints', etcd.endpoints])\n"
+                  "print(etcd.members[0].process.pid, server.process.pid, flush=True)\n"
+                  "os.kill(os.getpid(), signal.SIGKILL)\n")
+        process = subprocess.run(["/usr/bin/python3", "-c", script], capture_output=True, text=True, timeout=60,
+                                 cwd=os.path.dirname(os.path.abspath(__file__)))
+        self.assertEqual(process.returncode, -9, process.stderr)
+        pids = [int(pid) for pid in process.stdout.split()]
+        self.assertEqual(len(pids), 2)
+        deadline = time.monotonic() + 10
+        while any(running(pid) for pid in pids) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        self.assertEqual([pid for pid in pids if running(pid)], [])
 
 
 if __name__ == "__main__":

@@ -22,15 +22,18 @@ BINARY = os.environ["RVSCOPE_BINARY"]
 
 class ThreeMembers(unittest.TestCase):
     def setUp(self):
+        # Cleanups run even when setUp or tearDown fails: nothing started is left running.
         self.etcd = EtcdCluster(3)
+        self.addCleanup(self.etcd.stop)
         storage = ["--storage", "etcd", "--etcd-endpoints", self.etcd.endpoints,
                    "--etcd-prefix", f"/cluster-{uuid.uuid4().hex[:8]}"]
-        self.servers = [RvscopeServer(BINARY, storage=storage), RvscopeServer(BINARY, storage=storage)]
+        self.servers = []
+        for _ in range(2):
+            self.servers.append(RvscopeServer(BINARY, storage=storage))
+            self.addCleanup(self.servers[-1].stop)
 
     def tearDown(self):
-        for server in self.servers:
-            self.assertEqual(server.stop(), 0)
-        self.etcd.stop()
+        self.assertEqual([server.stop() for server in self.servers], [0, 0])
 
     def acked_count(self, counters):
         return sum(len(counter.acked) for counter in counters)

@@ -24,16 +24,18 @@ WRITES = 5
 @unittest.skipUnless(ETCD, "etcd is not installed (Debian etcd-server)")
 class LostAnswers(unittest.TestCase):
     def setUp(self):
+        # Cleanups run even when setUp or tearDown fails: nothing started is left running.
         self.etcd = EtcdCluster(1)
+        self.addCleanup(self.etcd.stop)
         port = int(self.etcd.members[0].client_url.rsplit(":", 1)[1])
         self.proxy = CuttingProxy(port)
+        self.addCleanup(self.proxy.close)
         self.server = RvscopeServer(BINARY, "--storage", "etcd", "--etcd-endpoints", self.proxy.url,
                                     "--etcd-prefix", "/faults")
+        self.addCleanup(self.server.stop)
 
     def tearDown(self):
         self.assertEqual(self.server.stop(), 0)
-        self.proxy.close()
-        self.etcd.stop()
 
     def watch_from(self, revision):
         watch = Watch(self.server.port, revision)

@@ -30,11 +30,12 @@ class TwoInstances(unittest.TestCase):
         storage = ["--storage", "etcd", "--etcd-endpoints", self.etcd.endpoints,
                    "--etcd-prefix", f"/two-{uuid.uuid4().hex[:8]}"]
         self.a = RvscopeServer(BINARY, storage=storage)
+        self.addCleanup(self.a.stop)
         self.b = RvscopeServer(BINARY, storage=storage)
+        self.addCleanup(self.b.stop)
 
     def tearDown(self):
-        self.assertEqual(self.a.stop(), 0)
-        self.assertEqual(self.b.stop(), 0)
+        self.assertEqual([self.a.stop(), self.b.stop()], [0, 0])
 
     def test_a_put_with_a_version_read_elsewhere_conflicts_exactly_when_it_should(self):
         status, created = call(self.a.port, "POST", PATH, {"metadata": {"name": "shared"}, "data": {"v": "0"}})
@@ -110,15 +111,16 @@ class TypeOnItsOwnCluster(unittest.TestCase):
 
     def setUp(self):
         self.main = EtcdCluster(1)
+        self.addCleanup(self.main.stop)
         self.events = EtcdCluster(1)
+        self.addCleanup(self.events.stop)
         self.server = RvscopeServer(BINARY, storage=[
             "--storage", "etcd", "--etcd-endpoints", self.main.endpoints,
             "--etcd-servers-overrides", f"events#{self.events.endpoints}"])
+        self.addCleanup(self.server.stop)
 
     def tearDown(self):
         self.assertEqual(self.server.stop(), 0)
-        self.main.stop()
-        self.events.stop()
 
     def test_events_count_their_own_revisions_on_their_own_cluster(self):
         for i in range(6):
