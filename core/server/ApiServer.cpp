@@ -19,6 +19,7 @@
 #include "api/OpenWatches.h"
 #include "api/Watcher.h"
 #include "model/StatusErrors.h"
+#include "server/FreeMemory.h"
 #include "server/HttpResponse.h"
 #include "server/HttpRequestReader.h"
 #include "server/WatchTransports.h"
@@ -341,7 +342,9 @@ void ApiServer::respond(QPointer<QTcpSocket> socket, api::ApiResponse response, 
         startWatch(socket, std::move(response.watch), persistence);
         return;
     }
-    socket->write(HttpResponse::from(std::move(response)).serialize(persistence));
+    const qint64 written = socket->write(HttpResponse::from(std::move(response)).serialize(persistence));
+    if (written >= qint64(LARGE_ANSWER_BYTES))
+        releaseFreeMemoryOnceSent(socket.data(), this);
     if (persistence == Persistence::Close) {
         timeWaitingHead(socket.data());
         socket->flush();
