@@ -345,7 +345,7 @@ void ApiServer::respond(QPointer<QTcpSocket> socket, api::ApiResponse response, 
     const qint64 written = socket->write(HttpResponse::from(std::move(response)).serialize(persistence));
     if (written >= qint64(LARGE_ANSWER_BYTES))
         releaseFreeMemoryOnceSent(socket.data(), this);
-    if (persistence == Persistence::Close) {
+    if (closes(persistence)) {
         timeWaitingHead(socket.data());
         socket->flush();
         socket->disconnectFromHost();
@@ -392,9 +392,12 @@ void ApiServer::endPass()
 
 void ApiServer::startWatch(QPointer<QTcpSocket> socket, std::shared_ptr<api::Watcher> watcher, Persistence persistence)
 {
-    // Headers go out at once so that clients unblock before the first event.
-    socket->write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nCache-Control: no-cache, private\r\n"
-                  "Transfer-Encoding: chunked\r\n\r\n");
+    // Headers go out at once so that clients unblock before the first event. HTTP/1.0 has no
+    // chunks: as from Go's server, the lines go out bare and the connection's end ends them.
+    const bool http10 = isHttp10(persistence);
+    socket->write(http10 ? "HTTP/1.0 200 OK\r\nContent-Type: application/json\r\nCache-Control: no-cache, private\r\n\r\n"
+                         : "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nCache-Control: no-cache, private\r\n"
+                           "Transfer-Encoding: chunked\r\n\r\n");
     m_handler->openWatches().claim(watcher, this);
     std::weak_ptr<api::Watcher> weak = watcher;
     connect(socket.data(), &QTcpSocket::disconnected, this, [weak] {
@@ -407,10 +410,10 @@ void ApiServer::startWatch(QPointer<QTcpSocket> socket, std::shared_ptr<api::Wat
             return;
         if (tooSlow) {
             dropStalledConnection(socket.data());
-        } else if (persistence != Persistence::KeepAlive) { // HTTP/1.0 keeps a connection only after a body with a length
+        } else if (persistence != Persistence::KeepAlive) { // HTTP/1.0's stream ends with the connection
             if (self)
                 self->timeWaitingHead(socket.data());
-            socket->disconnectFromHost(); // Connection: close, as for any answer
+            socket->disconnectFromHost();
         } else if (self) {
             self->markIdle(socket.data()); // an ordinary keep-alive connection again
             // The next request waits for the pass after: the watch ending is still
@@ -423,7 +426,8 @@ void ApiServer::startWatch(QPointer<QTcpSocket> socket, std::shared_ptr<api::Wat
                 Qt::QueuedConnection);
         }
     };
-    watcher->attach(std::make_shared<ChunkedWatchTransport>(socket, std::move(onEnd)));
+    watcher->attach(std::make_shared<HttpWatchTransport>(
+        socket, http10 ? HttpWatchTransport::Framing::BareLines : HttpWatchTransport::Framing::Chunked, std::move(onEnd)));
 }
 
 void ApiServer::closeWatches()

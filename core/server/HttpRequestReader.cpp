@@ -223,10 +223,9 @@ bool HttpRequestReader::deliverRequest()
         request.body = std::move(m_chunkedData);
     else
         request.body.assign(m_buffer, m_bodyStart, m_counted - m_bodyStart);
-    const Persistence persistence = m_connectionClose ? Persistence::Close
-        : m_http11                                    ? Persistence::KeepAlive
-        : m_connectionKeepAlive                       ? Persistence::KeepAliveHttp10
-                                                      : Persistence::Close;
+    const Persistence persistence = m_http11 ? (m_connectionClose ? Persistence::Close : Persistence::KeepAlive)
+        : m_connectionKeepAlive && !m_connectionClose ? Persistence::KeepAliveHttp10
+                                                      : Persistence::CloseHttp10;
     m_buffer.erase(0, m_counted);
     if (m_buffer.empty() && m_buffer.capacity() > KEPT_BUFFER_BYTES)
         std::string().swap(m_buffer); // a large body's room is not kept for the connection's life

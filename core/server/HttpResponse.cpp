@@ -31,7 +31,7 @@ QByteArray HttpResponse::serialize(Persistence persistence) const
     const std::string_view lengthText(lengthDigits,
                                       std::size_t(std::to_chars(lengthDigits, lengthDigits + sizeof lengthDigits, body.size()).ptr - lengthDigits));
     const std::string_view reason = reasonPhrase(status);
-    constexpr std::string_view VERSION = "HTTP/1.1 ";
+    const std::string_view VERSION = isHttp10(persistence) ? "HTTP/1.0 " : "HTTP/1.1 ";
     constexpr std::string_view CONTENT_TYPE = "\r\nContent-Type: ";
     constexpr std::string_view CONTENT_LENGTH = "\r\nContent-Length: ";
     constexpr std::string_view CRLF = "\r\n";

@@ -14,9 +14,20 @@ struct ApiResponse;
 namespace rvscope::server {
 
 // What an answer does with its connection, as Go's server decides it from the request: an
-// HTTP/1.1 connection stays open unless the request says "Connection: close"; an HTTP/1.0
-// one closes unless it says "Connection: keep-alive", which the answer then says too.
-enum class Persistence { KeepAlive, KeepAliveHttp10, Close };
+// HTTP/1.1 connection stays open unless the request says "Connection: close", which the
+// answer then says too; an HTTP/1.0 one closes unless it says "Connection: keep-alive",
+// which the answer then says too. An answer to HTTP/1.0 has an HTTP/1.0 status line, and
+// closes with no Connection field (Go's chunkWriter.writeHeader).
+enum class Persistence { KeepAlive, Close, KeepAliveHttp10, CloseHttp10 };
+
+constexpr bool closes(Persistence persistence)
+{
+    return persistence == Persistence::Close || persistence == Persistence::CloseHttp10;
+}
+constexpr bool isHttp10(Persistence persistence)
+{
+    return persistence == Persistence::KeepAliveHttp10 || persistence == Persistence::CloseHttp10;
+}
 
 // A complete HTTP response, serialized into one buffer so that it leaves in one write.
 // The fields are the API layer's own strings, moved in rather than converted.

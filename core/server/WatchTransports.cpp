@@ -15,7 +15,7 @@ namespace rvscope::server {
 
 namespace {
 // The transports holding unsent events, and whether their flush waits for the next pass.
-thread_local std::vector<std::weak_ptr<ChunkedWatchTransport>> t_unflushed;
+thread_local std::vector<std::weak_ptr<HttpWatchTransport>> t_unflushed;
 thread_local bool t_deferred = false;
 // The last shared line framed, and its chunk.
 thread_local std::shared_ptr<const std::string> t_framedLine;
@@ -33,25 +33,44 @@ QByteArray chunkOf(const std::string &line)
     std::memcpy(at + digits + line.size(), "\n\r\n", 3);
     return chunk;
 }
-}
 
-ChunkedWatchTransport::ChunkedWatchTransport(QPointer<QTcpSocket> socket, std::function<void(bool)> onEnd)
+// "<line>\n": what HTTP/1.0 carries.
+QByteArray bareLineOf(const std::string &line)
+{
+    QByteArray bare(qsizetype(line.size()) + 1, Qt::Uninitialized);
+    std::memcpy(bare.data(), line.data(), line.size());
+    bare[qsizetype(line.size())] = '\n';
+    return bare;
+}
+} // namespace
+
+HttpWatchTransport::HttpWatchTransport(QPointer<QTcpSocket> socket, Framing framing, std::function<void(bool)> onEnd)
     : m_socket(std::move(socket))
+    , m_framing(framing)
     , m_onEnd(std::move(onEnd))
     , m_directWrites(m_socket && !qobject_cast<QSslSocket *>(m_socket.data()))
 {
 }
 
-void ChunkedWatchTransport::send(const std::string &event)
+QByteArray HttpWatchTransport::frame(const std::string &line) const
 {
-    if (m_socket)
-        queue(chunkOf(event));
+    return m_framing == Framing::Chunked ? chunkOf(line) : bareLineOf(line);
 }
 
-void ChunkedWatchTransport::sendShared(const std::shared_ptr<const std::string> &line)
+void HttpWatchTransport::send(const std::string &event)
+{
+    if (m_socket)
+        queue(frame(event));
+}
+
+void HttpWatchTransport::sendShared(const std::shared_ptr<const std::string> &line)
 {
     if (!m_socket)
         return;
+    if (m_framing != Framing::Chunked) { // (the cache holds chunks; HTTP/1.0 watches are rare)
+        queue(bareLineOf(*line));
+        return;
+    }
     if (t_framedLine != line) {
         t_framedChunk = chunkOf(*line);
         t_framedLine = line;
@@ -59,7 +78,7 @@ void ChunkedWatchTransport::sendShared(const std::shared_ptr<const std::string> 
     queue(t_framedChunk);
 }
 
-void ChunkedWatchTransport::queue(const QByteArray &chunk)
+void HttpWatchTransport::queue(const QByteArray &chunk)
 {
     if (m_unsent.isEmpty())
         m_unsent = chunk; // shared, not copied
@@ -71,24 +90,24 @@ void ChunkedWatchTransport::queue(const QByteArray &chunk)
     // A posted call (as ApiServer flushes its responses), made once for every transport
     // that gets events until the flush.
     if (t_unflushed.empty())
-        QMetaObject::invokeMethod(QAbstractEventDispatcher::instance(), &ChunkedWatchTransport::flushAll,
+        QMetaObject::invokeMethod(QAbstractEventDispatcher::instance(), &HttpWatchTransport::flushAll,
                                   Qt::QueuedConnection);
     t_unflushed.push_back(weak_from_this());
 }
 
-void ChunkedWatchTransport::flushAll()
+void HttpWatchTransport::flushAll()
 {
     // First call: the pass that produced the events is over; wait one more pass (its poll
     // and the requests it reads) so that more events share each write, as Qt's own buffered
     // socket would, then write them.
     if (!t_deferred) {
         t_deferred = true;
-        QMetaObject::invokeMethod(QAbstractEventDispatcher::instance(), &ChunkedWatchTransport::flushAll,
+        QMetaObject::invokeMethod(QAbstractEventDispatcher::instance(), &HttpWatchTransport::flushAll,
                                   Qt::QueuedConnection);
         return;
     }
     t_deferred = false;
-    std::vector<std::weak_ptr<ChunkedWatchTransport>> transports;
+    std::vector<std::weak_ptr<HttpWatchTransport>> transports;
     transports.swap(t_unflushed);
     for (const auto &weak : transports) {
         if (auto transport = weak.lock())
@@ -96,7 +115,7 @@ void ChunkedWatchTransport::flushAll()
     }
 }
 
-void ChunkedWatchTransport::flush()
+void HttpWatchTransport::flush()
 {
     m_queued = false;
     if (m_unsent.isEmpty() || !m_socket) {
@@ -116,15 +135,15 @@ void ChunkedWatchTransport::flush()
     m_unsent.clear();
 }
 
-std::size_t ChunkedWatchTransport::backlog() const
+std::size_t HttpWatchTransport::backlog() const
 {
     return std::size_t(m_unsent.size()) + (m_socket ? std::size_t(m_socket->bytesToWrite()) : 0);
 }
 
-void ChunkedWatchTransport::end(bool tooSlow)
+void HttpWatchTransport::end(bool tooSlow)
 {
     flush();
-    if (m_socket)
+    if (m_socket && m_framing == Framing::Chunked)
         m_socket->write("0\r\n\r\n");
     if (auto onEnd = std::move(m_onEnd))
         onEnd(tooSlow);

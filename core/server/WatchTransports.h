@@ -16,8 +16,9 @@ class QWebSocket;
 namespace rvscope::server {
 
 // A watch over HTTP/1.1: each event a chunk of one JSON line (the Python client splits the
-// stream on newlines), a zero-length chunk at the end. `onEnd` runs after that (tooSlow:
-// the client stopped reading). The socket may go away first: then nothing is written.
+// stream on newlines), a zero-length chunk at the end. Over HTTP/1.0, which has no chunks,
+// the lines alone, ended by closing the connection. `onEnd` runs after that (tooSlow: the
+// client stopped reading). The socket may go away first: then nothing is written.
 //
 // Events are gathered per watch and written one pass after the pass that produced them (as
 // the apiserver flushes a watch once its queue is drained): the commits of two passes fan
@@ -26,10 +27,10 @@ namespace rvscope::server {
 // buffer (the backlog a slow reader builds). TLS sockets always write through Qt.
 // Side by side in bench_http (1000 watchers), 680-800k events/s at p99 17-20 ms against
 // 360-570k at 21-35 ms through Qt's buffered write.
-class ChunkedWatchTransport final : public api::WatchTransport,
-                                    public std::enable_shared_from_this<ChunkedWatchTransport> {
+class HttpWatchTransport final : public api::WatchTransport, public std::enable_shared_from_this<HttpWatchTransport> {
 public:
-    ChunkedWatchTransport(QPointer<QTcpSocket> socket, std::function<void(bool tooSlow)> onEnd);
+    enum class Framing { Chunked, BareLines };
+    HttpWatchTransport(QPointer<QTcpSocket> socket, Framing framing, std::function<void(bool tooSlow)> onEnd);
     void send(const std::string &event) override;
     // Framed once for every watch the line goes to; a watch with nothing else unsent shares
     // those bytes instead of copying them.
@@ -44,7 +45,10 @@ private:
     void queue(const QByteArray &chunk);
     void flush();
 
+    QByteArray frame(const std::string &line) const;
+
     QPointer<QTcpSocket> m_socket;
+    Framing m_framing;
     std::function<void(bool)> m_onEnd;
     QByteArray m_unsent;
     bool m_directWrites = false; // a plain TCP socket (not TLS): its descriptor may be written

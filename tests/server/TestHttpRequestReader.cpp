@@ -66,6 +66,7 @@ private Q_SLOTS:
     void testUpgradeAfterOtherRequestsWithBareLineFeeds();
     void testHostIsRequiredOnceInHttp11();
     void testHttp10ClosesUnlessKeptAlive();
+    void testHttp10WatchIsBareLinesEndedByClosing();
     void testOtherExpectationsAreRefused();
     void testRepeatedFieldKeepsItsFirstValue();
 };
@@ -322,11 +323,12 @@ void TestHttpRequestReader::testHostIsRequiredOnceInHttp11()
 void TestHttpRequestReader::testHttp10ClosesUnlessKeptAlive()
 {
     // Go's server: an HTTP/1.0 answer closes the connection unless the request said
-    // "Connection: keep-alive", and then the answer says so too.
+    // "Connection: keep-alive", and then the answer says so too; its status line is HTTP/1.0.
     Fixture fixture;
     const Exchange plain = send(fixture.port, "GET /version HTTP/1.0\r\n\r\n");
     QCOMPARE(statusOf(plain.received), 200);
-    QVERIFY(plain.received.contains("\r\nConnection: close\r\n"));
+    QVERIFY2(plain.received.startsWith("HTTP/1.0 200 OK\r\n"), plain.received.constData());
+    QVERIFY(!plain.received.contains("\r\nConnection:"));
     QVERIFY(plain.closed);
     QTcpSocket socket;
     socket.connectToHost(QHostAddress::LocalHost, fixture.port);
@@ -339,12 +341,35 @@ void TestHttpRequestReader::testHttp10ClosesUnlessKeptAlive()
     socket.write("GET /version HTTP/1.0\r\nExpect: 100-continue\r\n\r\n"); // no 100 for HTTP/1.0
     received.clear();
     QVERIFY(readUntilClosed(socket, received, 3000));
-    QVERIFY2(received.startsWith("HTTP/1.1 200 OK\r\n"), received.constData());
+    QVERIFY2(received.startsWith("HTTP/1.0 200 OK\r\n"), received.constData());
     // Every Connection field counts (Go's shouldClose reads them all), not only the first.
     const Exchange twoFields = send(fixture.port, "GET /version HTTP/1.1\r\nHost: x\r\nConnection: keep-alive\r\n"
                                                   "Connection: close\r\n\r\n");
     QCOMPARE(statusOf(twoFields.received), 200);
     QVERIFY(twoFields.closed);
+}
+
+void TestHttpRequestReader::testHttp10WatchIsBareLinesEndedByClosing()
+{
+    // HTTP/1.0 has no chunked encoding: Go's server writes a body of unknown length bare and
+    // closes the connection to end it (kept alive or not).
+    Fixture fixture;
+    const QByteArray create = "POST " + CONFIGMAPS + " HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                                                     "Connection: close\r\nContent-Length: 26\r\n\r\n"
+                                                     R"({"metadata":{"name":"a"}})" "\n";
+    QCOMPARE(statusOf(send(fixture.port, create).received), 201);
+    for (const QByteArray connection : {QByteArray(), QByteArray("Connection: keep-alive\r\n")}) {
+        const Exchange watch =
+            send(fixture.port, "GET " + CONFIGMAPS + "?watch=true&timeoutSeconds=1 HTTP/1.0\r\n" + connection + "\r\n");
+        QVERIFY2(watch.closed, watch.received.constData());
+        const qsizetype bodyAt = watch.received.indexOf("\r\n\r\n") + 4;
+        const QByteArray head = watch.received.left(bodyAt);
+        QVERIFY2(head.startsWith("HTTP/1.0 200 OK\r\n"), head.constData());
+        QVERIFY2(!head.contains("Transfer-Encoding") && !head.contains("Connection:"), head.constData());
+        const QByteArray body = watch.received.mid(bodyAt);
+        QVERIFY2(body.startsWith(R"({"type":"ADDED","object":{"apiVersion":"v1","kind":"ConfigMap")"), body.constData());
+        QVERIFY2(body.endsWith("}}\n") && body.count('\n') == 1, body.constData());
+    }
 }
 
 void TestHttpRequestReader::testOtherExpectationsAreRefused()

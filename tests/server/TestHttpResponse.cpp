@@ -33,12 +33,15 @@ void TestHttpResponse::testKeepAliveResponse()
 void TestHttpResponse::testHttp10KeepAliveSaysSo()
 {
     // An HTTP/1.0 client that asked to keep the connection is told it stays (as Go's server
-    // answers, for a response with a length).
+    // answers, for a response with a length), in HTTP/1.0's status line; one that did not is
+    // told nothing, as Go says "Connection: close" only to HTTP/1.1.
     HttpResponse response;
     response.body = "{}";
     QCOMPARE(response.serialize(Persistence::KeepAliveHttp10),
-             QByteArray("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n"
+             QByteArray("HTTP/1.0 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n"
                         "Connection: keep-alive\r\n\r\n{}"));
+    QCOMPARE(response.serialize(Persistence::CloseHttp10),
+             QByteArray("HTTP/1.0 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}"));
 }
 
 void TestHttpResponse::testClosingResponseWithHeaders()
