@@ -14,9 +14,25 @@ from lifetime import ends_with_this_process
 
 
 def free_port():
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+    return free_ports(1)[0]
+
+
+def free_ports(count):
+    """`count` distinct loopback ports, free when called (all held open at once: a port
+    closed may be handed out again)."""
+    sockets = [socket.socket() for _ in range(count)]
+    try:
+        for sock in sockets:
+            sock.bind(("127.0.0.1", 0))
+        return [sock.getsockname()[1] for sock in sockets]
+    finally:
+        for sock in sockets:
+            sock.close()
+
+
+# A start is tried again on fresh ports when a port was taken between being found free and
+# etcd binding it (another test's listener or outgoing connection).
+START_ATTEMPTS = 3
 
 
 class EtcdMember:
@@ -45,6 +61,13 @@ class EtcdMember:
         # the member before its owner stops it.
         self.process = subprocess.Popen(ends_with_this_process(args), stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True)
 
+    def log_text(self):
+        try:
+            with open(os.path.join(os.path.dirname(self.data_dir), f"{self.name}.log"), "rb") as log:
+                return log.read()
+        except OSError:
+            return b""
+
     def healthy(self):
         try:
             with urllib.request.urlopen(self.client_url + "/health", timeout=1) as response:
@@ -69,19 +92,24 @@ class EtcdCluster:
     """`size` members on loopback, each with its own ports and data directory."""
 
     def __init__(self, size=1, fsync=False):
-        self.root = tempfile.mkdtemp(prefix="rvscope-etcd-")
-        names = [f"m{i}" for i in range(size)]
-        ports = [(free_port(), free_port()) for _ in names]
-        initial = ",".join(f"{name}=http://127.0.0.1:{peer}" for name, (_, peer) in zip(names, ports))
-        self.members = [EtcdMember(name, client, peer, os.path.join(self.root, name), initial, fsync)
-                        for name, (client, peer) in zip(names, ports)]
-        try:
-            for member in self.members:
-                member.start()
-            self.wait_healthy(self.members)
-        except BaseException:
-            self.stop()
-            raise
+        for attempt in range(1, START_ATTEMPTS + 1):
+            self.root = tempfile.mkdtemp(prefix="rvscope-etcd-")
+            names = [f"m{i}" for i in range(size)]
+            ports = free_ports(2 * size)
+            pairs = list(zip(ports[0::2], ports[1::2]))
+            initial = ",".join(f"{name}=http://127.0.0.1:{peer}" for name, (_, peer) in zip(names, pairs))
+            self.members = [EtcdMember(name, client, peer, os.path.join(self.root, name), initial, fsync)
+                            for name, (client, peer) in zip(names, pairs)]
+            try:
+                for member in self.members:
+                    member.start()
+                self.wait_healthy(self.members)
+                return
+            except BaseException:
+                taken = any(b"address already in use" in member.log_text() for member in self.members)
+                self.stop()
+                if attempt == START_ATTEMPTS or not taken:
+                    raise
 
     @property
     def endpoints(self):

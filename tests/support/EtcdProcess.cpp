@@ -12,12 +12,13 @@
 
 namespace rvscope::testing {
 namespace {
-quint16 freeLoopbackPort()
+// Starts tried again on fresh ports when one was taken between being found free and etcd
+// binding it (another test's listener or outgoing connection).
+constexpr int START_ATTEMPTS = 3;
+
+bool portTaken(const QString &error)
 {
-    QTcpServer server;
-    if (!server.listen(QHostAddress::LocalHost, 0))
-        return 0;
-    return server.serverPort();
+    return error.contains(QLatin1String("address already in use"));
 }
 } // namespace
 
@@ -34,17 +35,29 @@ QString EtcdProcess::binary()
     return QStandardPaths::findExecutable(QStringLiteral("etcd"));
 }
 
-quint16 EtcdProcess::freePort()
+std::vector<quint16> EtcdProcess::freePorts(int count)
 {
-    return freeLoopbackPort();
+    // All held open at once, so that they differ (a port closed may be handed out again).
+    std::vector<std::unique_ptr<QTcpServer>> servers;
+    std::vector<quint16> ports;
+    for (int i = 0; i < count; ++i) {
+        servers.push_back(std::make_unique<QTcpServer>());
+        ports.push_back(servers.back()->listen(QHostAddress::LocalHost, 0) ? servers.back()->serverPort() : 0);
+    }
+    return ports;
 }
 
 bool EtcdProcess::start()
 {
-    const quint16 client = freeLoopbackPort();
-    const quint16 peer = freeLoopbackPort();
-    return startMember(QStringLiteral("t1"), client, peer, QStringLiteral("t1=http://127.0.0.1:%1").arg(peer))
-        && waitUntilHealthy();
+    for (int attempt = 1;; ++attempt) {
+        const std::vector<quint16> ports = freePorts(2);
+        if (startMember(QStringLiteral("t1"), ports[0], ports[1], QStringLiteral("t1=http://127.0.0.1:%1").arg(ports[1]))
+            && waitUntilHealthy())
+            return true;
+        stop();
+        if (attempt == START_ATTEMPTS || !portTaken(m_error))
+            return false;
+    }
 }
 
 bool EtcdProcess::startMember(const QString &name, quint16 clientPort, quint16 peerPort, const QString &initialCluster)
@@ -135,16 +148,26 @@ namespace rvscope::testing {
 
 bool EtcdCluster::start(int members)
 {
-    std::vector<std::pair<quint16, quint16>> ports;
-    QStringList initial;
-    for (int i = 0; i < members; ++i) {
-        ports.emplace_back(EtcdProcess::freePort(), EtcdProcess::freePort());
-        initial << QStringLiteral("m%1=http://127.0.0.1:%2").arg(i).arg(ports.back().second);
+    for (int attempt = 1;; ++attempt) {
+        if (startOnce(members))
+            return true;
+        m_members.clear(); // stops them
+        if (attempt == START_ATTEMPTS || !portTaken(m_error))
+            return false;
     }
+}
+
+bool EtcdCluster::startOnce(int members)
+{
+    // Member i listens for clients on ports[2i] and for peers on ports[2i + 1].
+    const std::vector<quint16> ports = EtcdProcess::freePorts(2 * members);
+    QStringList initial;
+    for (int i = 0; i < members; ++i)
+        initial << QStringLiteral("m%1=http://127.0.0.1:%2").arg(i).arg(ports[std::size_t(2 * i + 1)]);
     for (int i = 0; i < members; ++i) {
         m_members.push_back(std::make_unique<EtcdProcess>());
-        if (!m_members.back()->startMember(QStringLiteral("m%1").arg(i), ports[std::size_t(i)].first,
-                                           ports[std::size_t(i)].second, initial.join(QLatin1Char(',')))) {
+        if (!m_members.back()->startMember(QStringLiteral("m%1").arg(i), ports[std::size_t(2 * i)],
+                                           ports[std::size_t(2 * i + 1)], initial.join(QLatin1Char(',')))) {
             m_error = m_members.back()->error();
             return false;
         }

@@ -24,7 +24,7 @@ public:
 
     // The etcd binary (RVSCOPE_ETCD_BINARY, else `etcd` on PATH); empty when there is none.
     static QString binary();
-    // A single-member cluster, waited for.
+    // A single-member cluster, waited for (on fresh ports again when etcd found one taken).
     bool start();
     // Member `name` of a cluster (`initialCluster`: "n1=http://127.0.0.1:P1,..."), not
     // waited for (a member answers /health only once a quorum is up): see waitUntilHealthy().
@@ -32,7 +32,8 @@ public:
     // Starts a stopped member again on its data directory.
     bool restart();
     bool waitUntilHealthy(int timeoutMs = 20000);
-    static quint16 freePort();
+    // `count` distinct loopback ports free at the time of the call.
+    static std::vector<quint16> freePorts(int count);
     void stop();
     bool running() const;
     // "http://127.0.0.1:<client port>"
@@ -63,6 +64,8 @@ public:
     const QString &error() const { return m_error; }
 
 private:
+    bool startOnce(int members);
+
     std::vector<std::unique_ptr<EtcdProcess>> m_members;
     QString m_error;
 };
