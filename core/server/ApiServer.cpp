@@ -19,8 +19,8 @@
 #include "api/OpenWatches.h"
 #include "api/Watcher.h"
 #include "model/StatusErrors.h"
-#include "server/FreeMemory.h"
 #include "server/HttpResponse.h"
+#include "server/LargeAnswers.h"
 #include "server/HttpRequestReader.h"
 #include "server/WatchTransports.h"
 
@@ -288,6 +288,7 @@ void ApiServer::answer(QTcpSocket *socket, api::ApiRequest request, Persistence 
 void ApiServer::answerNow(QTcpSocket *socket, api::ApiRequest request, Persistence persistence)
 {
     QPointer<QTcpSocket> guarded(socket);
+    const bool head = request.method == "HEAD";
     // The apiserver's max-in-flight filter: mutating and other requests counted apart, and
     // long-running ones (watches) not at all (its BasicLongRunningRequestCheck; they have
     // --max-watches-per-user). A watch whose start waits (on etcd) had taken a slot, so
@@ -298,7 +299,7 @@ void ApiServer::answerNow(QTcpSocket *socket, api::ApiRequest request, Persisten
     const std::size_t max = mutating ? m_limits.maxMutatingRequestsInFlight : m_limits.maxRequestsInFlight;
     if (counted && max != 0 && inFlight >= max) {
         respond(guarded, api::statusResponse(model::errors::tooManyRequests("Too many requests, please try again later.", 1)),
-                persistence);
+                persistence, head);
         return;
     }
     if (counted)
@@ -309,7 +310,7 @@ void ApiServer::answerNow(QTcpSocket *socket, api::ApiRequest request, Persisten
     QPointer<ApiServer> self(this);
     // The handler stays alive until its answer is in (an injected delay may outlive this
     // server: a scenario run replaces the core); an answer nobody takes closes its watch.
-    task.then([self, handler = m_handler, guarded, persistence, mutating, counted](api::ApiResponse response) {
+    task.then([self, handler = m_handler, guarded, persistence, head, mutating, counted](api::ApiResponse response) {
         if (!self) {
             if (response.watch)
                 response.watch->close();
@@ -317,11 +318,11 @@ void ApiServer::answerNow(QTcpSocket *socket, api::ApiRequest request, Persisten
         }
         if (counted)
             --(mutating ? self->m_mutatingInFlight : self->m_readsInFlight);
-        self->respond(guarded, std::move(response), persistence);
+        self->respond(guarded, std::move(response), persistence, head);
     });
 }
 
-void ApiServer::respond(QPointer<QTcpSocket> socket, api::ApiResponse response, Persistence persistence)
+void ApiServer::respond(QPointer<QTcpSocket> socket, api::ApiResponse response, Persistence persistence, bool head)
 {
     if (!socket || socket->state() != QAbstractSocket::ConnectedState) {
         // Gone or closed (the client left, a flood of pipelined requests).
@@ -342,9 +343,9 @@ void ApiServer::respond(QPointer<QTcpSocket> socket, api::ApiResponse response, 
         startWatch(socket, std::move(response.watch), persistence);
         return;
     }
-    const qint64 written = socket->write(HttpResponse::from(std::move(response)).serialize(persistence));
-    if (written >= qint64(LARGE_ANSWER_BYTES))
-        releaseFreeMemoryOnceSent(socket.data(), this);
+    HttpResponse http = HttpResponse::from(std::move(response));
+    http.omitBody = head;
+    writeAnswer(socket.data(), http.serialize(persistence), this);
     if (closes(persistence)) {
         timeWaitingHead(socket.data());
         socket->flush();
@@ -396,8 +397,11 @@ void ApiServer::startWatch(QPointer<QTcpSocket> socket, std::shared_ptr<api::Wat
     // chunks: as from Go's server, the lines go out bare and the connection's end ends them.
     const bool http10 = isHttp10(persistence);
     socket->write(http10 ? "HTTP/1.0 200 OK\r\nContent-Type: application/json\r\nCache-Control: no-cache, private\r\n\r\n"
-                         : "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nCache-Control: no-cache, private\r\n"
-                           "Transfer-Encoding: chunked\r\n\r\n");
+                  : persistence == Persistence::Close
+                      ? "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nCache-Control: no-cache, private\r\n"
+                        "Connection: close\r\nTransfer-Encoding: chunked\r\n\r\n"
+                      : "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nCache-Control: no-cache, private\r\n"
+                        "Transfer-Encoding: chunked\r\n\r\n");
     m_handler->openWatches().claim(watcher, this);
     std::weak_ptr<api::Watcher> weak = watcher;
     connect(socket.data(), &QTcpSocket::disconnected, this, [weak] {

@@ -89,7 +89,8 @@ private:
     // A request the connection's reader read whole. An upgrade returns whether the
     // connection goes on to the WebSocket server (false: it closes).
     bool handleRequest(QTcpSocket *socket, api::ApiRequest request, bool upgrade, Persistence persistence);
-    void respond(QPointer<QTcpSocket> socket, api::ApiResponse response, Persistence persistence);
+    // `head`: the request was HEAD (the answer carries no body).
+    void respond(QPointer<QTcpSocket> socket, api::ApiResponse response, Persistence persistence, bool head);
     // The end of an event-loop pass (queued once per pass): answers the reads it deferred,
     // then writes out its responses.
     void endPass();

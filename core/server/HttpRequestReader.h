@@ -123,7 +123,8 @@ private:
     bool takeRequestLine(std::string_view line);
     void refuse(int code, const char *reason, const std::string &message);
     void refuse(const model::Status &status);
-    void writeRefusal(const model::Status &status);
+    // `http10`: in HTTP/1.0's status line (see refuse()).
+    void writeRefusal(const model::Status &status, bool http10);
     // Shuts the sending side once the refusal is written; closes a little later.
     void closeOnceAnswered();
     // Reads no more requests on this connection.
@@ -164,6 +165,7 @@ private:
     std::optional<model::Status> m_refusal; // refuseConnection()
     std::function<bool()> m_answersOwed;     // holdRefusalsWhile()
     std::optional<model::Status> m_heldRefusal;
+    bool m_heldRefusalHttp10 = false;
     bool m_headTimerWaits = false; // a head's first byte came while answers were owed
     // The header field line being read (up to MAX_HEADER_FIELD_BYTES), the fields so far,
     // and the request's Content-Length once given.

@@ -39,11 +39,17 @@ void HttpRequestReader::refuse(const model::Status &status)
     m_socket->readAll();
     QTcpSocket *socket = m_socket;
     connect(socket, &QIODevice::readyRead, this, [socket] { socket->readAll(); });
+    // Go writes its refusals of malformed requests as fixed HTTP/1.1 text, whatever the
+    // request's version; the 413 stands for the apiserver handler's and the 417 for
+    // sendExpectationFailed, which go through the response writer and so answer HTTP/1.0
+    // in its status line (both come after the request line is read).
+    const bool http10 = !m_http11 && (status.code == 413 || status.code == 417);
     if (m_answersOwed && m_answersOwed()) {
         m_heldRefusal = status; // after the answers before it (answersSettled())
+        m_heldRefusalHttp10 = http10;
         return;
     }
-    writeRefusal(status);
+    writeRefusal(status, http10);
 }
 
 void HttpRequestReader::writeHeldRefusal()
@@ -52,14 +58,17 @@ void HttpRequestReader::writeHeldRefusal()
         return;
     const model::Status status = std::move(*m_heldRefusal);
     m_heldRefusal.reset();
-    writeRefusal(status);
+    writeRefusal(status, m_heldRefusalHttp10);
 }
 
-void HttpRequestReader::writeRefusal(const model::Status &status)
+void HttpRequestReader::writeRefusal(const model::Status &status, bool http10)
 {
     // The sending side is shut once the answer is out, and the client gets a moment to
     // read before the connection goes.
-    m_socket->write(HttpResponse::from(api::statusResponse(status)).serialize(Persistence::Close));
+    HttpResponse response = HttpResponse::from(api::statusResponse(status));
+    if (http10 && status.code == 417)
+        response.headers.emplace_back("Connection", "close"); // sendExpectationFailed sets it, for any version
+    m_socket->write(response.serialize(http10 ? Persistence::CloseHttp10 : Persistence::Close));
     connect(m_socket, &QIODevice::bytesWritten, this, &HttpRequestReader::closeOnceAnswered);
     m_socket->flush();
     closeOnceAnswered();

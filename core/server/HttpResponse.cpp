@@ -42,7 +42,7 @@ QByteArray HttpResponse::serialize(Persistence persistence) const
     else if (persistence == Persistence::KeepAliveHttp10)
         connection = "Connection: keep-alive\r\n";
     std::size_t size = VERSION.size() + statusText.size() + 1 + reason.size() + CONTENT_TYPE.size() + contentType.size()
-        + CONTENT_LENGTH.size() + lengthText.size() + CRLF.size() + CRLF.size() + body.size();
+        + CONTENT_LENGTH.size() + lengthText.size() + CRLF.size() + CRLF.size() + (omitBody ? 0 : body.size());
     for (const auto &[name, value] : headers)
         size += name.size() + SEPARATOR.size() + value.size() + CRLF.size();
     size += connection.size();
@@ -69,7 +69,8 @@ QByteArray HttpResponse::serialize(Persistence persistence) const
     }
     put(connection);
     put(CRLF);
-    put(body);
+    if (!omitBody)
+        put(body);
     return out;
 }
 

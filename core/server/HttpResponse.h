@@ -36,6 +36,9 @@ struct HttpResponse final {
     std::string contentType = "application/json";
     std::string body;
     std::vector<std::pair<std::string, std::string>> headers;
+    // An answer to HEAD: the Content-Length of the body, and no body (Go's server eats what
+    // a handler writes for a HEAD request; a body would be read as the next answer).
+    bool omitBody = false;
 
     // The API layer's response as bytes for the wire; the one place an ApiResponse becomes
     // HTTP (a Status becomes an ApiResponse in api::statusResponse, and only there).

@@ -105,8 +105,10 @@ class EtcdCluster:
                     member.start()
                 self.wait_healthy(self.members)
                 return
-            except BaseException:
-                taken = any(b"address already in use" in member.log_text() for member in self.members)
+            except BaseException as error:
+                # (A Ctrl-C is never tried again.)
+                taken = isinstance(error, Exception) and any(
+                    b"address already in use" in member.log_text() for member in self.members)
                 self.stop()
                 if attempt == START_ATTEMPTS or not taken:
                     raise

@@ -201,12 +201,14 @@ class NothingOutlivesItsTest(unittest.TestCase):
                   "from rvscope_server import RvscopeServer\n"
                   "etcd = EtcdCluster(1)\n"
                   f"server = RvscopeServer({BINARY!r}, storage=['--storage', 'etcd', '--etcd-endpoints', etcd.endpoints])\n"
-                  "print(etcd.members[0].process.pid, server.process.pid, flush=True)\n"
+                  "print(etcd.members[0].process.pid, server.process.pid, etcd.root, flush=True)\n"
                   "os.kill(os.getpid(), signal.SIGKILL)\n")
         process = subprocess.run(["/usr/bin/python3", "-c", script], capture_output=True, text=True, timeout=60,
                                  cwd=os.path.dirname(os.path.abspath(__file__)))
         self.assertEqual(process.returncode, -9, process.stderr)
-        pids = [int(pid) for pid in process.stdout.split()]
+        *pids, root = process.stdout.split()
+        self.addCleanup(shutil.rmtree, root, ignore_errors=True)  # etcd's data (its write-ahead log: 64 MB)
+        pids = [int(pid) for pid in pids]
         self.assertEqual(len(pids), 2)
         deadline = time.monotonic() + 10
         while any(running(pid) for pid in pids) and time.monotonic() < deadline:

@@ -69,6 +69,8 @@ private Q_SLOTS:
     void testHttp10WatchIsBareLinesEndedByClosing();
     void testOtherExpectationsAreRefused();
     void testRepeatedFieldKeepsItsFirstValue();
+    void testHeadAnswersCarryNoBody();
+    void testClosingWatchSaysSo();
 };
 
 void TestHttpRequestReader::testBrokenEscapeInThePath_data()
@@ -390,6 +392,48 @@ void TestHttpRequestReader::testOtherExpectationsAreRefused()
     const Exchange listed = send(fixture.port, "GET " + CONFIGMAPS + " HTTP/1.1\r\nHost: x\r\n"
                                                "Expect: 100-Continue, x\r\nConnection: close\r\n\r\n");
     QCOMPARE(statusOf(listed.received), 200);
+    // Over HTTP/1.0: Go's response writer answers the 417 (sendExpectationFailed sets
+    // "Connection: close" itself) and the apiserver's 413, so their status line is HTTP/1.0;
+    // the refusals Go writes as fixed text stay HTTP/1.1.
+    const Exchange old = send(fixture.port, "POST " + CONFIGMAPS + " HTTP/1.0\r\nExpect: 200-ok\r\nContent-Length: 2\r\n\r\n{}");
+    QVERIFY2(old.received.startsWith("HTTP/1.0 417 Expectation Failed\r\n"), old.received.constData());
+    QVERIFY2(old.received.contains("\r\nConnection: close\r\n"), old.received.constData());
+    const Exchange large = send(fixture.port, "POST " + CONFIGMAPS + " HTTP/1.0\r\nContent-Length: 99999999\r\n\r\n");
+    QVERIFY2(large.received.startsWith("HTTP/1.0 413 "), large.received.constData());
+    QVERIFY2(!large.received.contains("\r\nConnection:"), large.received.constData());
+    const Exchange malformed = send(fixture.port, "GET /version HTTP/1.0\r\nBad Field: x\r\n\r\n");
+    QVERIFY2(malformed.received.startsWith("HTTP/1.1 400 "), malformed.received.constData());
+}
+
+void TestHttpRequestReader::testHeadAnswersCarryNoBody()
+{
+    // Go's server eats what a handler writes for HEAD and keeps the Content-Length: a body
+    // would be read as the start of the next answer on the connection.
+    Fixture fixture;
+    const Exchange exchange = send(fixture.port, rawRequest("HEAD", CONFIGMAPS) + rawRequest("HEAD", "/version")
+                                                     + rawRequest("GET", "/version", {}, {"Connection: close"}));
+    QCOMPARE(exchange.answers(), 3);
+    const qsizetype second = exchange.received.indexOf("HTTP/1.1 ", 1);
+    const qsizetype third = exchange.received.indexOf("HTTP/1.1 ", second + 1);
+    const QByteArray first = exchange.received.left(second);
+    QVERIFY2(first.startsWith("HTTP/1.1 405 ") && first.endsWith("\r\n\r\n"), first.constData());
+    QVERIFY2(!first.contains("Content-Length: 0\r\n"), first.constData()); // the length of the body it would carry
+    const QByteArray version = exchange.received.mid(second, third - second);
+    QVERIFY2(version.startsWith("HTTP/1.1 405 ") && version.endsWith("\r\n\r\n"), version.constData());
+    QVERIFY2(exchange.received.mid(third).contains("\"gitVersion\""), exchange.received.constData());
+}
+
+void TestHttpRequestReader::testClosingWatchSaysSo()
+{
+    // Go's server says "Connection: close" on an HTTP/1.1 answer that closes, a watch too.
+    Fixture fixture;
+    const Exchange watch = send(fixture.port, rawRequest("GET", CONFIGMAPS + "?watch=true&timeoutSeconds=1", {}, {"Connection: close"}));
+    QVERIFY2(watch.closed, watch.received.constData());
+    const QByteArray head = watch.received.left(watch.received.indexOf("\r\n\r\n") + 4);
+    QVERIFY2(head.startsWith("HTTP/1.1 200 OK\r\n") && head.contains("\r\nConnection: close\r\n")
+                 && head.contains("\r\nTransfer-Encoding: chunked\r\n"),
+             head.constData());
+    QVERIFY2(watch.received.endsWith("0\r\n\r\n"), watch.received.constData());
 }
 
 void TestHttpRequestReader::testRepeatedFieldKeepsItsFirstValue()

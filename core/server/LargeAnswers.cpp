@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: MIT
+#include "server/LargeAnswers.h"
+
+#include <dlfcn.h>
+#include <malloc.h>
+
+#include <memory>
+#include <vector>
+
+#include <QtCore/QTimer>
+#include <QtNetwork/QSslSocket>
+#include <QtNetwork/QTcpSocket>
+
+namespace rvscope::server {
+namespace {
+constexpr int LATE_RELEASE_MS = 1000;
+} // namespace
+
+qint64 writeAnswer(QTcpSocket *socket, const QByteArray &answer, QObject *context)
+{
+    const qint64 written = socket->write(answer);
+    if (std::size_t(answer.size()) >= LARGE_ANSWER_BYTES)
+        releaseFreeMemoryOnceSent(socket, context);
+    return written;
+}
+
+void releaseFreeMemory()
+{
+    // Looked up at run time: the core library does not link tcmalloc, the executables do
+    // (RVSCOPE_USE_TCMALLOC), and the sanitizer builds run on their own allocator.
+    using Call = void (*)();
+    static const auto tcmallocRelease = reinterpret_cast<Call>(dlsym(RTLD_DEFAULT, "MallocExtension_ReleaseFreeMemory"));
+    if (tcmallocRelease)
+        tcmallocRelease();
+    else
+        malloc_trim(0);
+}
+
+void releaseFreeMemoryOnceSent(QTcpSocket *socket, QObject *context)
+{
+    // Queued, so that whatever the caller or Qt still frees on this call stack (the
+    // answer's bytes, the socket's buffers) is free by then; and once more a second later,
+    // for what a TLS socket frees after it says everything is written (measured: a release
+    // at the drain alone left a 9 MiB list's buffers in the process).
+    auto release = [context] {
+        QMetaObject::invokeMethod(context, &releaseFreeMemory, Qt::QueuedConnection);
+        QTimer::singleShot(LATE_RELEASE_MS, context, &releaseFreeMemory);
+    };
+    auto *tls = qobject_cast<QSslSocket *>(socket);
+    // And once when the socket goes: a TLS connection keeps the largest answer it sent,
+    // encrypted, in OpenSSL's memory BIO (Qt encrypts all it has buffered before it drains
+    // the BIO, and the BIO never shrinks) until it closes.
+    static const char *const RELEASES_WHEN_GONE = "rvscopeReleasesWhenGone";
+    if (tls && !socket->property(RELEASES_WHEN_GONE).toBool()) {
+        socket->setProperty(RELEASES_WHEN_GONE, true);
+        QObject::connect(socket, &QObject::destroyed, context, [context] {
+            QMetaObject::invokeMethod(context, &releaseFreeMemory, Qt::QueuedConnection);
+        });
+    }
+    // A TLS socket holds the answer twice over: the plain bytes it has still to encrypt
+    // (bytesToWrite) and the encrypted ones the kernel has not taken.
+    auto unsent = [socket, tls] { return socket->bytesToWrite() + (tls ? tls->encryptedBytesToWrite() : 0); };
+    if (unsent() == 0) {
+        release();
+        return;
+    }
+    // Once, whichever comes first: everything handed to the kernel, or the socket gone
+    // with its buffers.
+    auto connections = std::make_shared<std::vector<QMetaObject::Connection>>();
+    auto once = [connections, release] {
+        for (const QMetaObject::Connection &connection : *connections)
+            QObject::disconnect(connection);
+        release();
+    };
+    auto onWritten = [unsent, once] {
+        if (unsent() == 0)
+            once();
+    };
+    connections->push_back(QObject::connect(socket, &QIODevice::bytesWritten, context, onWritten));
+    if (tls)
+        connections->push_back(QObject::connect(tls, &QSslSocket::encryptedBytesWritten, context, onWritten));
+    connections->push_back(QObject::connect(socket, &QObject::destroyed, context, once));
+}
+
+} // namespace rvscope::server
