@@ -19,9 +19,9 @@
 #include "api/OpenWatches.h"
 #include "api/Watcher.h"
 #include "model/StatusErrors.h"
+#include "server/HttpRequestReader.h"
 #include "server/HttpResponse.h"
 #include "server/LargeAnswers.h"
-#include "server/HttpRequestReader.h"
 #include "server/WatchTransports.h"
 
 namespace rvscope::server {
@@ -396,12 +396,13 @@ void ApiServer::startWatch(QPointer<QTcpSocket> socket, std::shared_ptr<api::Wat
     // Headers go out at once so that clients unblock before the first event. HTTP/1.0 has no
     // chunks: as from Go's server, the lines go out bare and the connection's end ends them.
     const bool http10 = isHttp10(persistence);
-    socket->write(http10 ? "HTTP/1.0 200 OK\r\nContent-Type: application/json\r\nCache-Control: no-cache, private\r\n\r\n"
-                  : persistence == Persistence::Close
-                      ? "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nCache-Control: no-cache, private\r\n"
-                        "Connection: close\r\nTransfer-Encoding: chunked\r\n\r\n"
-                      : "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nCache-Control: no-cache, private\r\n"
-                        "Transfer-Encoding: chunked\r\n\r\n");
+    QByteArray head = http10 ? "HTTP/1.0 200 OK\r\n" : "HTTP/1.1 200 OK\r\n";
+    head += "Content-Type: application/json\r\nCache-Control: no-cache, private\r\n";
+    if (persistence == Persistence::Close)
+        head += "Connection: close\r\n";
+    if (!http10)
+        head += "Transfer-Encoding: chunked\r\n";
+    socket->write(head + "\r\n");
     m_handler->openWatches().claim(watcher, this);
     std::weak_ptr<api::Watcher> weak = watcher;
     connect(socket.data(), &QTcpSocket::disconnected, this, [weak] {
