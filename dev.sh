@@ -15,15 +15,15 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 BUILD_DIR=${BUILD_DIR:-build}
-BUILD_PACKAGES=(cmake g++ ninja-build pkg-config
+BUILD_PACKAGES=(cmake g++ ninja-build pkg-config lld
     qt6-base-dev qt6-websockets-dev qt6-svg-dev qcoro-qt6-dev nlohmann-json3-dev
     libyaml-cpp-dev zlib1g-dev
     libgoogle-perftools-dev libprotobuf-dev protobuf-compiler
     libgrpc++-dev protobuf-compiler-grpc libssl-dev
     etcd-server etcd-client)
-# zlib1g-dev gives the commit log (--data-dir) its CRC-32; libgrpc++-dev and
-# protobuf-compiler-grpc build EtcdStorage (RVSCOPE_ETCD); libssl-dev gives
-# app/OpenSslAtExit.cpp OpenSSL's header (Qt's TLS backend uses the same libcrypto); etcd-server is
+# lld links the executables (in half GNU ld's time); zlib1g-dev gives the commit log (--data-dir)
+# its CRC-32; libgrpc++-dev and protobuf-compiler-grpc build EtcdStorage (RVSCOPE_ETCD); libssl-dev
+# gives app/OpenSslAtExit.cpp OpenSSL's header (Qt's TLS backend uses the same libcrypto); etcd-server is
 # what `serve --storage etcd` talks to and what the etcd storage tests start on loopback.
 # What the HTTP benchmark compares against (etcd 3.4 and a static nginx), on loopback only.
 BENCH_PACKAGES=(etcd-server etcd-client nginx-light)
