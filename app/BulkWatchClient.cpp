@@ -11,6 +11,8 @@
 #include <QtNetwork/QNetworkRequest>
 #include <nlohmann/json.hpp>
 
+#include "VerdictPrinter.h"
+
 namespace rvscope::app {
 namespace {
 
@@ -23,11 +25,6 @@ void writeLine(std::FILE *stream, const QByteArray &line)
     std::fwrite(line.constData(), 1, static_cast<std::size_t>(line.size()), stream);
     std::fputc('\n', stream);
     std::fflush(stream);
-}
-
-void printLine(const QString &line)
-{
-    writeLine(stdout, line.toUtf8());
 }
 
 void printError(const QString &message)

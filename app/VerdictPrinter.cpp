@@ -13,8 +13,10 @@ constexpr qsizetype MAX_PRINTED_FINDINGS = 10;
 
 void printLine(const QString &text)
 {
-    std::fputs(qPrintable(text), stdout);
+    const QByteArray line = text.toUtf8();
+    std::fwrite(line.constData(), 1, std::size_t(line.size()), stdout);
     std::fputc('\n', stdout);
+    std::fflush(stdout);
 }
 
 bool printVerdicts(const engine::VerdictList &verdicts)

@@ -5,7 +5,8 @@
 
 namespace rvscope::app {
 
-// Prints one line of a command's report to stdout.
+// Prints one line of a command's report to stdout, in UTF-8, and flushes it (a watch
+// command's lines reach a pipe as they come).
 void printLine(const QString &text);
 
 // Prints `verdicts:` and one line per verdict to stdout, as `scenario run --check` and

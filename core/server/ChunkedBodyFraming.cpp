@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "model/Utf8.h"
+#include "server/HeaderTokens.h"
 
 namespace rvscope::server {
 namespace {
@@ -13,12 +14,6 @@ constexpr std::size_t MAX_LINE_BYTES = 4096;
 // Framing beyond what chunks may carry, and how much a chunk may carry (chunkedReader.excess).
 constexpr std::int64_t MAX_EXCESS_BYTES = 16 * 1024;
 constexpr std::int64_t OVERHEAD_PER_CHUNK = 16;
-
-bool isTokenChar(char c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
-        || std::string_view("!#$%&'*+-.^_`|~").find(c) != std::string_view::npos;
-}
 
 // textproto.ReadMIMEHeader's judgement of one line: "Name: value", the name a token, no
 // control byte but tab in the value.

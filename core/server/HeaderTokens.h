@@ -6,6 +6,13 @@
 
 namespace rvscope::server {
 
+// A tchar of RFC 9110's token (a method, a header name, a transfer coding's name).
+inline bool isTokenChar(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+        || std::string_view("!#$%&'*+-.^_`|~").find(c) != std::string_view::npos;
+}
+
 // `text` is `lowerCaseWord`, ASCII letters compared without case (header names and the
 // tokens of their values, as Go's textproto and net/http compare them).
 inline bool equalsIgnoringCase(std::string_view text, std::string_view lowerCaseWord)

@@ -18,12 +18,6 @@
 
 namespace rvscope::server {
 namespace {
-bool isTokenChar(char c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
-        || std::string_view("!#$%&'*+-.^_`|~").find(c) != std::string_view::npos;
-}
-
 // Go's parseRequestLine and ParseHTTPVersion: METHOD SP TARGET SP HTTP/d.d, the method a
 // token. Judged on the line's first and last bytes (`start`, `end`, without the line end)
 // and its `length`, so that a long line is never copied.

@@ -3,19 +3,9 @@
 
 #include <algorithm>
 
-#include <QtGui/QColor>
-#include <QtGui/QGuiApplication>
-#include <QtGui/QPalette>
+#include "AlarmColour.h"
 
 namespace rvscope::ui {
-namespace {
-QColor failureColour()
-{
-    const bool dark = QGuiApplication::palette().color(QPalette::Base).lightnessF() < 0.5;
-    return dark ? QColor(0xFF, 0x6B, 0x6B) : QColor(0xC6, 0x28, 0x28);
-}
-} // namespace
-
 RequestLogModel::RequestLogModel(QObject *parent, int capacity)
     : QAbstractTableModel(parent)
     , m_capacity(std::max(1, capacity))
@@ -104,7 +94,7 @@ QVariant RequestLogModel::data(const QModelIndex &index, int role) const
     case Qt::DisplayRole:
         return display(op, index.column());
     case Qt::ForegroundRole:
-        return op.statusCode >= 400 ? QVariant(failureColour()) : QVariant();
+        return op.statusCode >= 400 ? QVariant(alarmColour()) : QVariant();
     case Qt::TextAlignmentRole:
         if (index.column() == TimeColumn || index.column() == StatusColumn || index.column() == LatencyColumn)
             return QVariant(Qt::AlignRight | Qt::AlignVCenter);

@@ -20,6 +20,7 @@
 #include <QtWidgets/QTableView>
 #include <QtWidgets/QVBoxLayout>
 
+#include "AlarmColour.h"
 #include "engine/Engine.h"
 #include "serverpanel/RequestLogModel.h"
 #include "serverpanel/ServerConnectionText.h"
@@ -28,11 +29,6 @@
 namespace rvscope::ui {
 namespace {
 constexpr quint16 DEFAULT_PORT = 8001;
-
-QColor alarmColour(const QPalette &palette)
-{
-    return palette.color(QPalette::Base).lightnessF() < 0.5 ? QColor(0xFF, 0x6B, 0x6B) : QColor(0xC6, 0x28, 0x28);
-}
 } // namespace
 
 ServerPanel::ServerPanel(engine::Engine &engine, QWidget *parent)

@@ -16,17 +16,13 @@
 #include <QtWidgets/QTreeView>
 #include <QtWidgets/QVBoxLayout>
 
+#include "AlarmColour.h"
 #include "engine/Engine.h"
 #include "streams/WatchEventModel.h"
 #include "streams/WatcherModel.h"
 
 namespace rvscope::ui {
 namespace {
-QColor alarmColour(const QPalette &palette)
-{
-    return palette.color(QPalette::Base).lightnessF() < 0.5 ? QColor(0xFF, 0x6B, 0x6B) : QColor(0xC6, 0x28, 0x28);
-}
-
 void setAlarming(QLabel *label, bool alarming)
 {
     QPalette palette = label->parentWidget()->palette();

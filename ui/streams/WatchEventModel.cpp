@@ -7,6 +7,8 @@
 #include <QtGui/QGuiApplication>
 #include <QtGui/QPalette>
 
+#include "AlarmColour.h"
+
 namespace rvscope::ui {
 namespace {
 const QString BOOKMARK = QStringLiteral("BOOKMARK");
@@ -22,12 +24,6 @@ QString internedType(const QString &type)
             return candidate;
     }
     return type;
-}
-
-QColor alarmColour()
-{
-    const bool dark = QGuiApplication::palette().color(QPalette::Base).lightnessF() < 0.5;
-    return dark ? QColor(0xFF, 0x6B, 0x6B) : QColor(0xC6, 0x28, 0x28);
 }
 } // namespace
 

@@ -9,6 +9,7 @@
 #include <QtGui/QGuiApplication>
 #include <QtGui/QPalette>
 
+#include "AlarmColour.h"
 #include "streams/WatchEventModel.h"
 
 namespace rvscope::ui {
@@ -16,12 +17,6 @@ namespace {
 // Watch requests are remembered only to name their watchers; a run that opens more than
 // this many watches forgets the older ones (their watchers are already described).
 constexpr int MAX_REMEMBERED_REQUESTS = 10000;
-
-QColor alarmColour()
-{
-    const bool dark = QGuiApplication::palette().color(QPalette::Base).lightnessF() < 0.5;
-    return dark ? QColor(0xFF, 0x6B, 0x6B) : QColor(0xC6, 0x28, 0x28);
-}
 
 QString channelWatcherId(quint64 channelId)
 {

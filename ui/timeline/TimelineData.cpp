@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "timeline/SortedIndices.h"
+
 namespace rvscope::ui {
 namespace {
 
@@ -62,21 +64,6 @@ bool isUnder(const QString &key, const QString &prefix)
         return false;
     return key.size() == prefix.size() || prefix.endsWith(QLatin1Char('/')) || key.at(prefix.size()) == QLatin1Char('/');
 }
-
-// Operations arrive nearly sorted (completion order), so most land at the end.
-template <typename Key>
-void insertSorted(std::vector<int> &indices, int index, Key key)
-{
-    const qint64 value = key(index);
-    if (indices.empty() || key(indices.back()) <= value) {
-        indices.push_back(index);
-        return;
-    }
-    auto at = std::upper_bound(indices.begin(), indices.end(), value,
-                               [&key](qint64 v, int other) { return v < key(other); });
-    indices.insert(at, index);
-}
-
 } // namespace
 
 void TimelineData::append(const engine::OperationBatch &batch)

@@ -11,11 +11,6 @@
 
 namespace rvscope::ui {
 namespace {
-qint64 endOf(const TimelineOperation &op)
-{
-    return op.endNs >= 0 ? op.endNs : op.startNs;
-}
-
 // Clamped so that a far zoom-out never overflows qint64.
 qint64 toRaw(double value)
 {
@@ -81,7 +76,7 @@ double TimelineGeometry::clientLaneCenter(int lane) const
 
 double TimelineGeometry::markX(const TimelineOperation &op) const
 {
-    return xOf(axis == TimelineAxis::ResourceVersion ? op.rvPosition : endOf(op));
+    return xOf(axis == TimelineAxis::ResourceVersion ? op.rvPosition : op.drawnEndNs());
 }
 
 double TimelineGeometry::markY(const TimelineOperation &op) const
@@ -147,7 +142,7 @@ int TimelineGeometry::clientOperationAt(const TimelineData &data, int lane, cons
     const qint64 high = toRaw(std::ceil(rawAt(point.x() + tolerance)));
     auto key = [&](int index) {
         const TimelineOperation &op = data.operation(index);
-        return rvAxis ? op.rvHigh() : endOf(op);
+        return rvAxis ? op.rvHigh() : op.drawnEndNs();
     };
     auto first = std::lower_bound(ordered.begin(), ordered.end(), low,
                                   [&key](int index, qint64 value) { return key(index) < value; });

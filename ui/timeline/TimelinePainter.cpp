@@ -199,7 +199,7 @@ void TimelinePainter::paintClientLane(int lane)
     // sorted by the high end, and no operation spans more than `span`.
     auto highEnd = [&](int index) {
         const TimelineOperation &op = m_data.operation(index);
-        return rvAxis ? op.rvHigh() : endOf(op);
+        return rvAxis ? op.rvHigh() : op.drawnEndNs();
     };
     auto first = std::lower_bound(ordered.begin(), ordered.end(), low,
                                   [&highEnd](int index, qint64 value) { return highEnd(index) < value; });

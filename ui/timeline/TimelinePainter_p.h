@@ -12,11 +12,6 @@ namespace rvscope::ui::TimelinePainterPrivate {
 inline constexpr double ARROW_WIDTH = 1.3;
 inline constexpr double LOST_ARROW_WIDTH = 2.2;
 
-inline qint64 endOf(const TimelineOperation &op)
-{
-    return op.endNs >= 0 ? op.endNs : op.startNs;
-}
-
 inline MarkerKind markerKindOf(const TimelineOperation &op)
 {
     switch (op.outcome) {

@@ -76,6 +76,12 @@ struct TimelineOperation final {
     bool remote = false; // written by another rvscope instance on the same etcd
     bool apply = false;  // a server-side apply: it merges by field ownership
 
+    // Where the operation ends on the time axis: at its start while it is pending.
+    qint64 drawnEndNs() const
+    {
+        return endNs >= 0 ? endNs : startNs;
+    }
+
     bool isWrite() const
     {
         return verb == TimelineVerb::Create || verb == TimelineVerb::Update || verb == TimelineVerb::Patch

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "timeline/SortedIndices.h"
 #include "timeline/TimelineData.h"
 #include "timeline/TimelineGeometry.h"
 
@@ -12,17 +13,6 @@ namespace {
 const QString BOOKMARK = QStringLiteral("BOOKMARK");
 const QString ERROR_TYPE = QStringLiteral("ERROR");
 const QString ADDED = QStringLiteral("ADDED");
-
-// Keeps `indices` sorted by `key` (deliveries come nearly sorted: mostly an append).
-template<typename Key>
-void insertSorted(std::vector<int> &indices, int index, Key key)
-{
-    const auto value = key(index);
-    auto at = indices.end();
-    if (!indices.empty() && key(indices.back()) > value)
-        at = std::upper_bound(indices.begin(), indices.end(), value, [&key](auto v, int i) { return v < key(i); });
-    indices.insert(at, index);
-}
 } // namespace
 
 bool TimelineDeliveryGroup::delivered(qint64 rv) const

@@ -14,8 +14,8 @@ using Column = VerdictTreeModel::Column;
 using Outcome = VerdictTreeModel::Outcome;
 
 constexpr int COLUMN_COUNT = int(Column::Count);
-// internalId of a top-level row; a finding's is its verdict's row + 1.
-constexpr quintptr TOP_LEVEL = 0;
+// internalId of a verdict (a top-level row); a finding's is its verdict's row + 1.
+constexpr quintptr VERDICT_ROW = 0;
 
 QString outcomeText(Outcome outcome)
 {
@@ -146,15 +146,15 @@ QModelIndex VerdictTreeModel::index(int row, int column, const QModelIndex &pare
     if (!hasIndex(row, column, parent))
         return {};
     if (!parent.isValid())
-        return createIndex(row, column, TOP_LEVEL);
+        return createIndex(row, column, VERDICT_ROW);
     return createIndex(row, column, quintptr(parent.row()) + 1);
 }
 
 QModelIndex VerdictTreeModel::parent(const QModelIndex &child) const
 {
-    if (!child.isValid() || child.internalId() == TOP_LEVEL)
+    if (!child.isValid() || child.internalId() == VERDICT_ROW)
         return {};
-    return createIndex(int(child.internalId() - 1), 0, TOP_LEVEL);
+    return createIndex(int(child.internalId() - 1), 0, VERDICT_ROW);
 }
 
 int VerdictTreeModel::rowCount(const QModelIndex &parent) const
@@ -162,7 +162,7 @@ int VerdictTreeModel::rowCount(const QModelIndex &parent) const
     if (!parent.isValid())
         return int(m_verdicts.size());
     // Findings have no children; only a verdict's first column has its findings.
-    if (parent.internalId() != TOP_LEVEL || parent.column() != 0)
+    if (parent.internalId() != VERDICT_ROW || parent.column() != 0)
         return 0;
     return int(m_verdicts[parent.row()].findings.size());
 }
@@ -177,7 +177,7 @@ QVariant VerdictTreeModel::data(const QModelIndex &index, int role) const
     if (!checkIndex(index, CheckIndexOption::IndexIsValid))
         return {};
     const auto column = static_cast<Column>(index.column());
-    if (index.internalId() == TOP_LEVEL)
+    if (index.internalId() == VERDICT_ROW)
         return verdictData(m_verdicts[index.row()], column, role);
     return findingData(m_verdicts[qsizetype(index.internalId() - 1)], index.row(), column, role);
 }
