@@ -44,7 +44,7 @@ std::string describe(const OperationRecord &op)
     return "op " + std::to_string(op.id) + " (" + op.clientId + " " + op.verb + " rv " + op.resourceVersionProduced + ")";
 }
 
-struct Commit final {
+struct CounterCommit final {
     const OperationRecord *op = nullptr;
     std::int64_t rv = 0;
     std::optional<std::int64_t> basis;
@@ -97,7 +97,7 @@ Verdict LostUpdateChecker::checkKept(const std::vector<OperationRecord> &operati
         if (normalizedKey(op.key) == wanted && op.verb != "list" && op.verb != "watch" && !op.refusedByFault())
             ops.push_back(&op);
 
-    std::vector<Commit> commits;
+    std::vector<CounterCommit> commits;
     std::map<std::int64_t, std::int64_t> valueAtRevision;
     std::int64_t unknownOutcomes = 0;
     for (const OperationRecord *op : ops) {
@@ -112,7 +112,7 @@ Verdict LostUpdateChecker::checkKept(const std::vector<OperationRecord> &operati
         if (value && op->verb != "delete")
             valueAtRevision[*rv] = *value;
         if (op->isWrite() && *rv > horizon)
-            commits.push_back(Commit{op, *rv, std::nullopt, op->verb == "delete" ? std::nullopt : value});
+            commits.push_back(CounterCommit{op, *rv, std::nullopt, op->verb == "delete" ? std::nullopt : value});
     }
     if (commits.empty()) {
         if (ops.empty())
@@ -121,7 +121,7 @@ Verdict LostUpdateChecker::checkKept(const std::vector<OperationRecord> &operati
             return Verdict::noHistory("no successful write of " + wanted + " that the journal kept with all before it");
         return Verdict::noHistory("no successful write of " + wanted + " was recorded");
     }
-    std::sort(commits.begin(), commits.end(), [](const Commit &a, const Commit &b) { return a.rv < b.rv; });
+    std::sort(commits.begin(), commits.end(), [](const CounterCommit &a, const CounterCommit &b) { return a.rv < b.rv; });
 
     // The revision each write was based on: its precondition, else what its client last saw
     // (the latest of its successful operations on the key that ended before the write began).
@@ -132,7 +132,7 @@ Verdict LostUpdateChecker::checkKept(const std::vector<OperationRecord> &operati
                 seenByClient[op->clientId].emplace_back(*op->endNs, *rv);
     for (auto &[client, seen] : seenByClient)
         std::sort(seen.begin(), seen.end());
-    for (Commit &commit : commits) {
+    for (CounterCommit &commit : commits) {
         const OperationRecord &op = *commit.op;
         if (op.isConditional()) {
             commit.basis = model::parseResourceVersion(op.resourceVersionSent);
@@ -153,7 +153,7 @@ Verdict LostUpdateChecker::checkKept(const std::vector<OperationRecord> &operati
     bool hasLastValue = false;
     bool undecided = false;
     for (std::size_t i = 0; i < commits.size(); ++i) {
-        const Commit &commit = commits[i];
+        const CounterCommit &commit = commits[i];
         const bool startsChain = i == 0 || commits[i - 1].op->verb == "delete";
         if (commit.op->verb == "delete") {
             hasLastValue = false;
@@ -171,7 +171,7 @@ Verdict LostUpdateChecker::checkKept(const std::vector<OperationRecord> &operati
             hasLastValue = true;
             continue;
         }
-        const Commit &previous = commits[i - 1];
+        const CounterCommit &previous = commits[i - 1];
         if (commit.basis)
             writesByBasis[*commit.basis].push_back(commit.op);
         if (commit.basis && *commit.basis != previous.rv && *commit.basis < previous.rv) {

@@ -13,7 +13,7 @@ namespace rvscope::history {
 
 namespace {
 
-struct Commit final {
+struct CommittedChange final {
     std::string key; // normalized
     std::string eventType;
     std::uint64_t operationId = 0;
@@ -43,7 +43,7 @@ Verdict WatchGuaranteesChecker::check(const std::vector<OperationRecord> &operat
 {
     if (deliveries.empty())
         return Verdict::noHistory("no watch delivery was recorded");
-    std::map<std::int64_t, Commit> log;
+    std::map<std::int64_t, CommittedChange> log;
     std::set<std::string> keysWithUnknownWrites;
     std::unordered_map<std::uint64_t, const OperationRecord *> watchOps;
     std::size_t beforeHorizon = 0;
@@ -60,7 +60,7 @@ Verdict WatchGuaranteesChecker::check(const std::vector<OperationRecord> &operat
         if (!op.succeeded())
             continue;
         if (auto rv = model::parseResourceVersion(op.resourceVersionProduced))
-            log[*rv] = Commit{normalizedKey(op.key), expectedEventType(op.verb), op.id};
+            log[*rv] = CommittedChange{normalizedKey(op.key), expectedEventType(op.verb), op.id};
     }
 
     // Group by watcher, keeping each stream's recorded order.
