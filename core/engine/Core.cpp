@@ -9,9 +9,7 @@
 #include "model/SteadyClock.h"
 #include "registry/Registry.h"
 #include "storage/MemoryStorage.h"
-#ifdef RVSCOPE_ETCD
-#include "storage/etcd/EtcdStorage.h"
-#endif
+#include "storage/EtcdBackend.h"
 
 namespace rvscope::engine {
 namespace {
@@ -45,17 +43,24 @@ QCoro::Task<std::shared_ptr<storage::Storage>> makeStorage(EngineOptions options
     if (!durable || options.storageKind == EngineOptions::StorageKind::Memory)
         co_return makeMemoryStorage(options, durable, series, problems->error);
 #ifdef RVSCOPE_ETCD
-    storage::EtcdStorage::Options etcdOptions;
+    const auto backend = storage::etcdBackend();
+    if (!backend) {
+        problems->unreachable = true;
+        if (problems->error.isEmpty())
+            problems->error = QStringLiteral("--storage etcd: ") + QString::fromStdString(backend.error().message);
+        co_return makeMemoryStorage(options, false, series, problems->error);
+    }
+    storage::EtcdOptions etcdOptions;
     // A type with --etcd-servers-overrides lives on its own cluster.
     const QStringList endpoints = options.etcdServersOverrides.value(QString::fromStdString(series), options.etcdEndpoints);
     for (const QString &endpoint : endpoints)
         etcdOptions.endpoints.push_back(endpoint.toStdString());
     etcdOptions.prefix = options.etcdPrefix.toStdString();
     etcdOptions.historyLimit = options.watchHistory;
-    auto etcd = std::make_shared<storage::EtcdStorage>(etcdOptions);
+    std::shared_ptr<storage::Storage> etcd = backend.value()->create(std::move(etcdOptions));
     // Waits for etcd's answer without blocking the core thread; a server that cannot reach
     // it refuses to start, with the reason.
-    auto ready = co_await etcd->ready();
+    auto ready = co_await backend.value()->ready(etcd);
     if (!ready) {
         problems->unreachable = true;
         if (problems->error.isEmpty())
@@ -77,28 +82,6 @@ std::vector<std::shared_ptr<storage::Storage>> Core::allStorages() const
     for (const auto &[type, separate] : separateStorage)
         storages.push_back(separate);
     return storages;
-}
-
-std::int64_t Core::knownRevision(const storage::Storage &storage)
-{
-    if (const auto *memory = dynamic_cast<const storage::MemoryStorage *>(&storage))
-        return memory->revision();
-#ifdef RVSCOPE_ETCD
-    if (const auto *etcd = dynamic_cast<const storage::EtcdStorage *>(&storage))
-        return etcd->feedRevision();
-#endif
-    return 0;
-}
-
-std::size_t Core::knownObjectCount(const storage::Storage &storage)
-{
-    if (const auto *memory = dynamic_cast<const storage::MemoryStorage *>(&storage))
-        return memory->objectCount();
-#ifdef RVSCOPE_ETCD
-    if (const auto *etcd = dynamic_cast<const storage::EtcdStorage *>(&storage))
-        return std::size_t(std::max<std::int64_t>(etcd->objectCount().value_or(0), 0));
-#endif
-    return 0;
 }
 
 QCoro::Task<Core> Core::build(EngineOptions options, bool durable)

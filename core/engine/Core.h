@@ -48,11 +48,6 @@ struct Core final {
 
     // The main storage first, then every separate one.
     std::vector<std::shared_ptr<storage::Storage>> allStorages() const;
-    // What the status bar shows of a storage, without waiting (its calls are asynchronous):
-    // the newest revision it knows and how many objects it holds (0 when it cannot know
-    // without asking, as for etcd).
-    static std::int64_t knownRevision(const storage::Storage &storage);
-    static std::size_t knownObjectCount(const storage::Storage &storage);
 
     // A bootstrapped core (the namespaces a fresh apiserver has) whose handler reports to
     // its journal. `durable`: the storages come from EngineOptions::dataDir when it is set.

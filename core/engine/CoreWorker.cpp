@@ -162,15 +162,15 @@ void CoreWorker::handleStatsTimer()
     m_feed->flush();
     m_server->reportBulkSessions();
     CoreStats stats;
-    stats.revision = Core::knownRevision(*m_core.storage);
+    stats.revision = m_core.storage->knownRevision();
     for (const auto &storage : m_core.allStorages())
-        stats.objects += Core::knownObjectCount(*storage);
+        stats.objects += storage->knownObjectCount();
     stats.openWatches = m_server->openWatchCount();
     stats.bulkSessions = m_server->bulkSessionCount();
     const watch::WatchHubStats fanOut = m_core.registry->watchStats();
     stats.storageWatches = std::size_t(fanOut.upstreams + fanOut.directWatchers);
     for (const auto &[type, storage] : m_core.separateStorage)
-        stats.separateRevisions.append({QString::fromStdString(type), Core::knownRevision(*storage)});
+        stats.separateRevisions.append({QString::fromStdString(type), storage->knownRevision()});
     // A batch only when something changed: the GUI is not woken up for nothing.
     if (!(stats == m_lastStats)) {
         m_lastStats = stats;

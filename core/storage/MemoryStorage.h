@@ -59,6 +59,8 @@ public:
     // The oldest revision a watch may start from (fromRevision >= this) right now.
     Revision oldestWatchableRevision() const;
     std::size_t objectCount() const;
+    Revision knownRevision() const override { return revision(); }
+    std::size_t knownObjectCount() const override { return objectCount(); }
     // The data directory's log (null in memory only).
     const std::shared_ptr<CommitLog> &commitLog() const;
 

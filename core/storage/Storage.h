@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <cstddef>
 #include <string>
 
 #include <qcoro/qcorotask.h>
@@ -92,6 +93,11 @@ public:
         (void)revision;
         return true;
     }
+
+    // What the status bar shows of a storage without waiting (not part of the contract): the
+    // newest revision it knows of, and how many objects it holds (0 while it does not know).
+    virtual Revision knownRevision() const { return 0; }
+    virtual std::size_t knownObjectCount() const { return 0; }
 };
 
 } // namespace rvscope::storage

@@ -20,6 +20,9 @@
 #include "engine/Engine.h"
 #include "timeline/TimelineData.h"
 #include "timeline/TimelineView.h"
+#ifdef RVSCOPE_ETCD
+#include "storage/etcd/EtcdStorage.h"
+#endif
 
 using rvscope::app::Command;
 using rvscope::app::LabWindow;
@@ -166,10 +169,14 @@ void TestLabWindow::testJournalOffIsSaidNotHidden()
 void TestLabWindow::testOnEtcdAnotherInstancesWritesArriveRinged()
 {
 #ifndef RVSCOPE_ETCD
-    QSKIP("built without etcd support (RVSCOPE_ETCD=OFF, as the sanitizer build is)");
+    QSKIP("built without etcd support (RVSCOPE_ETCD=OFF)");
 #endif
     if (rvscope::testing::EtcdProcess::binary().isEmpty())
         QSKIP("no etcd binary (apt-get install etcd-server)");
+#ifdef RVSCOPE_ETCD
+    // The executables load EtcdStorage as a module; this test links it.
+    rvscope::storage::setEtcdBackend(rvscope::storage::linkedEtcdBackend());
+#endif
     rvscope::testing::EtcdProcess etcd;
     QVERIFY2(etcd.start(), qPrintable(etcd.error()));
     const QStringList storage{"--storage", "etcd", "--etcd-endpoints", QString::fromStdString(etcd.endpoint()),

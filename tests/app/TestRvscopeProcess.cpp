@@ -42,6 +42,7 @@ private Q_SLOTS:
     void testHeadlessCommandsLoadNoGuiLibrary();
     void testWindowRunsInRvscopeGui();
     void testPortInUseIsReported();
+    void testMissingEtcdModuleIsReported();
     void testSeparateStorageSeries();
     void testDataDirInUseIsReported();
     void testWindowRefusesDataDir();
@@ -158,14 +159,16 @@ QByteArray mappedLibraries(qint64 pid)
 void TestRvscopeProcess::testHeadlessCommandsLoadNoGuiLibrary()
 {
     // `serve` (and the window's fallback without a display) is a lean apiserver: Qt Core,
-    // Network and WebSockets, nothing of Gui, Widgets, X11 or EGL.
+    // Network and WebSockets, nothing of Gui, Widgets, X11 or EGL, nor of gRPC (the etcd
+    // module brings it only to `--storage etcd`).
     QProcess process;
     const quint16 port = startServer(process, {QStringLiteral("serve"), QStringLiteral("--listen"),
                                                QStringLiteral("127.0.0.1:0")});
     QVERIFY(port != 0);
     const QByteArray maps = mappedLibraries(process.processId());
     QVERIFY(maps.contains("libQt6WebSockets"));
-    for (const char *gui : {"libQt6Gui", "libQt6Widgets", "libQt6Svg", "libX11", "libEGL", "libGL", "libQt6HttpServer"})
+    for (const char *gui : {"libQt6Gui", "libQt6Widgets", "libQt6Svg", "libX11", "libEGL", "libGL", "libQt6HttpServer",
+                            "libgrpc", "libgpr", "libabsl", "librvscope_etcd"})
         QVERIFY2(!maps.contains(gui), gui);
     process.terminate();
     QVERIFY(rvscope::testing::finishes(process, 5000));
@@ -224,6 +227,28 @@ void TestRvscopeProcess::testPortInUseIsReported()
     QVERIFY(second.readAllStandardError().contains("cannot serve on 127.0.0.1:"));
     first.terminate();
     QVERIFY(rvscope::testing::finishes(first, 5000));
+}
+
+// `--storage etcd` loads librvscope_etcd.so from beside the executable: a binary copied
+// without it refuses to serve and says which file it could not load.
+void TestRvscopeProcess::testMissingEtcdModuleIsReported()
+{
+#ifndef RVSCOPE_ETCD
+    QSKIP("built without etcd support (RVSCOPE_ETCD=OFF)");
+#endif
+    QTemporaryDir dir;
+    const QString alone = dir.filePath(QStringLiteral("rvscope"));
+    QVERIFY(QFile::copy(QStringLiteral(RVSCOPE_BINARY), alone));
+    QProcess process;
+    process.start(alone, {QStringLiteral("serve"), QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0"),
+                          QStringLiteral("--storage"), QStringLiteral("etcd"), QStringLiteral("--etcd-endpoints"),
+                          QStringLiteral("http://127.0.0.1:9")});
+    QVERIFY(rvscope::testing::finishes(process, 10000));
+    QCOMPARE(process.exitCode(), 1);
+    const QByteArray error = process.readAllStandardError();
+    QVERIFY2(error.contains("--storage etcd: cannot load the etcd module " + dir.filePath(QStringLiteral("librvscope_etcd.so")).toUtf8()),
+             error.constData());
+    QVERIFY2(!process.readAllStandardOutput().contains("listening on"), "served without its storage");
 }
 
 void TestRvscopeProcess::testDataDirInUseIsReported()

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "storage/EtcdBackend.h"
 #include "storage/Storage.h"
-#include "storage/StorageLimits.h"
 
 namespace rvscope::storage {
 
@@ -39,16 +39,7 @@ class EtcdState;
 // handles may outlive the object.
 class EtcdStorage final : public Storage {
 public:
-    struct Options {
-        Options() = default;
-        std::vector<std::string> endpoints; // "http://127.0.0.1:2379", ...
-        std::string prefix = "/registry";
-        // Change events kept in memory for watch and resume (`serve --watch-history`).
-        std::size_t historyLimit = DEFAULT_WATCH_HISTORY;
-        std::chrono::milliseconds requestTimeout{10000};
-        // How long a write waits for its own event before it answers anyway (feed down).
-        std::chrono::milliseconds feedWaitTimeout{5000};
-    };
+    using Options = EtcdOptions;
 
     explicit EtcdStorage(Options options);
     ~EtcdStorage() override;
@@ -83,6 +74,8 @@ public:
     std::optional<std::int64_t> objectCount() const;
     // The newest revision the watch feed has seen (for stats; currentRevision() asks etcd).
     Revision feedRevision() const;
+    Revision knownRevision() const override { return feedRevision(); }
+    std::size_t knownObjectCount() const override;
     // The oldest revision a watch may start from right now (served from memory).
     Revision oldestWatchableRevision() const;
     const std::string &prefix() const;
@@ -91,5 +84,9 @@ public:
 private:
     std::shared_ptr<EtcdState> m_state;
 };
+
+// EtcdStorage as an EtcdBackend: what the module hands the core (EtcdModuleEntry.cpp), and what
+// a test executable that links this code hands over itself (setEtcdBackend).
+const EtcdBackend *linkedEtcdBackend();
 
 } // namespace rvscope::storage

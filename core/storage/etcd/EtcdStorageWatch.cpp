@@ -148,6 +148,11 @@ std::optional<std::int64_t> EtcdStorage::objectCount() const
     return m_state->objectCount();
 }
 
+std::size_t EtcdStorage::knownObjectCount() const
+{
+    return std::size_t(std::max<std::int64_t>(m_state->objectCount().value_or(0), 0));
+}
+
 bool EtcdStorage::committedHere(Revision revision) const
 {
     return m_state->committedLocally(revision);
