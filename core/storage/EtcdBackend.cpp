@@ -3,6 +3,7 @@
 
 #include <atomic>
 
+#include <QtCore/QFile>
 #include <QtCore/QFileInfo>
 #include <QtCore/QLibrary>
 
@@ -22,11 +23,14 @@ struct Loaded {
 
 Loaded loadModule()
 {
-    // Beside the executable that runs (build/app/ holds rvscope, rvscope-gui and the module).
-    const QString path = QFileInfo(QStringLiteral("/proc/self/exe")).canonicalPath() + QLatin1Char('/')
-        + QLatin1String(MODULE_FILE);
+    // Beside the executable that runs (build/app/ holds rvscope, rvscope-gui and the module),
+    // by the link's text: a binary replaced while it runs reads "<path> (deleted)".
+    const QString path = QFileInfo(QFile::symLinkTarget(QStringLiteral("/proc/self/exe"))).absolutePath()
+        + QLatin1Char('/') + QLatin1String(MODULE_FILE);
     QLibrary module(path);
-    module.setLoadHints(QLibrary::ResolveAllSymbolsHint); // a symbol missing fails here, named
+    // A symbol missing fails here, named. Never unloaded, not even by Qt's cleanup at exit
+    // (RTLD_NODELETE): gRPC's threads may still be finishing then.
+    module.setLoadHints(QLibrary::ResolveAllSymbolsHint | QLibrary::PreventUnloadHint);
     if (!module.load())
         return {nullptr, QStringLiteral("cannot load the etcd module %1: %2").arg(path, module.errorString())};
     const auto entry = reinterpret_cast<const EtcdBackend *(*)()>(module.resolve(ENTRY_POINT));

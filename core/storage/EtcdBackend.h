@@ -17,6 +17,7 @@ namespace rvscope::storage {
 
 // Where a storage on etcd connects, and how it waits (storage/etcd/EtcdStorage.h).
 struct EtcdOptions {
+    EtcdOptions() = default;
     std::vector<std::string> endpoints; // "http://127.0.0.1:2379", ...
     std::string prefix = "/registry";
     // Change events kept in memory for watch and resume (`serve --watch-history`).
