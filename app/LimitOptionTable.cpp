@@ -71,6 +71,20 @@ const OptionTable<EngineOptions> &limitOptions()
              return QString();
          },
          [](const EngineOptions &o) { return periodText(o.serverLimits.requestHeadTimeoutMs); }},
+        {QStringLiteral("--request-timeout"), QStringLiteral("PERIOD"),
+         QStringLiteral("A request body not complete this long after its head is answered 504 Timeout and its "
+                        "connection closed, as the apiserver's flag of that name times a request whose handler "
+                        "still reads its body (100ms to 1h)."),
+         [](EngineOptions &o, const QString &value) {
+             const int ms = periodMs(value, 100, 3'600'000);
+             if (ms < 0)
+                 return QStringLiteral("--request-timeout expects a period such as 1m, 60s or 500ms (100ms to 1h), "
+                                       "got '%1'")
+                     .arg(value);
+             o.serverLimits.requestTimeoutMs = ms;
+             return QString();
+         },
+         [](const EngineOptions &o) { return periodText(o.serverLimits.requestTimeoutMs); }},
     };
     return table;
 }

@@ -89,6 +89,10 @@ int periodMs(const QString &value, int minMs, int maxMs)
         ms = value.chopped(2).toDouble(&ok);
     else if (value.endsWith(u's'))
         ms = value.chopped(1).toDouble(&ok) * 1000;
+    else if (value.endsWith(u'm'))
+        ms = value.chopped(1).toDouble(&ok) * 60'000;
+    else if (value.endsWith(u'h'))
+        ms = value.chopped(1).toDouble(&ok) * 3'600'000;
     return ok && ms >= minMs && ms <= maxMs ? int(ms) : -1;
 }
 

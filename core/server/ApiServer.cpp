@@ -51,6 +51,7 @@ ApiServer::ApiServer(std::shared_ptr<api::ApiHandler> handler, QObject *parent)
 {
     m_connectionCount->max = m_limits.maxConnections;
     m_connectionCount->headTimeoutMs = m_limits.requestHeadTimeoutMs;
+    m_connectionCount->bodyTimeoutMs = m_limits.requestTimeoutMs;
     m_clock.start();
     connect(&m_idleSweep, &QTimer::timeout, this, &ApiServer::closeIdleConnections);
     connect(&m_webSockets, &QWebSocketServer::newConnection, this, &ApiServer::handleWebSocketConnections);
@@ -117,7 +118,7 @@ void ApiServer::acceptConnections(QTcpServer *server)
     while (QTcpSocket *socket = server->nextPendingConnection()) {
         connect(socket, &QAbstractSocket::disconnected, socket, &QObject::deleteLater);
         HttpRequestReader *reader = HttpRequestReader::install(
-            socket, m_connectionCount->headTimeoutMs,
+            socket, {m_connectionCount->headTimeoutMs, m_connectionCount->bodyTimeoutMs},
             [this, socket](api::ApiRequest request, bool upgrade, Persistence persistence) {
                 return handleRequest(socket, std::move(request), upgrade, persistence);
             },

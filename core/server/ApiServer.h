@@ -52,6 +52,7 @@ public:
         m_limits = limits;
         m_connectionCount->max = limits.maxConnections;
         m_connectionCount->headTimeoutMs = limits.requestHeadTimeoutMs;
+        m_connectionCount->bodyTimeoutMs = limits.requestTimeoutMs;
         m_bulkOptions.maxChannels = limits.maxBulkChannels;
     }
     std::size_t openConnectionCount() const { return m_connectionCount->open; }
@@ -61,6 +62,7 @@ public:
         std::size_t open = 0;
         std::size_t max = 0;
         int headTimeoutMs = HEAD_READ_TIMEOUT_MS; // what each connection's HttpRequestReader waits
+        int bodyTimeoutMs = REQUEST_TIMEOUT_MS;   // for a head, and for a body after its head
     };
     // Serves HTTPS with this PEM certificate and key (call before start()). False with
     // `error` set when they cannot be read.

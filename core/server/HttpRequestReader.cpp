@@ -14,6 +14,7 @@
 #include <QtWebSockets/QWebSocket>
 
 #include "model/Status.h"
+#include "model/StatusErrors.h"
 #include "server/ServerLimits.h"
 
 namespace rvscope::server {
@@ -47,27 +48,36 @@ void peekBuffered(QTcpSocket *socket, qint64 available, Use &&use)
 
 } // namespace
 
-HttpRequestReader *HttpRequestReader::install(QTcpSocket *socket, int headTimeoutMs, Deliver deliver,
+HttpRequestReader *HttpRequestReader::install(QTcpSocket *socket, Timeouts timeouts, Deliver deliver,
                                            QWebSocketServer *webSockets)
 {
-    return new HttpRequestReader(socket, headTimeoutMs, std::move(deliver), webSockets);
+    return new HttpRequestReader(socket, timeouts, std::move(deliver), webSockets);
 }
 
-HttpRequestReader::HttpRequestReader(QTcpSocket *socket, int headTimeoutMs, Deliver deliver, QWebSocketServer *webSockets)
+HttpRequestReader::HttpRequestReader(QTcpSocket *socket, Timeouts timeouts, Deliver deliver, QWebSocketServer *webSockets)
     : QObject(socket)
     , m_socket(socket)
     , m_deliver(std::move(deliver))
     , m_webSockets(webSockets)
     , m_headTimer(new QTimer(this))
+    , m_bodyTimer(new QTimer(this))
 {
     connect(socket, &QIODevice::readyRead, this, &HttpRequestReader::handleReadyRead);
     m_headTimer->setSingleShot(true);
-    m_headTimer->setInterval(headTimeoutMs);
+    m_headTimer->setInterval(timeouts.headMs);
     connect(m_headTimer, &QTimer::timeout, this, [this] {
         if (m_part != Part::Rest || m_awaitingWebSocket) // no answer, as Go's server on a header read timeout
             m_socket->abort();
     });
     m_headTimer->start();
+    m_bodyTimer->setSingleShot(true);
+    m_bodyTimer->setInterval(timeouts.bodyMs);
+    connect(m_bodyTimer, &QTimer::timeout, this, [this] {
+        // The apiserver's timeout filter answers while the handler still reads the body;
+        // nothing of the request was handled. The rest of the body is not waited for.
+        if (m_part == Part::Body || m_part == Part::ChunkedBody)
+            refuse(model::errors::requestTimeout());
+    });
 }
 
 void HttpRequestReader::startNextRequest()
@@ -100,6 +110,7 @@ void HttpRequestReader::startNextRequest()
     m_webSocketKey = false;
     m_webSocketVersion13 = false;
     m_headTimer->stop();
+    m_bodyTimer->stop();
     m_awaitingFirstByte = true; // the idle timeout guards the wait for it
     m_headTimerWaits = false;   // (a whole head came while answers were owed: nothing to time)
 }
@@ -113,6 +124,7 @@ void HttpRequestReader::stopReading()
 {
     m_part = Part::Rest;
     m_headTimer->stop();
+    m_bodyTimer->stop();
     disconnect(m_socket, &QIODevice::readyRead, this, nullptr);
     m_buffer.clear();
     m_counted = 0;
@@ -153,6 +165,7 @@ void HttpRequestReader::answersSettled()
 void HttpRequestReader::writeContinue()
 {
     m_socket->write("HTTP/1.1 100 Continue\r\n\r\n");
+    m_bodyTimer->start(); // the client sends the body now
 }
 
 void HttpRequestReader::handleReadyRead()
@@ -245,18 +258,23 @@ void HttpRequestReader::handOverUpgrade()
         closeQuietly();
         return;
     }
-    // The head goes back into the socket, where the WebSocket server reads the handshake;
-    // its lines end in CRLF there (Qt's handshake reader knows no bare LF, which Go takes).
-    std::string head;
-    head.reserve(m_counted + 32);
+    // The head goes back into the socket, where the WebSocket server reads the handshake.
+    // It goes back as the apiserver reads it: the request line, then each field once, with
+    // its first value (Go's Header.Get; Qt's handshake would take a repeated field's last),
+    // lines ending in CRLF (Qt's handshake reader knows no bare LF, which Go takes).
     std::size_t from = 0;
     while (from < m_counted && (m_buffer[from] == '\r' || m_buffer[from] == '\n'))
         ++from;
-    for (std::size_t i = from; i < m_counted; ++i) {
-        if (m_buffer[i] == '\n' && (i == from || m_buffer[i - 1] != '\r'))
-            head += '\r';
-        head += m_buffer[i];
-    }
+    std::size_t lineEnd = m_buffer.find('\n', from);
+    lineEnd = lineEnd == std::string::npos || lineEnd > m_counted ? m_counted : lineEnd;
+    std::string_view requestLine(m_buffer.data() + from, lineEnd - from);
+    if (!requestLine.empty() && requestLine.back() == '\r')
+        requestLine.remove_suffix(1);
+    std::string head(requestLine);
+    head += "\r\n";
+    for (const auto &[name, value] : m_upgradeRequest.headers)
+        head.append(name).append(": ").append(value).append("\r\n");
+    head += "\r\n";
     for (std::size_t i = head.size(); i > 0; --i)
         m_socket->ungetChar(head[i - 1]);
     m_handshakeBytes = qint64(head.size());

@@ -39,9 +39,11 @@ namespace rvscope::server {
 // url.ParseRequestURI refuses (a broken '%' escape, a control byte, neither "/...", "*" nor
 // absolute); HTTP/2+ gets 505, a transfer coding other than
 // chunked 501, more than 100 fields 431, and a Content-Length over MAX_REQUEST_BODY_BYTES
-// 413 before the body is read. A head not complete install()'s headTimeoutMs
+// 413 before the body is read. A head not complete install()'s headMs
 // (HEAD_READ_TIMEOUT_MS by default) after the connection opened (later requests: after
-// their first byte) closes the connection, as the apiserver's ReadHeaderTimeout does.
+// their first byte) closes the connection, as the apiserver's ReadHeaderTimeout does; a body
+// not complete bodyMs (REQUEST_TIMEOUT_MS) after its head (or its "100 Continue") is
+// answered 504 Timeout, as by the apiserver's timeout filter, and the connection closes.
 // A WebSocket upgrade the apiserver's x/net/websocket handshake refuses gets its answer: 405
 // for a method other than GET, 400 without Sec-WebSocket-Key or with a version other than 13.
 // A chunked body is decoded as Go's chunked reader does (ChunkedBodyFraming): framing it
@@ -66,9 +68,13 @@ public:
     // connection. For an upgrade, true hands the connection to the WebSocket server; false
     // closes it.
     using Deliver = std::function<bool(api::ApiRequest request, bool upgrade, Persistence persistence)>;
+    struct Timeouts {
+        int headMs; // a request head, from the connection's start or the head's first byte
+        int bodyMs; // a request body, from the end of its head
+    };
     // Starts reading `socket`'s requests, handing each to `deliver`, and its WebSocket
     // upgrades to `webSockets`. Call before anything else connects to its readyRead.
-    static HttpRequestReader *install(QTcpSocket *socket, int headTimeoutMs, Deliver deliver,
+    static HttpRequestReader *install(QTcpSocket *socket, Timeouts timeouts, Deliver deliver,
                                      QWebSocketServer *webSockets);
     // Answers the connection's first request with `status` and closes it (a connection past
     // the server's bound): nothing of it reaches the API.
@@ -102,7 +108,7 @@ public:
     api::ApiRequest takeUpgradeRequest() { return std::exchange(m_upgradeRequest, api::ApiRequest()); }
 
 private:
-    HttpRequestReader(QTcpSocket *socket, int headTimeoutMs, Deliver deliver, QWebSocketServer *webSockets);
+    HttpRequestReader(QTcpSocket *socket, Timeouts timeouts, Deliver deliver, QWebSocketServer *webSockets);
     void handleReadyRead();
     // Reads what the socket has, and hands over every request it completes.
     void readRequests();
@@ -191,6 +197,7 @@ private:
     // The head timeout: running while a head is awaited (from the first byte on, after
     // the first request).
     QTimer *m_headTimer = nullptr;
+    QTimer *m_bodyTimer = nullptr; // runs while a body is awaited
     bool m_awaitingFirstByte = false;
     // The WebSocket the connection became (followWebSocket()), and its client's frames.
     // Every readyRead runs handleReadyRead() first, then QWebSocket's reader, then the

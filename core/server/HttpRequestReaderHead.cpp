@@ -180,6 +180,12 @@ bool HttpRequestReader::endHead()
         refuse(417, "ExpectationFailed", "unsupported expectation \"" + expect.substr(0, LINE_EDGE) + '"');
         return false;
     }
+    // A WebSocket upgrade as the apiserver tells one (wsstream.IsWebSocketRequest) and
+    // x/net/websocket's handshake reads it: each field by Header.Get, its first value.
+    m_upgradeWebSocket = equalsIgnoringCase(m_request.header("upgrade"), "websocket");
+    m_connectionUpgrade = hasHeaderToken(m_request.header("connection"), "upgrade");
+    m_webSocketKey = !m_request.header("sec-websocket-key").empty();
+    m_webSocketVersion13 = m_request.header("sec-websocket-version") == "13";
     if (m_upgradeWebSocket && m_connectionUpgrade) {
         // What the apiserver's x/net/websocket handshake refuses, in its order (Qt's would
         // drop the connection without a word).
@@ -213,9 +219,11 @@ bool HttpRequestReader::endHead()
     // (not before the answers the connection owes: it reads this request only after them).
     if (m_expectContinue && m_http11 && m_part != Part::Rest) {
         if (m_answersOwed && m_answersOwed())
-            m_continueOwed = true;
+            m_continueOwed = true; // and the body is timed from the "100 Continue" on
         else
             writeContinue();
+    } else if (m_part != Part::Rest) {
+        m_bodyTimer->start();
     }
     return true;
 }
@@ -320,17 +328,11 @@ bool HttpRequestReader::checkField()
             return false;
         }
         m_chunked = true;
-    } else if (named("upgrade")) {
-        m_upgradeWebSocket = equalsIgnoringCase(value, "websocket");
     } else if (named("connection")) {
-        // Every Connection field counts, not only the last.
-        m_connectionUpgrade = m_connectionUpgrade || hasHeaderToken(value, "upgrade");
+        // Whether the connection closes: every Connection field counts, as in Go's
+        // shouldClose. (Whether it upgrades is read from the first one, at the head's end.)
         m_connectionClose = m_connectionClose || hasHeaderToken(value, "close");
         m_connectionKeepAlive = m_connectionKeepAlive || hasHeaderToken(value, "keep-alive");
-    } else if (named("sec-websocket-key")) {
-        m_webSocketKey = !value.empty();
-    } else if (named("sec-websocket-version")) {
-        m_webSocketVersion13 = value == "13";
     } else if (named("host")) {
         if (++m_hostFields > 1) { // Go's readRequest
             refuse(400, "BadRequest", "too many Host headers");

@@ -16,6 +16,10 @@ inline constexpr int DEFAULT_IDLE_TIMEOUT_MS = 90'000;
 // A request head must arrive within this (kube-apiserver's ReadHeaderTimeout, 32 s): a client
 // that opens connections and sends nothing, or half a head, cannot hold them.
 inline constexpr int HEAD_READ_TIMEOUT_MS = 32'000;
+// A request's body must have come whole within this after its head (kube-apiserver's
+// --request-timeout, 1 minute, within which its timeout filter answers 504 to a request whose
+// handler still waits for the body): past it the answer is that 504 and the connection closes.
+inline constexpr int REQUEST_TIMEOUT_MS = 60'000;
 // Connections waiting to be accepted (Qt's default is 50; Go takes the system's somaxconn).
 inline constexpr int LISTEN_BACKLOG = 4096;
 // One WebSocket frame or message a client may send (a watch's clients send none, a bulk
@@ -55,6 +59,8 @@ struct Limits {
     // How long a request head may take (`serve --request-head-timeout`); HEAD_READ_TIMEOUT_MS
     // as the apiserver, shorter for tests that watch it happen.
     int requestHeadTimeoutMs = HEAD_READ_TIMEOUT_MS;
+    // How long a request body may take after its head (`serve --request-timeout`).
+    int requestTimeoutMs = REQUEST_TIMEOUT_MS;
 };
 
 } // namespace rvscope::server

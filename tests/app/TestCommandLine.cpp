@@ -46,6 +46,7 @@ void TestCommandLine::testServeDefaults()
     QCOMPARE(command.serve.port, quint16(8001));
     QCOMPARE(command.serve.watchHistory, std::size_t(10000));
     QCOMPARE(command.serve.serverLimits.requestHeadTimeoutMs, 32'000);
+    QCOMPARE(command.serve.serverLimits.requestTimeoutMs, 60'000);
     QCOMPARE(command.serve.aclRecheckMs, 1000);
 }
 
@@ -58,6 +59,10 @@ void TestCommandLine::testPeriodOptions()
     QCOMPARE(command.serve.aclRecheckMs, 250);
     QCOMPARE(parseCommandLine({"rvscope", "serve", "--request-head-timeout", "100ms"}).serve.serverLimits.requestHeadTimeoutMs,
              100);
+    QCOMPARE(parseCommandLine({"rvscope", "serve", "--request-timeout", "2m"}).serve.serverLimits.requestTimeoutMs,
+             120'000);
+    QCOMPARE(parseCommandLine({"rvscope", "serve", "--request-timeout=1h"}).serve.serverLimits.requestTimeoutMs,
+             3'600'000);
 }
 
 void TestCommandLine::testServeOptions_data()
@@ -127,6 +132,9 @@ void TestCommandLine::testErrors_data()
     QTest::newRow("short head timeout") << QStringList{"serve", "--request-head-timeout", "50ms"}
                                         << "--request-head-timeout expects a period such as 32s or 500ms (100ms to 1h), got '50ms'";
     QTest::newRow("nan head timeout") << QStringList{"serve", "--request-head-timeout", "nans"} << "got 'nans'";
+    QTest::newRow("long request timeout") << QStringList{"serve", "--request-timeout", "2h"}
+                                          << "--request-timeout expects a period such as 1m, 60s or 500ms (100ms to 1h), got '2h'";
+    QTest::newRow("no unit request timeout") << QStringList{"serve", "--request-timeout", "60"} << "got '60'";
     QTest::newRow("bad backlog") << QStringList{"serve", "--watch-backlog", "8MB"} << "such as 8Mi";
     QTest::newRow("export, journal off") << QStringList{"serve", "--export", "h.jsonl", "--journal-size", "0"}
                                          << "--export writes the history journal, which --journal-size 0 turns off";
@@ -190,7 +198,7 @@ void TestCommandLine::testHelpMentionsEveryFlag()
                              "blind-put", "lease", "json-patch-test", "merge-patch-rv", "bulk-watch", "--token",
                              "--certificate-authority", "--insecure-skip-tls-verify", "--watch", "labelSelector",
                              "--separate-storage", "--watch-backlog", "--storage", "--etcd-endpoints",
-                             "--etcd-prefix", "--fault", "--request-head-timeout", "--acl-recheck"})
+                             "--etcd-prefix", "--fault", "--request-head-timeout", "--request-timeout", "--acl-recheck"})
         QVERIFY2(usage.contains(QLatin1String(word)), word);
 }
 

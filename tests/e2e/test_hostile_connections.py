@@ -136,6 +136,60 @@ class WebSocketConnections(HostileCase):
         self.assertIsNotNone(ws.close_code, "no close frame")
 
 
+class StalledBodies(HostileCase):
+    """Request bodies that stop coming (`--request-timeout`, the apiserver's flag, at 1 s)."""
+    server_args = ("--request-timeout", "1s")
+
+    # FIXED (was a bug) (denial of service): a request whose head came and whose body never
+    # did held its connection for good (no timer ran after the head), so --max-connections
+    # such clients locked every other one out. The apiserver's timeout filter answers such a
+    # request 504 after --request-timeout (1 minute): so does rvscope, and closes the connection.
+    def test_a_body_that_stops_is_answered_timeout(self):
+        help_text = subprocess.run([BINARY, "serve", "--help"], capture_output=True, text=True).stdout
+        self.assertRegex(help_text, r"--request-timeout PERIOD[^-]*\(default 60s\)")
+        body = json.dumps(configmap("never-whole")).encode()
+        for framing in (b"Content-Length: %d\r\n\r\n" % len(body) + body[:20],
+                        b"Transfer-Encoding: chunked\r\n\r\n%x\r\n" % len(body) + body[:20]):
+            with self.subTest(framing=framing[:20]):
+                sock = socket.create_connection((HOST, self.port), timeout=10)
+                self.addCleanup(sock.close)
+                started = time.monotonic()
+                sock.sendall(POST_HEAD + framing)
+                received = b""
+                try:
+                    while chunk := sock.recv(65536):
+                        received += chunk
+                except ConnectionResetError:
+                    pass
+                took = time.monotonic() - started
+                head, _, answer = received.partition(b"\r\n\r\n")
+                self.assertTrue(head.startswith(b"HTTP/1.1 504"), received[:300])
+                status = json.loads(answer)
+                self.assertEqual((status["kind"], status["reason"], status["code"]), ("Status", "Timeout", 504))
+                self.assertEqual(status["message"],
+                                 "Timeout: request did not complete within requested timeout - context deadline exceeded")
+                self.assertGreaterEqual(took, 0.9)
+                self.assertLess(took, 8, "the connection was not closed after the answer")
+        self.assertEqual(call(self.port, "GET", f"{CONFIGMAPS}/never-whole", content_type=None).status, 404)
+
+    # A slow body that is whole within the timeout is served as any other.
+    def test_a_slow_body_within_the_timeout_is_served(self):
+        body = json.dumps(configmap("slow-but-whole")).encode()
+        sock = socket.create_connection((HOST, self.port), timeout=10)
+        self.addCleanup(sock.close)
+        sock.sendall(POST_HEAD + b"Content-Length: %d\r\n\r\n" % len(body))
+        for at in range(0, len(body), 16):
+            time.sleep(0.05)
+            sock.sendall(body[at:at + 16])
+        received = b""
+        while b"\r\n\r\n" not in received:
+            chunk = sock.recv(65536)
+            self.assertTrue(chunk, received)
+            received += chunk
+        self.assertTrue(received.startswith(b"HTTP/1.1 201"), received[:300])
+        self.assert_exists("slow-but-whole")
+
+
 class HeadBehindAClosingAnswer(HostileCase):
     """A head that came while a Connection: close answer was still owed, from a client that
     then reads nothing (a server of its own: the list is delayed, its answer is megabytes)."""

@@ -69,6 +69,8 @@ private Q_SLOTS:
     void testHttp10WatchIsBareLinesEndedByClosing();
     void testOtherExpectationsAreRefused();
     void testRepeatedFieldKeepsItsFirstValue();
+    void testRepeatedUpgradeFieldsKeepTheirFirstValue();
+    void testStalledBodyIsAnsweredTimeout();
     void testHeadAnswersCarryNoBody();
     void testClosingWatchSaysSo();
 };
@@ -360,7 +362,7 @@ void TestHttpRequestReader::testHttp10WatchIsBareLinesEndedByClosing()
                                                      "Connection: close\r\nContent-Length: 26\r\n\r\n"
                                                      R"({"metadata":{"name":"a"}})" "\n";
     QCOMPARE(statusOf(send(fixture.port, create).received), 201);
-    for (const QByteArray connection : {QByteArray(), QByteArray("Connection: keep-alive\r\n")}) {
+    for (const QByteArray &connection : {QByteArray(), QByteArray("Connection: keep-alive\r\n")}) {
         const Exchange watch =
             send(fixture.port, "GET " + CONFIGMAPS + "?watch=true&timeoutSeconds=1 HTTP/1.0\r\n" + connection + "\r\n");
         QVERIFY2(watch.closed, watch.received.constData());
@@ -403,6 +405,79 @@ void TestHttpRequestReader::testOtherExpectationsAreRefused()
     QVERIFY2(!large.received.contains("\r\nConnection:"), large.received.constData());
     const Exchange malformed = send(fixture.port, "GET /version HTTP/1.0\r\nBad Field: x\r\n\r\n");
     QVERIFY2(malformed.received.startsWith("HTTP/1.1 400 "), malformed.received.constData());
+}
+
+void TestHttpRequestReader::testRepeatedUpgradeFieldsKeepTheirFirstValue()
+{
+    // The apiserver tells a WebSocket request (wsstream.IsWebSocketRequest) and x/net/websocket
+    // checks its handshake by Header.Get: a repeated field counts with its first value, here
+    // and in the handshake the WebSocket server answers.
+    Fixture fixture;
+    const auto statusFor = [&fixture](const QByteArray &target, const QByteArray &fields) {
+        QTcpSocket socket;
+        socket.connectToHost(QHostAddress::LocalHost, fixture.port);
+        if (!socket.waitForConnected(5000))
+            return 0;
+        socket.write("GET " + target + " HTTP/1.1\r\nHost: x\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                     + fields + "\r\n");
+        QByteArray received;
+        if (!testing::readUntil(socket, received, [](const QByteArray &b) { return b.contains("\r\n\r\n"); }))
+            return 0;
+        return statusOf(received);
+    };
+    const QByteArray watch = CONFIGMAPS + "?watch=true";
+    const QByteArray upgrade = "Connection: Upgrade\r\n";
+    QCOMPARE(statusFor(watch, upgrade + "Upgrade: websocket\r\nUpgrade: h2c\r\nSec-WebSocket-Version: 13\r\n"), 101);
+    QCOMPARE(statusFor(watch, upgrade + "Upgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Version: 8\r\n"),
+             101);
+    QCOMPARE(statusFor(watch, upgrade + "Upgrade: websocket\r\nSec-WebSocket-Version: 8\r\nSec-WebSocket-Version: 13\r\n"),
+             400);
+    // Not a WebSocket request at all: a plain list.
+    QCOMPARE(statusFor(CONFIGMAPS, upgrade + "Upgrade: h2c\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\n"), 200);
+    QCOMPARE(statusFor(CONFIGMAPS, "Connection: keep-alive\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n"
+                                   "Sec-WebSocket-Version: 13\r\n"),
+             200);
+}
+
+void TestHttpRequestReader::testStalledBodyIsAnsweredTimeout()
+{
+    // The apiserver's timeout filter answers a request whose handler still waits for its body
+    // after --request-timeout: 504 Timeout, nothing of it handled; the connection closes.
+    Fixture fixture;
+    server::Limits limits;
+    limits.requestTimeoutMs = 300;
+    fixture.server->setLimits(limits);
+    const QByteArray object = R"({"metadata":{"name":"stalled"}})";
+    const QByteArray head = "POST " + CONFIGMAPS + " HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n";
+    QElapsedTimer timer;
+    timer.start();
+    const Exchange stalled =
+        send(fixture.port, head + "Content-Length: " + QByteArray::number(object.size()) + "\r\n\r\n" + object.left(10));
+    QVERIFY(stalled.closed);
+    QVERIFY2(timer.elapsed() >= 250, "answered before the timeout");
+    QCOMPARE(statusOf(stalled.received), 504);
+    QCOMPARE(stalled.status()["reason"], "Timeout");
+    QCOMPARE(stalled.status()["message"], "Timeout: request did not complete within requested timeout - context deadline exceeded");
+    // A chunked body that stops coming, too.
+    const Exchange chunked = send(fixture.port, head + "Transfer-Encoding: chunked\r\n\r\n5\r\n{\"met");
+    QCOMPARE(statusOf(chunked.received), 504);
+    QVERIFY(chunked.closed);
+    // A body that comes whole in time is served, on a connection that then waits longer
+    // than the timeout for its next request (only a body is timed, from its head on).
+    QTcpSocket socket;
+    socket.connectToHost(QHostAddress::LocalHost, fixture.port);
+    QVERIFY(socket.waitForConnected(5000));
+    socket.write(head + "Content-Length: " + QByteArray::number(object.size()) + "\r\n\r\n" + object.left(10));
+    QTest::qWait(100);
+    socket.write(object.mid(10));
+    QByteArray created;
+    QVERIFY(testing::readUntil(socket, created, [](const QByteArray &b) { return b.contains("\"stalled\""); }));
+    QCOMPARE(statusOf(created), 201);
+    QTest::qWait(500);
+    QByteArray listed;
+    socket.write(rawRequest("GET", CONFIGMAPS + "/stalled"));
+    QVERIFY(testing::readUntil(socket, listed, [](const QByteArray &b) { return b.contains("\"stalled\""); }));
+    QCOMPARE(statusOf(listed), 200);
 }
 
 void TestHttpRequestReader::testHeadAnswersCarryNoBody()
