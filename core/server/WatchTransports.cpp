@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "server/WatchTransports.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 
@@ -14,9 +15,25 @@
 namespace rvscope::server {
 
 namespace {
-// The transports holding unsent events, and whether their flush waits for the next pass.
+// The transports holding unsent events for the next round of writes, the round being
+// written (slice by slice, from t_roundAt on), whether a flushAll() is posted, and whether
+// the next round already waited its extra pass.
 thread_local std::vector<std::weak_ptr<HttpWatchTransport>> t_unflushed;
+thread_local std::vector<std::weak_ptr<HttpWatchTransport>> t_round;
+thread_local std::size_t t_roundAt = 0;
+thread_local bool t_scheduled = false;
 thread_local bool t_deferred = false;
+
+void scheduleFlush()
+{
+    if (t_scheduled)
+        return;
+    t_scheduled = true;
+    // A posted call (as ApiServer flushes its responses): it runs in the event loop's next
+    // pass, after that pass's poll has read whatever requests came meanwhile.
+    QMetaObject::invokeMethod(QAbstractEventDispatcher::instance(), &HttpWatchTransport::flushAll,
+                              Qt::QueuedConnection);
+}
 // The last shared line framed, and its chunk.
 thread_local std::shared_ptr<const std::string> t_framedLine;
 thread_local QByteArray t_framedChunk;
@@ -87,32 +104,40 @@ void HttpWatchTransport::queue(const QByteArray &chunk)
     if (m_queued)
         return;
     m_queued = true;
-    // A posted call (as ApiServer flushes its responses), made once for every transport
-    // that gets events until the flush.
-    if (t_unflushed.empty())
-        QMetaObject::invokeMethod(QAbstractEventDispatcher::instance(), &HttpWatchTransport::flushAll,
-                                  Qt::QueuedConnection);
     t_unflushed.push_back(weak_from_this());
+    scheduleFlush();
 }
 
 void HttpWatchTransport::flushAll()
 {
-    // First call: the pass that produced the events is over; wait one more pass (its poll
-    // and the requests it reads) so that more events share each write, as Qt's own buffered
-    // socket would, then write them.
-    if (!t_deferred) {
-        t_deferred = true;
-        QMetaObject::invokeMethod(QAbstractEventDispatcher::instance(), &HttpWatchTransport::flushAll,
-                                  Qt::QueuedConnection);
-        return;
+    t_scheduled = false;
+    if (t_roundAt >= t_round.size()) {
+        // A new round. Its first call comes in the pass after the one that produced the
+        // events; it waits one more pass (its poll and the requests it reads) so that more
+        // events share each write, as Qt's own buffered socket would.
+        t_round.clear();
+        t_roundAt = 0;
+        if (t_unflushed.empty())
+            return;
+        if (!t_deferred) {
+            t_deferred = true;
+            scheduleFlush();
+            return;
+        }
+        t_deferred = false;
+        t_round.swap(t_unflushed);
     }
-    t_deferred = false;
-    std::vector<std::weak_ptr<HttpWatchTransport>> transports;
-    transports.swap(t_unflushed);
-    for (const auto &weak : transports) {
-        if (auto transport = weak.lock())
+    // One slice, then back to the event loop: a thousand watches take milliseconds to write,
+    // and what comes meanwhile (the next writes, a remote storage's answers and watch
+    // events) is read and answered between slices instead of after the whole round. Events
+    // it produces join the watches this round has not reached yet.
+    const std::size_t end = std::min(t_round.size(), t_roundAt + FLUSH_SLICE);
+    while (t_roundAt < end) {
+        if (auto transport = t_round[t_roundAt++].lock())
             transport->flush();
     }
+    if (t_roundAt < t_round.size() || !t_unflushed.empty())
+        scheduleFlush();
 }
 
 void HttpWatchTransport::flush()

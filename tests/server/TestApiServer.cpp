@@ -7,6 +7,7 @@
 
 #include "RawHttp.h"
 #include "ServerFixture.h"
+#include "server/WatchTransports.h"
 
 using namespace rvscope;
 
@@ -59,6 +60,7 @@ private Q_SLOTS:
     void testKeepAliveServesSeveralRequests();
     void testChunkedWatchStream();
     void testEventsFanOutFramedAlike();
+    void testWritesDuringARoundReachEveryWatchInOrder();
     void testWatchTimeoutEndsStream();
     void testShutdownEndsWatches();
     void testWebSocketWatch();
@@ -153,6 +155,64 @@ void TestApiServer::testEventsFanOutFramedAlike()
         QVERIFY(lines[3].contains("\"name\":\"alone\""));
         QCOMPARE(lines, chunkedLines(streams[0], framed));
     }
+}
+
+void TestApiServer::testWritesDuringARoundReachEveryWatchInOrder()
+{
+    // More watches than one slice of a round of writes (HttpWatchTransport::FLUSH_SLICE):
+    // writes answered between the slices of a round reach the watches the round has not
+    // written yet at once and the others in the next round; each watch gets every event once,
+    // in commit order.
+    Fixture fixture;
+    const int watches = int(server::HttpWatchTransport::FLUSH_SLICE) * 3 + 5;
+    std::vector<std::unique_ptr<QTcpSocket>> watchers;
+    auto streams = std::vector<QByteArray>(std::size_t(watches));
+    for (int i = 0; i < watches; ++i) {
+        watchers.push_back(std::make_unique<QTcpSocket>());
+        watchers.back()->connectToHost(QHostAddress::LocalHost, fixture.port);
+        QVERIFY(watchers.back()->waitForConnected(5000));
+        watchers.back()->write(rawRequest("GET", "/api/v1/namespaces/default/configmaps?watch=true"));
+    }
+    QTRY_COMPARE_WITH_TIMEOUT(fixture.server->openWatchCount(), std::size_t(watches), 10000);
+    std::vector<std::unique_ptr<QTcpSocket>> writers;
+    constexpr int WRITES = 12;
+    for (int n = 0; n < WRITES; ++n) {
+        // Each write on a connection of its own, sent while earlier events are being written.
+        writers.push_back(std::make_unique<QTcpSocket>());
+        writers.back()->connectToHost(QHostAddress::LocalHost, fixture.port);
+        QVERIFY(writers.back()->waitForConnected(5000));
+        writers.back()->write(rawRequest("POST", "/api/v1/namespaces/default/configmaps",
+                                         R"({"metadata":{"name":"w-)" + QByteArray::number(n) + R"("}})"));
+        QCoreApplication::processEvents();
+    }
+    for (auto &writer : writers) {
+        QByteArray answer;
+        QVERIFY(readUntil(*writer, answer, [](const QByteArray &b) { return b.contains("\r\n\r\n"); }));
+        QCOMPARE(statusOf(answer), 201);
+    }
+    std::vector<QByteArray> expected;
+    for (int i = 0; i < watches; ++i) {
+        QByteArray &stream = streams[std::size_t(i)];
+        QVERIFY(readUntil(*watchers[std::size_t(i)], stream, [](const QByteArray &b) {
+            bool framed = false;
+            return chunkedLines(b, framed).size() >= WRITES || !framed;
+        }));
+        bool framed = false;
+        const QList<QByteArray> lines = chunkedLines(stream, framed);
+        QVERIFY(framed);
+        QCOMPARE(lines.size(), WRITES);
+        std::vector<QByteArray> names;
+        for (const QByteArray &line : lines) {
+            const qsizetype at = line.indexOf("\"name\":\"w-");
+            QVERIFY(at >= 0);
+            names.push_back(line.mid(at, line.indexOf('"', at + 9) - at));
+        }
+        if (expected.empty())
+            expected = names;
+        QCOMPARE(names, expected); // one commit order for all
+    }
+    // Commit order is resourceVersion order, whichever connection each write came on.
+    QCOMPARE(expected.size(), std::size_t(WRITES));
 }
 
 void TestApiServer::testWatchTimeoutEndsStream()
