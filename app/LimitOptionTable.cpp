@@ -28,6 +28,24 @@ Option<EngineOptions> countOption(const QString &flag, const QString &what, cons
                 return number(field(copy));
             }};
 }
+
+// A flag that sets a period of 100ms to 1h, in milliseconds; `examples` name a few.
+Option<EngineOptions> timeoutOption(const QString &flag, const QString &examples, const QString &help,
+                                    std::function<int &(EngineOptions &)> field)
+{
+    return {flag, QStringLiteral("PERIOD"), help,
+            [flag, examples, field](EngineOptions &o, const QString &value) {
+                const int ms = periodMs(value, 100, 3'600'000);
+                if (ms < 0)
+                    return QStringLiteral("%1 expects a period such as %2 (100ms to 1h), got '%3'").arg(flag, examples, value);
+                field(o) = ms;
+                return QString();
+            },
+            [field](const EngineOptions &defaults) {
+                EngineOptions copy = defaults;
+                return periodText(field(copy));
+            }};
+}
 } // namespace
 
 // The bounds that keep one client from taking the server: past each, a 429 TooManyRequests
@@ -57,34 +75,16 @@ const OptionTable<EngineOptions> &limitOptions()
                     QStringLiteral("Requests per second of one user, a second's worth in a burst; past it 429 with "
                                    "the seconds to wait in Retry-After (0: no bound)."),
                     [](EngineOptions &o) -> std::size_t & { return o.userRequestsPerSecond; }),
-        {QStringLiteral("--request-head-timeout"), QStringLiteral("PERIOD"),
-         QStringLiteral("A connection whose request head is not complete this long after it opened (or after "
-                        "a later request's first byte) is closed, as the apiserver's ReadHeaderTimeout (100ms "
-                        "to 1h)."),
-         [](EngineOptions &o, const QString &value) {
-             const int ms = periodMs(value, 100, 3'600'000);
-             if (ms < 0)
-                 return QStringLiteral("--request-head-timeout expects a period such as 32s or 500ms (100ms to 1h), "
-                                       "got '%1'")
-                     .arg(value);
-             o.serverLimits.requestHeadTimeoutMs = ms;
-             return QString();
-         },
-         [](const EngineOptions &o) { return periodText(o.serverLimits.requestHeadTimeoutMs); }},
-        {QStringLiteral("--request-timeout"), QStringLiteral("PERIOD"),
-         QStringLiteral("A request body not complete this long after its head is answered 504 Timeout and its "
-                        "connection closed, as the apiserver's flag of that name times a request whose handler "
-                        "still reads its body (100ms to 1h)."),
-         [](EngineOptions &o, const QString &value) {
-             const int ms = periodMs(value, 100, 3'600'000);
-             if (ms < 0)
-                 return QStringLiteral("--request-timeout expects a period such as 1m, 60s or 500ms (100ms to 1h), "
-                                       "got '%1'")
-                     .arg(value);
-             o.serverLimits.requestTimeoutMs = ms;
-             return QString();
-         },
-         [](const EngineOptions &o) { return periodText(o.serverLimits.requestTimeoutMs); }},
+        timeoutOption(QStringLiteral("--request-head-timeout"), QStringLiteral("32s or 500ms"),
+                      QStringLiteral("A connection whose request head is not complete this long after it opened (or "
+                                     "after a later request's first byte) is closed, as the apiserver's "
+                                     "ReadHeaderTimeout (100ms to 1h)."),
+                      [](EngineOptions &o) -> int & { return o.serverLimits.requestHeadTimeoutMs; }),
+        timeoutOption(QStringLiteral("--request-timeout"), QStringLiteral("1m, 60s or 500ms"),
+                      QStringLiteral("A request body not complete this long after its head is answered 504 Timeout "
+                                     "and its connection closed, as the apiserver's flag of that name times a "
+                                     "request whose handler still reads its body (100ms to 1h)."),
+                      [](EngineOptions &o) -> int & { return o.serverLimits.requestTimeoutMs; }),
     };
     return table;
 }
