@@ -346,7 +346,7 @@ void ApiServer::respond(QPointer<QTcpSocket> socket, api::ApiResponse response, 
     }
     HttpResponse http = HttpResponse::from(std::move(response));
     http.omitBody = head;
-    writeAnswer(socket.data(), http.serialize(persistence), this);
+    writeAnswer(socket.data(), std::move(http), persistence, this);
     if (closes(persistence)) {
         timeWaitingHead(socket.data());
         socket->flush();

@@ -16,12 +16,24 @@ namespace {
 constexpr int LATE_RELEASE_MS = 1000;
 } // namespace
 
-qint64 writeAnswer(QTcpSocket *socket, const QByteArray &answer, QObject *context)
+void writeAnswer(QTcpSocket *socket, HttpResponse &&http, Persistence persistence, QObject *context)
 {
-    const qint64 written = socket->write(answer);
-    if (std::size_t(answer.size()) >= LARGE_ANSWER_BYTES)
-        releaseFreeMemoryOnceSent(socket, context);
-    return written;
+    const bool tls = qobject_cast<QSslSocket *>(socket) != nullptr;
+    if (http.omitBody || http.body.size() < LARGE_ANSWER_BYTES || tls) {
+        // (A TLS socket copies what it is given into its own buffer, and OpenSSL holds it
+        // encrypted besides: the body is let go as soon as it is serialized.)
+        socket->write(http.serialize(persistence));
+        if (!http.omitBody && http.body.size() >= LARGE_ANSWER_BYTES)
+            releaseFreeMemoryOnceSent(socket, context);
+        return;
+    }
+    // The head, then the body as it is: a plain socket's buffer keeps a QByteArray of at
+    // least a chunk as it is given (a shallow copy), and this one only points at the body.
+    http.omitBody = true; // (the head keeps the body's Content-Length)
+    socket->write(http.serialize(persistence));
+    auto body = std::make_shared<const std::string>(std::move(http.body));
+    socket->write(QByteArray::fromRawData(body->data(), qsizetype(body->size())));
+    releaseFreeMemoryOnceSent(socket, context, std::move(body));
 }
 
 void releaseFreeMemory()
@@ -36,13 +48,16 @@ void releaseFreeMemory()
         malloc_trim(0);
 }
 
-void releaseFreeMemoryOnceSent(QTcpSocket *socket, QObject *context)
+void releaseFreeMemoryOnceSent(QTcpSocket *socket, QObject *context, std::shared_ptr<const std::string> held)
 {
     // Queued, so that whatever the caller or Qt still frees on this call stack (the
     // answer's bytes, the socket's buffers) is free by then; and once more a second later,
     // for what a TLS socket frees after it says everything is written (measured: a release
     // at the drain alone left a 9 MiB list's buffers in the process).
-    auto release = [context] {
+    // One slot for what the socket writes from, emptied by whichever release comes first.
+    auto holder = std::make_shared<std::shared_ptr<const std::string>>(std::move(held));
+    auto release = [context, holder] {
+        holder->reset();
         QMetaObject::invokeMethod(context, &releaseFreeMemory, Qt::QueuedConnection);
         QTimer::singleShot(LATE_RELEASE_MS, context, &releaseFreeMemory);
     };

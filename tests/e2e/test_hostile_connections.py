@@ -190,6 +190,54 @@ class StalledBodies(HostileCase):
         self.assert_exists("slow-but-whole")
 
 
+class LargeAnswers(HostileCase):
+    """Answers over LARGE_ANSWER_BYTES (8 MiB), which the server writes from the answer's
+    body itself instead of a serialized copy: whole to a slow reader, in order on a kept
+    connection, and nothing broken by a reader that leaves in the middle."""
+
+    def read_answer(self, sock, received):
+        """One answer from `received` and what comes on `sock`: its head, its body, the bytes after it."""
+        while b"\r\n\r\n" not in received:
+            chunk = sock.recv(65536)
+            self.assertTrue(chunk, received[:200])
+            received += chunk
+        head, _, body = received.partition(b"\r\n\r\n")
+        length = int(re.search(rb"(?im)^content-length: *(\d+)", head).group(1))
+        while len(body) < length:
+            chunk = sock.recv(1 << 20)
+            self.assertTrue(chunk, f"closed after {len(body)} of {length} bytes")
+            body += chunk
+        return head, body[:length], body[length:]
+
+    def test_large_lists_are_whole_in_order_and_a_leaver_breaks_nothing(self):
+        blobs = {f"large-{i}": chr(ord("a") + i) * 900_000 for i in range(10)}
+        for name, blob in blobs.items():
+            self.create(name, data={"blob": blob})
+        request = b"GET " + CONFIGMAPS.encode() + b" HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+        # A reader that leaves after the first bytes (a reset, not a close).
+        leaver = socket.create_connection((HOST, self.port), timeout=10)
+        leaver.sendall(request)
+        leaver.recv(65536)
+        leaver.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        leaver.close()
+        # A reader that reads late, two lists and a small answer on one connection.
+        sock = socket.create_connection((HOST, self.port), timeout=20)
+        self.addCleanup(sock.close)
+        sock.sendall(request + request + b"GET /version HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        time.sleep(0.5)  # the answers wait on the server, the kernel's buffers full
+        received = b""
+        for _ in range(2):
+            head, body, received = self.read_answer(sock, received)
+            self.assertTrue(head.startswith(b"HTTP/1.1 200"), head[:200])
+            self.assertGreater(len(body), 8 << 20)
+            items = {item["metadata"]["name"]: item.get("data", {}) for item in json.loads(body)["items"]}
+            self.assertEqual({name: items[name]["blob"] for name in blobs}, blobs)
+            self.assertEqual(items[SENTINEL], SENTINEL_DATA)
+        head, body, received = self.read_answer(sock, received)
+        self.assertTrue(head.startswith(b"HTTP/1.1 200"), head[:200])
+        self.assertIn(b"gitVersion", body)
+
+
 class HeadBehindAClosingAnswer(HostileCase):
     """A head that came while a Connection: close answer was still owed, from a client that
     then reads nothing (a server of its own: the list is delayed, its answer is megabytes)."""

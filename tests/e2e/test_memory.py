@@ -4,9 +4,10 @@
 sanitizers, whose allocator and shadow memory are what RSS would measure there):
 - stored ConfigMaps of about 1.6 KB (with managedFields) cost at most 3 KB each (issue 16's
   goal is 3 KB per 1 KB object; 100,000 of them measure about 2.1 KB each);
-- a list of all of them, tens of megabytes held twice while it is written, does not leave
-  the server that much larger: its memory goes back to the system once it is sent (over
-  TLS, once the connection closes)."""
+- a list of all of them, tens of megabytes, is held once while it is written (the socket
+  writes from the answer's body itself; over TLS about three times), and does
+  not leave the server that much larger: its memory goes back to the system once it is sent
+  (over TLS, once the connection closes)."""
 import http.client
 import json
 import os
@@ -29,6 +30,8 @@ SLACK_BYTES = 8 * 1024 * 1024
 class Resident(unittest.TestCase):
     OBJECTS = 20_000
     CLOSE_AFTER_LIST = False
+    # How many times over the list's bytes the server's peak may rise while it answers.
+    PEAK_COPIES = 1.5
 
     def setUp(self):
         self.server = RvscopeServer(BINARY)
@@ -36,9 +39,18 @@ class Resident(unittest.TestCase):
         self.connection = http.client.HTTPConnection("127.0.0.1", self.server.port, timeout=60)
         self.addCleanup(self.connection.close)
 
-    def rss(self):
+    def rss(self, field="VmRSS:"):
         with open(f"/proc/{self.server.process.pid}/status") as status:
-            return next(int(line.split()[1]) * 1024 for line in status if line.startswith("VmRSS:"))
+            return next(int(line.split()[1]) * 1024 for line in status if line.startswith(field))
+
+    def reset_peak(self):
+        """Starts VmHWM (the peak resident size) over from now; False where the kernel refuses."""
+        try:
+            with open(f"/proc/{self.server.process.pid}/clear_refs", "w") as clear_refs:
+                clear_refs.write("5")
+            return True
+        except OSError:
+            return False
 
     def call(self, method, path, body=None):
         self.connection.request(method, path, body=json.dumps(body) if body is not None else None,
@@ -72,9 +84,17 @@ class Resident(unittest.TestCase):
         print(f"\n{self.OBJECTS} ConfigMaps of {len(body)} B: {per_object:.0f} B per object resident", flush=True)
         self.assertLessEqual(per_object, GOAL_BYTES_PER_OBJECT)
 
+        peak_measured = self.reset_peak()
         status, listed = self.call("GET", COLLECTION)
         self.assertEqual(status, 200)
         self.assertEqual(len(json.loads(listed)["items"]), self.OBJECTS)
+        if peak_measured:
+            rise = self.rss("VmHWM:") - stored
+            print(f"\nwhile the list of {len(listed) >> 20} MiB was answered: peak {rise >> 20} MiB above before it",
+                  flush=True)
+            # FIXED (was a gap): the answer was serialized whole beside its body, so a list
+            # was held twice while it was written (peak 59 MiB for a 29 MiB list).
+            self.assertLessEqual(rise, self.PEAK_COPIES * len(listed))
         if self.CLOSE_AFTER_LIST:
             self.connection.close()
         after = self.settled_rss(at_most=stored + SLACK_BYTES)
@@ -88,6 +108,7 @@ class ResidentOverTls(Resident):
     shrinks): bounded once it closes."""
     OBJECTS = 10_000  # a list of 16 MiB
     CLOSE_AFTER_LIST = True
+    PEAK_COPIES = 3.5  # the answer, OpenSSL's encrypted copy and the encrypted bytes queued (3.0 measured)
 
     def setUp(self):
         directory = tempfile.mkdtemp(prefix="rvscope-memory-")
