@@ -113,6 +113,7 @@ void HttpRequestReader::startNextRequest()
     m_bodyTimer->stop();
     m_awaitingFirstByte = true; // the idle timeout guards the wait for it
     m_headTimerWaits = false;   // (a whole head came while answers were owed: nothing to time)
+    m_bodyTimerWaits = false;
 }
 
 void HttpRequestReader::refuseConnection(model::Status status)
@@ -149,6 +150,8 @@ void HttpRequestReader::answersSettled()
     startWaitingHeadTimer();
     if (std::exchange(m_continueOwed, false) && (m_part == Part::Body || m_part == Part::ChunkedBody))
         writeContinue();
+    if (std::exchange(m_bodyTimerWaits, false) && (m_part == Part::Body || m_part == Part::ChunkedBody))
+        m_bodyTimer->start();
     if (m_upgradeHeld) {
         // Next pass: the server is still in the middle of the answer that settled.
         QMetaObject::invokeMethod(

@@ -42,8 +42,9 @@ namespace rvscope::server {
 // 413 before the body is read. A head not complete install()'s headMs
 // (HEAD_READ_TIMEOUT_MS by default) after the connection opened (later requests: after
 // their first byte) closes the connection, as the apiserver's ReadHeaderTimeout does; a body
-// not complete bodyMs (REQUEST_TIMEOUT_MS) after its head (or its "100 Continue") is
-// answered 504 Timeout, as by the apiserver's timeout filter, and the connection closes.
+// not complete bodyMs (REQUEST_TIMEOUT_MS) after its head (or its "100 Continue", or the
+// answers owed before it) is answered 504 Timeout, as by the apiserver's timeout filter, and
+// the connection closes.
 // A WebSocket upgrade the apiserver's x/net/websocket handshake refuses gets its answer: 405
 // for a method other than GET, 400 without Sec-WebSocket-Key or with a version other than 13.
 // A chunked body is decoded as Go's chunked reader does (ChunkedBodyFraming): framing it
@@ -173,6 +174,7 @@ private:
     std::optional<model::Status> m_heldRefusal;
     bool m_heldRefusalHttp10 = false;
     bool m_headTimerWaits = false; // a head's first byte came while answers were owed
+    bool m_bodyTimerWaits = false; // a body's head came while answers were owed
     // The header field line being read (up to MAX_HEADER_FIELD_BYTES), the fields so far,
     // and the request's Content-Length once given.
     bool checkField();

@@ -223,7 +223,11 @@ bool HttpRequestReader::endHead()
         else
             writeContinue();
     } else if (m_part != Part::Rest) {
-        m_bodyTimer->start();
+        // Go reads (and times) a request only once the answers before it are out.
+        if (m_answersOwed && m_answersOwed())
+            m_bodyTimerWaits = true; // answersSettled()
+        else
+            m_bodyTimer->start();
     }
     return true;
 }

@@ -41,9 +41,10 @@ void HttpRequestReader::refuse(const model::Status &status)
     connect(socket, &QIODevice::readyRead, this, [socket] { socket->readAll(); });
     // Go writes its refusals of malformed requests as fixed HTTP/1.1 text, whatever the
     // request's version; the 413 stands for the apiserver handler's and the 417 for
-    // sendExpectationFailed, which go through the response writer and so answer HTTP/1.0
-    // in its status line (both come after the request line is read).
-    const bool http10 = !m_http11 && (status.code == 413 || status.code == 417);
+    // sendExpectationFailed, and the 504 for the timeout filter's, which go through the
+    // response writer and so answer HTTP/1.0 in its status line (all come after the request
+    // line is read).
+    const bool http10 = !m_http11 && (status.code == 413 || status.code == 417 || status.code == 504);
     if (m_answersOwed && m_answersOwed()) {
         m_heldRefusal = status; // after the answers before it (answersSettled())
         m_heldRefusalHttp10 = http10;

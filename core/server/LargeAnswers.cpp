@@ -5,8 +5,10 @@
 #include <malloc.h>
 
 #include <memory>
+#include <string>
 #include <vector>
 
+#include <QtCore/QPointer>
 #include <QtCore/QTimer>
 #include <QtNetwork/QSslSocket>
 #include <QtNetwork/QTcpSocket>
@@ -14,6 +16,25 @@
 namespace rvscope::server {
 namespace {
 constexpr int LATE_RELEASE_MS = 1000;
+
+// What a socket writes from, held by a child of the socket: it goes when the socket has
+// taken it all, and at the latest with the socket, whose buffer (the only reader of the
+// bytes) is cleared before its children go. (Not by the connections that watch the socket:
+// a QWebSocket that lets go of its socket disconnects every receiver of the socket's
+// signals, while the socket goes on writing.)
+class HeldBody final : public QObject {
+public:
+    HeldBody(std::string body, QObject *socket)
+        : QObject(socket)
+        , m_body(std::move(body))
+    {
+    }
+    // The bytes, as a QByteArray that points at them.
+    QByteArray bytes() const { return QByteArray::fromRawData(m_body.data(), qsizetype(m_body.size())); }
+
+private:
+    const std::string m_body;
+};
 } // namespace
 
 void writeAnswer(QTcpSocket *socket, HttpResponse &&http, Persistence persistence, QObject *context)
@@ -31,9 +52,9 @@ void writeAnswer(QTcpSocket *socket, HttpResponse &&http, Persistence persistenc
     // least a chunk as it is given (a shallow copy), and this one only points at the body.
     http.omitBody = true; // (the head keeps the body's Content-Length)
     socket->write(http.serialize(persistence));
-    auto body = std::make_shared<const std::string>(std::move(http.body));
-    socket->write(QByteArray::fromRawData(body->data(), qsizetype(body->size())));
-    releaseFreeMemoryOnceSent(socket, context, std::move(body));
+    auto *held = new HeldBody(std::move(http.body), socket);
+    socket->write(held->bytes());
+    releaseFreeMemoryOnceSent(socket, context, held);
 }
 
 void releaseFreeMemory()
@@ -48,16 +69,14 @@ void releaseFreeMemory()
         malloc_trim(0);
 }
 
-void releaseFreeMemoryOnceSent(QTcpSocket *socket, QObject *context, std::shared_ptr<const std::string> held)
+void releaseFreeMemoryOnceSent(QTcpSocket *socket, QObject *context, QObject *held)
 {
     // Queued, so that whatever the caller or Qt still frees on this call stack (the
     // answer's bytes, the socket's buffers) is free by then; and once more a second later,
     // for what a TLS socket frees after it says everything is written (measured: a release
     // at the drain alone left a 9 MiB list's buffers in the process).
-    // One slot for what the socket writes from, emptied by whichever release comes first.
-    auto holder = std::make_shared<std::shared_ptr<const std::string>>(std::move(held));
-    auto release = [context, holder] {
-        holder->reset();
+    auto release = [context, held = QPointer<QObject>(held)] {
+        delete held.data(); // (null once gone)
         QMetaObject::invokeMethod(context, &releaseFreeMemory, Qt::QueuedConnection);
         QTimer::singleShot(LATE_RELEASE_MS, context, &releaseFreeMemory);
     };

@@ -2,8 +2,6 @@
 #pragma once
 
 #include <cstddef>
-#include <memory>
-#include <string>
 
 #include <QtCore/QtGlobal>
 
@@ -34,8 +32,8 @@ void releaseFreeMemory();
 
 // Calls releaseFreeMemory() from `context`'s event loop once `socket` has handed everything
 // written to it to the kernel, or is gone (only then is a large answer's buffer freed), and
-// once more a second later; for a TLS socket, also once it is gone (see the .cpp). `held`
-// (what the socket writes from) is let go first.
-void releaseFreeMemoryOnceSent(QTcpSocket *socket, QObject *context, std::shared_ptr<const std::string> held = {});
+// once more a second later; for a TLS socket, also once it is gone (see the .cpp). `held`, a
+// child of the socket holding what it writes from, is deleted first (or goes with the socket).
+void releaseFreeMemoryOnceSent(QTcpSocket *socket, QObject *context, QObject *held = nullptr);
 
 } // namespace rvscope::server
