@@ -39,13 +39,15 @@ private:
 
 void writeAnswer(QTcpSocket *socket, HttpResponse &&http, Persistence persistence, QObject *context)
 {
-    const bool tls = qobject_cast<QSslSocket *>(socket) != nullptr;
-    if (http.omitBody || http.body.size() < LARGE_ANSWER_BYTES || tls) {
-        // (A TLS socket copies what it is given into its own buffer, and OpenSSL holds it
-        // encrypted besides: the body is let go as soon as it is serialized.)
+    if (http.omitBody || http.body.size() < LARGE_ANSWER_BYTES) {
         socket->write(http.serialize(persistence));
-        if (!http.omitBody && http.body.size() >= LARGE_ANSWER_BYTES)
-            releaseFreeMemoryOnceSent(socket, context);
+        return;
+    }
+    if (qobject_cast<QSslSocket *>(socket)) {
+        // A TLS socket copies what it is given into its own buffer, and OpenSSL holds it
+        // encrypted besides: the body is let go as soon as it is serialized.
+        socket->write(http.serialize(persistence));
+        releaseFreeMemoryOnceSent(socket, context);
         return;
     }
     // The head, then the body as it is: a plain socket's buffer keeps a QByteArray of at
